@@ -1,0 +1,3 @@
+from paper_tui.cli import main
+
+raise SystemExit(main())

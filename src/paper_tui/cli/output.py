@@ -1,0 +1,33 @@
+"""Printing papers: one line each for people, JSON objects for scripts."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from paper_tui.library import Library
+from paper_tui.model import Paper
+
+_INTERNAL = {"title_emphasis", "abstract_emphasis"}
+
+
+def record(lib: Library, paper: Paper, **extra: Any) -> dict[str, Any]:
+    """A paper as a JSON object: the model's fields plus what the library knows of it."""
+    data = {k: v for k, v in paper.to_dict().items() if k not in _INTERNAL}
+    data.update(lib.paper_extras(paper.id))
+    data.update(extra)
+    return data
+
+
+def print_json(data: Any) -> None:
+    json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+
+
+def line(paper: Paper) -> str:
+    where = " ".join(x for x in (paper.venue, str(paper.year or "")) if x)
+    label = paper.display_title
+    if paper.name and not label.startswith(paper.name):
+        label = f"{paper.name}: {label}"
+    return f"{paper.id}  {label}  [{where}]"

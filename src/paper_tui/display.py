@@ -1,0 +1,152 @@
+"""LaTeX and Markdown in titles and abstracts -> display text with emphasis spans.
+
+``L$^2$EAP`` -> ``L²EAP``, ``$\\times$`` -> ``×``, ``\\emph{x}`` / ``*x*`` -> italic,
+``**x**`` -> bold, ``$200{,}000$`` -> ``200,000``. Run once per paper at import time; the
+result is stored with the paper so no frame ever re-renders LaTeX.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from functools import lru_cache
+
+from pylatexenc.latex2text import LatexNodes2Text
+
+from paper_tui.model import Span
+
+# pylatexenc logs a warning for every macro it cannot expand; the text still comes out.
+logging.getLogger("pylatexenc").setLevel(logging.ERROR)
+
+_SUPERSCRIPT = str.maketrans("0123456789+-=()nijkT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱʲᵏᵀ")
+_SUBSCRIPT = str.maketrans("0123456789+-=()aeijkmnoprstux", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑᵢⱼₖₘₙₒₚᵣₛₜᵤₓ")
+_SUP_OK = set("0123456789+-=()nijkT")
+_SUB_OK = set("0123456789+-=()aeijkmnoprstux")
+
+# Emphasis: macro with a braced argument, Markdown bold, Markdown italic, or inline math.
+_TOKEN = re.compile(
+    r"(?P<macro>\\(?P<cmd>emph|textit|textbf|mathbf|mathit|textsc|boldsymbol|bm)\s*\{)"
+    r"|(?P<bold>(?<![\\*])\*\*(?=\S)(?P<bold_body>.+?)(?<=\S)\*\*(?!\*))"
+    r"|(?P<italic>(?<![\w\\*])\*(?=[^\s*])(?P<italic_body>[^*\n]+?)(?<=[^\s*])\*(?![\w*]))"
+    r"|(?P<math>(?<!\\)\$(?P<math_body>[^$]+?)(?<!\\)\$)"
+)
+_STYLE = {"emph": "italic", "textit": "italic", "mathit": "italic", "textbf": "bold",
+          "mathbf": "bold", "boldsymbol": "bold", "bm": "bold", "textsc": ""}
+_SCRIPT = re.compile(r"(?P<op>[\^_])(?:\{(?P<group>[^{}]*)\}|(?P<single>\\?[A-Za-z0-9+\-=]))")
+_NEEDS_LATEX = re.compile(r"[\\{}]|``|''")
+
+
+@lru_cache(maxsize=1)
+def _converter() -> LatexNodes2Text:
+    return LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
+
+
+_SIMPLE = {"\\%": "%", "\\&": "&", "\\_": "_", "\\#": "#", "{,}": ",", "~": "\u00a0"}
+_SIMPLE_RE = re.compile("|".join(re.escape(k) for k in _SIMPLE))
+# A run of non-space text holding LaTeX; pylatexenc reads char by char, so it only ever
+# sees these small islands, never a whole abstract.
+_ISLAND = re.compile(r"[^\s\\{}]*(?:\\[A-Za-z]+\*?|\\.|[{}]|``|'')[^\s]*")
+
+
+@lru_cache(maxsize=8192)
+def _island(text: str, math: bool) -> str:
+    if text.count("{") != text.count("}"):
+        return text.replace("{", "").replace("}", "") if "\\" not in text else text
+    return _converter().latex_to_text(f"${text}$" if math else text)
+
+
+def _latex(chunk: str, math: bool) -> str:
+    chunk = _SIMPLE_RE.sub(lambda m: _SIMPLE[m.group(0)], chunk)
+    if not _NEEDS_LATEX.search(chunk):
+        return chunk
+    if math:
+        return _island(chunk, True)
+    return _ISLAND.sub(lambda m: _island(m.group(0), False), chunk)
+
+
+def _scripts(math: str) -> str:
+    """Turn ``^2`` / ``_{ij}`` into Unicode super/subscripts where every character has one."""
+
+    def repl(m: re.Match[str]) -> str:
+        body = m.group("group") if m.group("group") is not None else m.group("single")
+        allowed, table = (_SUP_OK, _SUPERSCRIPT) if m.group("op") == "^" else (_SUB_OK, _SUBSCRIPT)
+        if body and all(ch in allowed for ch in body):
+            return body.translate(table)
+        return m.group(0)
+
+    return _SCRIPT.sub(repl, math)
+
+
+def _closing_brace(text: str, start: int) -> int:
+    depth = 1
+    for i in range(start, len(text)):
+        ch = text[i]
+        if ch == "{" and text[i - 1] != "\\":
+            depth += 1
+        elif ch == "}" and text[i - 1] != "\\":
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def _render(text: str, math: bool, out: list[str], spans: list[Span], pos: int) -> int:
+    """Append the display form of ``text`` to ``out``; return the new output length."""
+    cursor = 0
+    while cursor < len(text):
+        m = _TOKEN.search(text, cursor)
+        if m is None:
+            break
+        if m.start() > cursor:
+            piece = _latex(text[cursor:m.start()], math)
+            out.append(piece)
+            pos += len(piece)
+        if m.group("macro"):
+            end = _closing_brace(text, m.end())
+            if end < 0:  # unbalanced: show the rest as it is
+                piece = _latex(text[m.start():], math)
+                out.append(piece)
+                return pos + len(piece)
+            start = pos
+            pos = _render(text[m.end():end], math, out, spans, pos)
+            style = _STYLE[m.group("cmd")]
+            if style and pos > start:
+                spans.append((start, pos, style))
+            cursor = end + 1
+            continue
+        if m.group("math"):
+            pos = _render(_scripts(m.group("math_body")), True, out, spans, pos)
+        else:
+            style = "bold" if m.group("bold") else "italic"
+            start = pos
+            pos = _render(m.group("bold_body") or m.group("italic_body"), math, out, spans, pos)
+            if pos > start:
+                spans.append((start, pos, style))
+        cursor = m.end()
+    if cursor < len(text):
+        piece = _latex(text[cursor:], math)
+        out.append(piece)
+        pos += len(piece)
+    return pos
+
+
+def render(raw: str) -> tuple[str, tuple[Span, ...]]:
+    """Return ``(display_text, emphasis_spans)`` for a raw title or abstract."""
+    if not raw:
+        return "", ()
+    out: list[str] = []
+    spans: list[Span] = []
+    try:
+        _render(raw, False, out, spans, 0)
+    except Exception:  # pylatexenc is tolerant, but a display glitch must never stop an import
+        return " ".join(raw.split()), ()
+    text = "".join(out)
+    # Collapse white space only when it changes nothing about span offsets.
+    if "\n" in text or "  " in text:
+        text = text.replace("\n", " ")
+    return text, tuple(sorted(spans))
+
+
+def plain(raw: str) -> str:
+    """Display text without emphasis: for titles in one-line contexts and for search."""
+    return render(raw)[0]

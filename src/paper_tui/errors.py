@@ -1,0 +1,49 @@
+"""Errors a user can cause. Each carries enough to print one line naming the culprit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class PaperTuiError(Exception):
+    """Base class: the fronts print ``str(err)`` as one line, never a traceback."""
+
+
+class SourceError(PaperTuiError):
+    """A file (or one record in it) could not be imported."""
+
+    def __init__(self, path: str | Path, message: str, line: int | None = None,
+                 record: int | None = None) -> None:
+        self.path = str(path)
+        self.line = line
+        self.record = record
+        self.message = message
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = self.path
+        if self.line is not None:
+            where += f":{self.line}"
+        if self.record is not None:
+            where += f" (record {self.record})"
+        return f"{where}: {self.message}"
+
+
+class SkippedRecord(SourceError):
+    """A record left out on purpose (e.g. no abstract): reported, but not a failure."""
+
+
+class QueryError(PaperTuiError):
+    """A search query that cannot be parsed."""
+
+
+class StoreError(PaperTuiError):
+    """The annotation store cannot be read or written."""
+
+
+class UnknownPaperError(PaperTuiError):
+    """An id (or id prefix) that names no paper, or more than one."""
+
+
+class ConfigError(PaperTuiError):
+    """A configuration file or key that cannot be used."""

@@ -1,0 +1,111 @@
+"""What every importer shares: reading files (``.gz`` too) and turning fields into a Paper."""
+
+from __future__ import annotations
+
+import gzip
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+from paper_tui import display, naming
+from paper_tui.errors import SourceError
+from paper_tui.model import Paper, make_id
+from paper_tui.venues import display_venue
+
+_AUTHOR_SPLIT = re.compile(r"\s*;\s*|\s*,\s*(?![^()]*\))|\s+and\s+")
+_YEAR = re.compile(r"(19|20)\d{2}")
+
+
+def open_bytes(path: Path) -> bytes:
+    """The file's bytes, gunzipped when it ends in ``.gz``."""
+    try:
+        data = path.read_bytes()
+        if path.suffix == ".gz":
+            data = gzip.decompress(data)
+    except (OSError, EOFError, gzip.BadGzipFile) as exc:
+        raise SourceError(path, f"cannot read: {exc}") from None
+    return data
+
+
+def read_text(path: Path) -> str:
+    """The file as text; a clear error for empty, binary or non-UTF-8 files."""
+    data = open_bytes(path)
+    if not data.strip():
+        raise SourceError(path, "file is empty")
+    if b"\x00" in data[:8192]:
+        raise SourceError(path, "binary file, not a paper list")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise SourceError(path, f"not UTF-8 text (byte {exc.start})", line=line) from None
+    return text
+
+
+def split_authors(value: str | Iterable[str] | None) -> tuple[str, ...]:
+    if not value:
+        return ()
+    parts = _AUTHOR_SPLIT.split(value) if isinstance(value, str) else [str(v) for v in value]
+    return tuple(p.strip() for p in parts if p and p.strip())
+
+
+def split_keywords(value: str | Iterable[str] | None) -> tuple[str, ...]:
+    if not value:
+        return ()
+    parts = re.split(r"\s*[;,]\s*", value) if isinstance(value, str) else [str(v) for v in value]
+    return tuple(p.strip() for p in parts if p and p.strip())
+
+
+def parse_year(value: object) -> int | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, int):
+        return value
+    m = _YEAR.search(str(value))
+    return int(m.group(0)) if m else None
+
+
+def venue_year_from_name(path: Path) -> tuple[str, int | None]:
+    """``nips2018.json`` -> ``("NeurIPS", 2018)``; ``iclr_2020.csv`` too."""
+    stem = path.name.split(".")[0]
+    m = re.match(r"([A-Za-z]+)[_\-]?((?:19|20)\d{2})", stem)
+    if not m:
+        return "", None
+    return display_venue(m.group(1)), int(m.group(2))
+
+
+def make_paper(*, source: str, title: str = "", abstract: str = "", authors: Iterable[str] = (),
+               venue: str = "", year: int | None = None, url: str = "", pdf: str = "",
+               keywords: Iterable[str] = (), bibtex: str = "", tldr: str = "", track: str = "",
+               decision: str = "", truncated: bool = False) -> Paper:
+    """Build a Paper: id, name, title and display text are all derived here, once."""
+    abstract = (abstract or "").strip()
+    source_title = " ".join((title or "").split())
+    authors = tuple(authors)
+    venue = display_venue(venue) if venue else ""
+    name, full_title = naming.name_and_title(abstract, source_title)
+    display_title, title_emphasis = display.render(full_title)
+    display_abstract, abstract_emphasis = display.render(abstract)
+    return Paper(
+        id=make_id(venue, year, source_title, authors, abstract),
+        title=full_title,
+        abstract=abstract,
+        name=display.plain(name) if name else "",
+        authors=authors,
+        venue=venue,
+        year=year,
+        url=(url or "").strip(),
+        pdf=(pdf or "").strip(),
+        keywords=tuple(keywords),
+        bibtex=(bibtex or "").strip(),
+        source=source,
+        tldr=(tldr or "").strip(),
+        track=(track or "").strip(),
+        decision=(decision or "").strip(),
+        truncated=truncated,
+        title_generated=not source_title,
+        display_title=display_title,
+        display_abstract=display_abstract,
+        title_emphasis=title_emphasis,
+        abstract_emphasis=abstract_emphasis,
+    )

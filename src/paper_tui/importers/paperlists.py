@@ -1,0 +1,67 @@
+"""The public "paperlists" JSON format: a JSON array of conference paper objects.
+
+Venue and year come from the file name (``nips2018.json``) unless the record says
+otherwise. Its ``id`` may be missing or repeated, so ids are derived from content.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+from paper_tui.errors import SkippedRecord, SourceError
+from paper_tui.importers.common import (
+    make_paper,
+    parse_year,
+    read_text,
+    split_authors,
+    split_keywords,
+    venue_year_from_name,
+)
+from paper_tui.model import Paper
+
+FORMAT = "paperlists"
+EXTENSIONS = (".json",)
+
+
+def sniff(head: str) -> bool:
+    return head.lstrip().startswith("[")
+
+
+def record_to_paper(record: dict, source: str, venue: str, year: int | None) -> Paper:
+    return make_paper(
+        source=source,
+        title=str(record.get("title") or ""),
+        abstract=str(record.get("abstract") or ""),
+        authors=split_authors(record.get("author") or record.get("authors")),
+        venue=str(record.get("venue") or venue),
+        year=parse_year(record.get("year")) or year,
+        url=str(record.get("site") or record.get("url") or ""),
+        pdf=str(record.get("pdf") or ""),
+        keywords=split_keywords(record.get("keywords")),
+        bibtex=str(record.get("bibtex") or ""),
+        tldr=str(record.get("tldr") or ""),
+        track=str(record.get("track") or ""),
+        decision=str(record.get("status") or ""),
+    )
+
+
+def read(path: Path, source: str) -> Iterator[Paper | SourceError]:
+    text = read_text(path)
+    try:
+        records = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SourceError(path, f"invalid JSON: {exc.msg}", line=exc.lineno) from None
+    if not isinstance(records, list):
+        raise SourceError(path, "expected a JSON array of paper objects")
+    venue, year = venue_year_from_name(path)
+    for number, record in enumerate(records, 1):
+        if not isinstance(record, dict):
+            yield SourceError(path, "not a JSON object", record=number)
+            continue
+        if not str(record.get("abstract") or "").strip():
+            yield SkippedRecord(path, f"no abstract (title {str(record.get('title'))[:60]!r})",
+                              record=number)
+            continue
+        yield record_to_paper(record, source, venue, year)

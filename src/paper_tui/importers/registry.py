@@ -1,0 +1,86 @@
+"""Choose an importer for a file (by extension, then by sniffing) and run it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+
+from paper_tui.errors import SkippedRecord, SourceError
+from paper_tui.importers import bibtex, csvfile, jsonl, paperlists, plaintext
+from paper_tui.importers.common import open_bytes
+from paper_tui.model import Paper
+
+# Order matters for sniffing: the most specific signatures first.
+IMPORTERS: tuple[ModuleType, ...] = (jsonl, paperlists, bibtex, csvfile, plaintext)
+_IGNORED = {".yaml", ".yml", ".md", ".py", ".lock", ".pdf"}
+
+
+@dataclass
+class ImportReport:
+    """What one import did, for the fronts to print."""
+
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    papers: int = 0
+    sources: list[str] = field(default_factory=list)
+    errors: list[SourceError] = field(default_factory=list)
+    skipped: list[SkippedRecord] = field(default_factory=list)
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.errors)
+
+
+def _bare_suffix(path: Path) -> str:
+    suffixes = [s.lower() for s in path.suffixes]
+    if suffixes and suffixes[-1] == ".gz":
+        suffixes = suffixes[:-1]
+    return suffixes[-1] if suffixes else ""
+
+
+def sniff(path: Path) -> ModuleType:
+    """The importer for ``path``; raises :class:`SourceError` when none fits."""
+    suffix = _bare_suffix(path)
+    candidates = [m for m in IMPORTERS if suffix in m.EXTENSIONS]
+    head_bytes = open_bytes(path)[:4096]
+    head = head_bytes.decode("utf-8-sig", errors="replace")
+    if len(candidates) == 1:
+        return candidates[0]
+    for module in candidates or IMPORTERS:
+        if module.sniff(head):
+            return module
+    raise SourceError(path, "unknown format (expected .txt, .json, .jsonl, .bib or .csv)")
+
+
+def source_id(path: Path) -> str:
+    """A source is named by its file name: re-importing that file replaces it."""
+    name = path.name
+    if name.endswith(".gz"):
+        name = name[:-3]
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "source"
+
+
+def iter_files(paths: list[Path]) -> Iterator[Path | SourceError]:
+    """Files named, and every file below named directories (hidden and known non-lists
+    skipped). A path that does not exist is an error, not an exception."""
+    for path in paths:
+        if path.is_dir():
+            for child in sorted(path.rglob("*")):
+                if child.is_file() and not child.name.startswith(".") and \
+                        _bare_suffix(child) not in _IGNORED:
+                    yield child
+        elif path.is_file():
+            yield path
+        else:
+            yield SourceError(path, "no such file or directory")
+
+
+def import_file(path: Path) -> tuple[str, str, Iterator[Paper | SourceError]]:
+    """``(source_id, format, records)``: records are papers, or errors for bad records."""
+    module = sniff(path)
+    sid = source_id(path)
+    return sid, module.FORMAT, module.read(path, sid)

@@ -1,0 +1,92 @@
+"""The paper record and its ids."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+Span = tuple[int, int, str]
+"""``(start, end, style)`` over a display string; style is ``"italic"`` or ``"bold"``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Paper:
+    """One paper, as imported. Raw text is kept; display text is derived once at import."""
+
+    id: str
+    title: str
+    abstract: str
+    name: str = ""
+    authors: tuple[str, ...] = ()
+    venue: str = ""
+    year: int | None = None
+    url: str = ""
+    pdf: str = ""
+    keywords: tuple[str, ...] = ()
+    bibtex: str = ""
+    source: str = ""
+    tldr: str = ""
+    track: str = ""
+    decision: str = ""
+    truncated: bool = False
+    title_generated: bool = False
+    display_title: str = ""
+    display_abstract: str = ""
+    title_emphasis: tuple[Span, ...] = field(default=())
+    abstract_emphasis: tuple[Span, ...] = field(default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        for key in ("authors", "keywords"):
+            data[key] = list(data[key])
+        for key in ("title_emphasis", "abstract_emphasis"):
+            data[key] = [list(span) for span in data[key]]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Paper:
+        known = {f.name for f in fields(cls)}
+        kwargs = {k: v for k, v in data.items() if k in known}
+        for key in ("authors", "keywords"):
+            kwargs[key] = tuple(kwargs.get(key) or ())
+        for key in ("title_emphasis", "abstract_emphasis"):
+            kwargs[key] = tuple(tuple(span) for span in kwargs.get(key) or ())
+        return cls(**kwargs)
+
+    @property
+    def label(self) -> str:
+        """What a list row shows first: the short name when there is one, else the title."""
+        return self.name or self.display_title or self.title
+
+
+_WS = re.compile(r"\s+")
+
+
+def _norm(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).casefold()
+    return _WS.sub(" ", text).strip()
+
+
+def slug(text: str) -> str:
+    """Lower-case ASCII letters and digits only: ``NeurIPS`` -> ``neurips``."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "", ascii_text.lower())
+
+
+def make_id(venue: str, year: int | None, title: str, authors: tuple[str, ...] | list[str],
+            abstract: str) -> str:
+    """A stable id from what the paper *is*, not where or in what order it was found.
+
+    Two records share an id only when venue, year, title, authors and abstract all agree
+    (after folding case and white space), so two different papers are never merged, and
+    the same paper imported from a moved file or on another machine keeps its id.
+    """
+    digest = hashlib.sha1(
+        "\x1f".join([_norm(venue), str(year or ""), _norm(title),
+                     _norm("; ".join(authors)), _norm(abstract)]).encode()
+    ).hexdigest()[:10]
+    prefix = slug(venue)[:12] + (str(year) if year else "")
+    return f"{prefix or 'paper'}-{digest}"
