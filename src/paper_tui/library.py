@@ -13,7 +13,7 @@ from paper_tui import config as config_mod
 from paper_tui import paths
 from paper_tui.errors import SkippedRecord, SourceError, UnknownPaperError
 from paper_tui.importers import ImportReport, import_file, iter_files
-from paper_tui.index import PaperIndex, SearchPage
+from paper_tui.index import PaperIndex, ResultSet, SearchPage
 from paper_tui.model import Paper
 from paper_tui.sources import SourceStore, checksum
 
@@ -135,6 +135,12 @@ class Library:
     def search(self, query: str = "", *, sort: str = "relevance", limit: int | None = 50,
                offset: int = 0) -> SearchPage:
         return self.index.search(query, sort=sort, limit=limit, offset=offset)
+
+    def results(self, query: str = "", *, sort: str = "relevance") -> ResultSet:
+        """All hits of ``query``, loaded lazily (for the TUI's virtual results list).
+
+        A query error does not raise: it is in ``ResultSet.error`` with no hits."""
+        return ResultSet(self.index, query, sort)
 
     def papers(self) -> Iterator[Paper]:
         """Every paper, in list order (venue, newest year, title)."""
