@@ -42,8 +42,8 @@ def cmd_import(args: argparse.Namespace, ctx: Context) -> int:
         print(f"paper-tui: {error}", file=sys.stderr)
     print(f"{report.papers:,} papers from {len(report.sources)} file(s): "
           f"{report.added:,} new, {report.unchanged:,} already in the library"
-          + (f", {len(report.skipped):,} records skipped" if report.skipped else "")
-          + (f", {len(report.errors):,} errors" if report.errors else ""))
+          + (f", {len(report.skipped):,} record(s) skipped" if report.skipped else "")
+          + (f", {len(report.errors):,} error(s)" if report.errors else ""))
     return 1 if report.failed else 0
 
 

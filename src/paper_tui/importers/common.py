@@ -27,13 +27,19 @@ def open_bytes(path: Path) -> bytes:
     return data
 
 
-def read_text(path: Path) -> str:
-    """The file as text; a clear error for empty, binary or non-UTF-8 files."""
+def read_data(path: Path) -> bytes:
+    """The file's bytes; a clear error for empty or binary files."""
     data = open_bytes(path)
     if not data.strip():
         raise SourceError(path, "file is empty")
     if b"\x00" in data[:8192]:
         raise SourceError(path, "binary file, not a paper list")
+    return data
+
+
+def read_text(path: Path) -> str:
+    """The file as text; a clear error for empty, binary or non-UTF-8 files."""
+    data = read_data(path)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -9,8 +9,8 @@ from pathlib import Path
 from paper_tui.errors import SkippedRecord, SourceError
 from paper_tui.importers.common import (
     make_paper,
-    open_bytes,
     parse_year,
+    read_data,
     split_authors,
     split_keywords,
 )
@@ -26,9 +26,7 @@ def sniff(head: str) -> bool:
 
 
 def read(path: Path, source: str) -> Iterator[Paper | SourceError]:
-    data = open_bytes(path)
-    if not data.strip():
-        raise SourceError(path, "file is empty")
+    data = read_data(path)
     # Split on \n only: records may hold U+2028/U+2029/U+0085, which str.splitlines() splits.
     for number, raw in enumerate(data.split(b"\n"), 1):
         if not raw.strip():
