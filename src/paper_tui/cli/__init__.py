@@ -45,8 +45,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         for problem in ctx.config.problems:
             print(f"paper-tui: {problem}", file=sys.stderr)
         if args.command is None:
-            parser.print_help()
-            return 0
+            from paper_tui.tui import run  # lazy: CLI commands never import textual
+
+            return run(ctx)
         return int(args.handler(args, ctx) or 0)
     except PaperTuiError as exc:
         print(f"paper-tui: {exc}", file=sys.stderr)

@@ -1,0 +1,233 @@
+"""The paper-tui app: layout, key bindings and the wiring between panes and the library.
+
+How to wire a screen in (part 2 editors, pickers, …):
+
+* give the action a ``Binding(key, "action_name", "Label", id="my-action")`` in
+  ``PaperApp.BINDINGS`` (the id makes it remappable, listed in help and the palette);
+* in ``action_my_action`` push your screen: ``self.push_screen(MyScreen(...), callback)``;
+* talk to the app only through its small surface: ``app.library``, ``app.annotations``,
+  ``app.current_paper()``, ``app.selected_ids()``, ``app.refresh_results()``,
+  ``app.refresh_current()``, ``app.set_query(q)``, ``app.say(message)``;
+* side panels (facets) can be mounted into ``#panes`` next to ``#results``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import partial
+from typing import Any
+
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer, Input
+
+from paper_tui import paths
+from paper_tui.config import Config
+from paper_tui.library import Library
+from paper_tui.model import Paper
+from paper_tui.tui import keymap as keymap_mod
+from paper_tui.tui import themes as themes_mod
+from paper_tui.tui.actions import TriageActions
+from paper_tui.tui.screens.help import HelpScreen
+from paper_tui.tui.search import ResultsReady, SearchController
+from paper_tui.tui.widgets.abstract import AbstractView
+from paper_tui.tui.widgets.results import ResultsList
+from paper_tui.tui.widgets.search_box import SearchBox
+from paper_tui.tui.widgets.status_line import StatusLine
+
+DEFAULT_THEME = "paper-dark"
+
+
+class PaperApp(TriageActions, App[None]):
+    """Search on top, results and abstract side by side (stacked when narrow), status, keys."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "paper-tui"
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
+
+    BINDINGS = [
+        Binding("slash", "focus_search", "Search", id="search"),
+        Binding("i", "triage('to-read')", "To read", id="to-read",
+                tooltip="Mark as to read"),
+        Binding("r", "triage('read')", "Read", id="read", tooltip="Mark as read"),
+        Binding("x", "triage('skipped')", "Skip", id="skip", tooltip="Mark as skipped"),
+        Binding("s", "star", "Star", id="star", tooltip="Star / unstar"),
+        Binding("space", "next_new", "Next new", id="next-new",
+                tooltip="Jump to the next paper still new"),
+        Binding("z", "undo", "Undo", id="undo", tooltip="Undo the last annotation change"),
+        Binding("o", "open_url", "Open", show=False, id="open-url",
+                tooltip="Open the paper's page in the browser"),
+        Binding("m", "more_like_this", "Like this", show=False, id="more-like-this",
+                tooltip="List papers like this one"),
+        Binding("escape", "leave_similar", "Back", show=False, id="leave-similar",
+                tooltip="Back from 'like this' to the query's results"),
+        Binding("S", "cycle_sort", "Sort", show=False, id="sort",
+                tooltip="Sort by relevance, year or title"),
+        Binding("question_mark", "help", "Help", id="help", tooltip="Show every key"),
+        Binding("ctrl+p", "command_palette", "Commands", show=False, priority=True,
+                id="command-palette", tooltip="Command palette (every action, themes)"),
+        Binding("q", "quit", "Quit", id="quit", tooltip="Quit"),
+    ]
+
+    def __init__(self, library: Library, config: Config, *,
+                 theme_dirs: Iterable | None = None) -> None:
+        super().__init__()
+        self.library = library
+        self.config = config
+        self.problems: list[str] = list(config.problems)
+        self._register_themes(theme_dirs)
+        self.search_control = SearchController(self)
+
+    # -- layout ----------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield SearchBox(history_size=int(self.config.get("search.history_size", 100)),
+                        placeholder="Search: words, \"phrases\", title: author: year: …",
+                        id="search")
+        with Horizontal(id="panes"):
+            yield ResultsList(self.annotation_of, id="results")
+            yield AbstractView(id="abstract")
+        yield StatusLine(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        known = keymap_mod.binding_ids(self._binding_nodes())
+        keymap, problems = keymap_mod.config_keymap(self.config.get("keymap") or {}, known)
+        self.problems += problems
+        self.keymap = self._normalize_keymap(keymap)
+        self.set_keymap(self.keymap)
+        self.theme_changed_signal.subscribe(self, self._theme_changed)
+        for problem in self.problems:
+            self.notify(problem, title="config", severity="warning", timeout=10)
+        if self.annotations is not None:
+            self.annotations.add_save_listener(self._saved)
+        self.query_one(ResultsList).focus()
+        self.search_control.search("", immediate=True)
+
+    # -- themes ----------------------------------------------------------------------------
+    def _register_themes(self, theme_dirs: Iterable | None) -> None:
+        found, problems = themes_mod.load_themes(theme_dirs if theme_dirs is not None
+                                                 else themes_mod.theme_dirs())
+        self.problems += problems
+        for theme in found:
+            self.register_theme(theme)
+        wanted = themes_mod.saved_theme() or str(self.config.get("theme", DEFAULT_THEME))
+        if wanted not in self.available_themes:
+            self.problems.append(f"config theme: no theme named {wanted!r}; "
+                                 f"using {DEFAULT_THEME}")
+            wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
+        self._chosen_theme = wanted
+        self.theme = wanted
+
+    def _theme_changed(self, theme: Any) -> None:
+        if theme.name != self._chosen_theme:
+            self._chosen_theme = theme.name
+            self.run_worker(partial(themes_mod.save_theme, theme.name), thread=True,
+                            group="state")
+
+    # -- the surface other screens use -----------------------------------------------------
+    @property
+    def annotations(self) -> Any:
+        """The library's annotation store (None until the annotations core is present)."""
+        return getattr(self.library, "annotations", None)
+
+    def annotation_of(self, paper_id: str) -> Any:
+        store = self.annotations
+        return store.get(paper_id) if store is not None else None
+
+    @property
+    def results_list(self) -> ResultsList:
+        return self.query_one("#results", ResultsList)
+
+    def current_paper(self) -> Paper | None:
+        return self.results_list.current_paper()
+
+    def selected_ids(self) -> list[str]:
+        """The marked papers, or else the one under the cursor."""
+        results = self.results_list
+        if results.marked:
+            return sorted(results.marked)
+        paper = results.current_paper()
+        return [paper.id] if paper else []
+
+    def refresh_results(self) -> None:
+        """Search again with the same query and sort, keeping the cursor on its paper."""
+        self.search_control.search(self.search_control.query, immediate=True, keep=True)
+
+    def refresh_current(self) -> None:
+        """Redraw the rows and the abstract view (after an annotation change)."""
+        self.results_list.refresh()
+        self.show_current()
+        self.search_control.update_status()
+
+    def set_query(self, query: str) -> None:
+        """Put ``query`` in the search box and search it."""
+        self.query_one(SearchBox).value = query
+
+    def say(self, message: str, *, severity: str = "information", timeout: float = 2.0
+            ) -> None:
+        self.notify(message, severity=severity, timeout=timeout)  # type: ignore[arg-type]
+
+    # -- wiring ----------------------------------------------------------------------------
+    def show_current(self) -> None:
+        results = self.results_list
+        paper = results.current_paper()
+        view = self.query_one(AbstractView)
+        if paper is None:
+            view.show(None)
+            return
+        lists = self.library.lists.lists_of(paper.id) if hasattr(self.library, "lists") else []
+        view.show(paper, self.annotation_of(paper.id), [getattr(x, "name", x) for x in lists],
+                  results.highlights(results.cursor))
+
+    def on_results_list_highlighted(self, _message: ResultsList.Highlighted) -> None:
+        self.show_current()
+
+    def on_results_list_open_abstract(self, _message: ResultsList.OpenAbstract) -> None:
+        self.query_one(AbstractView).focus()
+
+    def on_results_ready(self, message: ResultsReady) -> None:
+        self.search_control.apply(message)
+
+    def on_input_changed(self, message: Input.Changed) -> None:
+        if isinstance(message.input, SearchBox):
+            self.search_control.search(message.value)
+
+    def on_input_submitted(self, message: Input.Submitted) -> None:
+        if isinstance(message.input, SearchBox):
+            message.input.remember(message.value)
+            self.search_control.search(message.value, immediate=True)
+            results = self.results_list
+            results.focus()
+            results.cursor = 0
+
+    def _saved(self, error: Any = None) -> None:
+        """Called by the store (any thread) after a save: show a failed save at once."""
+        if error:
+            self.call_from_thread(self.say, f"saving annotations failed: {error}",
+                                  severity="error", timeout=10)
+
+    # -- actions ---------------------------------------------------------------------------
+    def action_focus_search(self) -> None:
+        self.query_one(SearchBox).focus()
+
+    def action_help(self) -> None:
+        hint = (f"Remap any key in {paths.user_config_file()} under keymap:, "
+                f"e.g.  keymap: {{star: \"*\"}}")
+        self.push_screen(HelpScreen(self.live_keys(), hint))
+
+    def live_keys(self) -> list[keymap_mod.KeyAction]:
+        return keymap_mod.live_bindings(self._binding_nodes(), self.keymap)
+
+    def _binding_nodes(self) -> list:
+        main: Screen = self.screen_stack[0]
+        return [self, *main.query("*")]
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for key in self.live_keys():
+            if key.id in ("command-palette", "quit"):
+                continue
+            yield SystemCommand(key.help, f"{key.description} ({key.key_display})",
+                                partial(self.run_action, key.action, key.owner))

@@ -1,0 +1,92 @@
+"""The live keymap: every action's binding id and the keys it has now.
+
+Each remappable action is a :class:`textual.binding.Binding` with an ``id`` (``to-read``,
+``star``, …). ``config.yaml``'s ``keymap`` maps ids to keys (``star: "s,*"``); Textual
+applies it with ``App.set_keymap``. The help screen and the command palette both read
+:func:`live_bindings`, so they always show the keys in force.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from textual.binding import Binding, BindingsMap
+from textual.dom import DOMNode
+
+
+@dataclass(frozen=True)
+class KeyAction:
+    id: str
+    keys: tuple[str, ...]
+    description: str
+    help: str
+    action: str
+    owner: DOMNode
+    """The node whose binding this is (the app or a pane); the action runs there."""
+
+    @property
+    def key_display(self) -> str:
+        return " ".join(_pretty(k) for k in self.keys)
+
+
+_NAMES = {"question_mark": "?", "slash": "/", "space": "space", "asterisk": "*",
+          "full_stop": ".", "comma": ",", "exclamation_mark": "!", "plus": "+",
+          "minus": "-", "equals_sign": "=", "number_sign": "#", "ampersand": "&",
+          "less_than_sign": "<", "greater_than_sign": ">", "colon": ":",
+          "semicolon": ";", "apostrophe": "'", "quotation_mark": '"'}
+
+
+def _pretty(key: str) -> str:
+    if key in _NAMES:
+        return _NAMES[key]
+    if key.startswith("shift+") and len(key) == 7:
+        return key[-1].upper()
+    return key
+
+
+def config_keymap(values: Mapping[str, str], known: Iterable[str]) -> tuple[dict[str, str],
+                                                                             list[str]]:
+    """The usable part of the config's ``keymap`` and one message per unknown action id."""
+    known = set(known)
+    keymap: dict[str, str] = {}
+    problems: list[str] = []
+    for binding_id, keys in values.items():
+        if binding_id not in known:
+            problems.append(f"config keymap.{binding_id}: no such action "
+                            f"(see ? for the action ids); ignored")
+            continue
+        cleaned = ",".join(k.strip() for k in str(keys).split(",") if k.strip())
+        if not cleaned:
+            problems.append(f"config keymap.{binding_id}: no keys given; keeping the default")
+            continue
+        keymap[binding_id] = cleaned
+    return keymap, problems
+
+
+def binding_ids(nodes: Iterable[DOMNode]) -> set[str]:
+    return {b.id for node in nodes for b in _own_bindings(node) if b.id}
+
+
+def _own_bindings(node: DOMNode) -> list[Binding]:
+    return [b for _key, bs in node._bindings.key_to_bindings.items() for b in bs]
+
+
+def live_bindings(nodes: Iterable[DOMNode], keymap: Mapping[str, str]) -> list[KeyAction]:
+    """Every bound action of ``nodes`` with the keys ``keymap`` gives it, first node first."""
+    found: dict[str, KeyAction] = {}
+    for node in nodes:
+        bindings = BindingsMap(_own_bindings(node))
+        bindings.apply_keymap(dict(keymap))
+        by_id: dict[str, list[Binding]] = {}
+        for _key, bs in bindings.key_to_bindings.items():
+            for binding in bs:
+                if binding.id and binding.id not in found:
+                    by_id.setdefault(binding.id, []).append(binding)
+        for binding_id, bs in by_id.items():
+            first = bs[0]
+            found[binding_id] = KeyAction(
+                id=binding_id, keys=tuple(dict.fromkeys(b.key for b in bs)),
+                description=first.description, help=first.tooltip or first.description,
+                action=first.action, owner=node)
+    return list(found.values())

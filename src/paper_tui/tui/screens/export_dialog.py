@@ -1,0 +1,123 @@
+"""Export papers (a reading list, the marked papers) to a file: pick a format, name the file."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from paper_tui import atomic, export
+from paper_tui.errors import PaperTuiError
+from paper_tui.model import Paper
+from paper_tui.tui.screens.confirm import DIALOG_CSS, Confirm
+
+EXTENSIONS = {"bibtex": ".bib", "markdown": ".md", "csv": ".csv", "yaml": ".yaml",
+              "json": ".json"}
+DESCRIPTIONS = {
+    "bibtex": "BibTeX entries, for LaTeX and reference managers",
+    "markdown": "a readable reading list: title, authors, venue/year, link, note",
+    "csv": "one row a paper, for spreadsheets",
+    "yaml": "papers with their annotations, as YAML",
+    "json": "papers with their annotations, as JSON",
+}
+
+
+def file_stem(name: str) -> str:
+    """A file name from a list name: ``Read: RL/2024`` -> ``read-rl-2024``."""
+    return re.sub(r"[^\w.-]+", "-", name.strip().lower()).strip("-.") or "papers"
+
+
+class ExportDialog(ModalScreen[Path | None]):
+    """Write ``papers`` in a chosen format to a file; dismisses with the path written."""
+
+    DEFAULT_CSS = DIALOG_CSS + """
+    ExportDialog { align: center middle; }
+    ExportDialog OptionList { height: auto; border: none; padding: 0; }
+    ExportDialog #export-path { margin-top: 1; }
+    """
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, lib, papers: Sequence[Paper], name: str,
+                 directory: Path | None = None) -> None:
+        super().__init__()
+        self.lib = lib
+        self.papers = list(papers)
+        self.name_text = name
+        self.directory = directory or Path.cwd()
+        self.format = "bibtex"
+
+    def compose(self) -> ComposeResult:
+        n = len(self.papers)
+        with Vertical(classes="dialog"):
+            yield Label(f"Export {self.name_text} ({n:,} paper{'s' * (n != 1)})",
+                        classes="dialog-title")
+            yield OptionList(*[Option(f"{fmt:<9} {DESCRIPTIONS[fmt]}", id=fmt)
+                               for fmt in EXTENSIONS], id="export-format")
+            yield Input(file_stem(self.name_text) + EXTENSIONS[self.format], id="export-path")
+            yield Static("", classes="dialog-error", id="export-error")
+            yield Label(f"Enter on a format picks it · Enter in the file name writes "
+                        f"(relative to {self.directory}) · Esc cancels", classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        box = self.query_one("#export-format", OptionList)
+        box.highlighted = 0
+        box.focus()
+
+    @on(OptionList.OptionHighlighted, "#export-format")
+    def _format_changed(self, event: OptionList.OptionHighlighted) -> None:
+        self.format = str(event.option.id)
+        path_box = self.query_one("#export-path", Input)
+        stem, dot, ext = path_box.value.rpartition(".")
+        if dot and "." + ext in EXTENSIONS.values():
+            path_box.value = stem + EXTENSIONS[self.format]
+
+    @on(OptionList.OptionSelected, "#export-format")
+    def _format_chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        path_box = self.query_one("#export-path", Input)
+        path_box.focus()
+        path_box.cursor_position = len(path_box.value.rpartition(".")[0] or path_box.value)
+
+    @on(Input.Submitted, "#export-path")
+    def _write_asked(self, event: Input.Submitted) -> None:
+        event.stop()
+        value = event.value.strip()
+        if not value:
+            self._error("Name the file to write.")
+            return
+        path = Path(value).expanduser()
+        if not path.is_absolute():
+            path = self.directory / path
+        if path.is_dir():
+            self._error(f"{path} is a directory.")
+        elif path.exists():
+            self.app.push_screen(Confirm(f"{path} exists. Replace it?", yes="Replace"),
+                                 lambda replace: self._write(path) if replace else None)
+        else:
+            self._write(path)
+
+    def _write(self, path: Path) -> None:
+        try:
+            text = export.export(self.lib, self.papers, self.format)
+            atomic.write_text(path, text)
+        except PaperTuiError as exc:
+            self._error(str(exc))
+            return
+        except OSError as exc:
+            self._error(f"{path}: cannot write ({exc.strerror or exc})")
+            return
+        self.dismiss(path)
+
+    def _error(self, message: str) -> None:
+        self.query_one("#export-error", Static).update(message)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,53 @@
+"""The help screen: every action with the keys it has *now* (read from the live keymap)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.table import Table
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from paper_tui.tui.keymap import KeyAction
+
+
+def keys_table(actions: Sequence[KeyAction]) -> Table:
+    table = Table(box=None, expand=True, pad_edge=False, show_edge=False)
+    table.add_column("Keys", style="bold", no_wrap=True)
+    table.add_column("Action")
+    table.add_column("Id (for keymap:)", style="dim", no_wrap=True)
+    for action in actions:
+        table.add_row(action.key_display, action.help, action.id)
+    return table
+
+
+class HelpScreen(ModalScreen[None]):
+    """Lists the keys; any of Esc, q or ? closes it."""
+
+    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close help", id="close-help")]
+
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > VerticalScroll {
+        width: 90%; max-width: 100; height: 90%;
+        border: round $primary; background: $surface; padding: 0 1;
+    }
+    """
+
+    def __init__(self, actions: Sequence[KeyAction], config_hint: str) -> None:
+        super().__init__()
+        self.actions = list(actions)
+        self.config_hint = config_hint
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll() as scroll:
+            scroll.border_title = "Keys"
+            scroll.border_subtitle = "Esc closes"
+            yield Static(keys_table(self.actions), id="help-keys")
+            yield Static(self.config_hint, id="help-hint")
+
+    def action_dismiss(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,374 @@
+"""Reading lists (``L``): every list with its count and description, and one list opened.
+
+An opened list shows its papers in the same results/abstract layout as the main screen,
+in the list's own order, which ``J``/``K`` change. Every change goes through the lists
+core (``lib.lists``), which saves it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer, Label, OptionList
+from textual.widgets.option_list import Option
+
+from paper_tui.errors import PaperTuiError, UnknownPaperError
+from paper_tui.model import Paper
+from paper_tui.tui.screens.confirm import Confirm, Prompt
+from paper_tui.tui.screens.export_dialog import ExportDialog
+from paper_tui.tui.screens.style_picker import StylePicker, copy_citations
+from paper_tui.tui.widgets.abstract import AbstractView
+from paper_tui.tui.widgets.results import ResultsList
+
+
+class ListResults:
+    """A reading list's papers in list order, shaped like the search core's ResultSet.
+
+    Ids the library does not hold (papers of a removed source) are left out of the view
+    and counted in ``missing``; the list itself keeps them.
+    """
+
+    def __init__(self, lib, ids: list[str]) -> None:
+        self.papers: list[Paper] = []
+        self.missing = 0
+        for pid in ids:
+            try:
+                self.papers.append(lib.paper(pid))
+            except UnknownPaperError:
+                self.missing += 1
+        self.query = ""
+        self.error: str | None = None
+        self.suggestion: str | None = None
+
+    def __len__(self) -> int:
+        return len(self.papers)
+
+    @property
+    def total(self) -> int:
+        return len(self.papers)
+
+    def paper(self, i: int) -> Paper:
+        return self.papers[i]
+
+    def score(self, i: int) -> float | None:
+        return None
+
+    def highlights(self, i: int) -> dict:
+        return {}
+
+    def index_of(self, paper_id: str) -> int | None:
+        return next((i for i, p in enumerate(self.papers) if p.id == paper_id), None)
+
+    def close(self) -> None:
+        """Nothing to release (the search core's result sets hold a searcher)."""
+
+
+def default_style(app: Any) -> str:
+    config = getattr(app, "config", None)
+    style = config.get("citations.style") if config is not None else None
+    return str(style or "bibtex")
+
+
+class _ListActions:
+    """Rename, describe, delete, export and cite a list: shared by both screens."""
+
+    lib: Any
+
+    def _list_name(self) -> str | None:
+        raise NotImplementedError
+
+    def _changed(self, name: str | None) -> None:
+        """The list ``name`` changed (None: it was deleted)."""
+
+    def _try(self, what, *args) -> bool:
+        try:
+            what(*args)
+        except PaperTuiError as exc:
+            self.app.notify(str(exc), severity="error", timeout=8)  # type: ignore[attr-defined]
+            return False
+        return True
+
+    def _name_taken(self, current: str | None):
+        def check(name: str) -> str | None:
+            if name != current and self.lib.lists.get(name) is not None:
+                return f"There is already a list named {name!r}."
+            return None
+
+        return check
+
+    def action_rename(self) -> None:
+        old = self._list_name()
+        if old is None:
+            return
+
+        def renamed(new: str | None) -> None:
+            if new and new != old and self._try(self.lib.lists.rename, old, new):
+                self.app.notify(f"Renamed {old!r} to {new!r}")  # type: ignore[attr-defined]
+                self._changed(new)
+
+        self.app.push_screen(Prompt(f"Rename {old!r} to", old,  # type: ignore[attr-defined]
+                                    check=self._name_taken(old)), renamed)
+
+    def action_describe(self) -> None:
+        name = self._list_name()
+        if name is None:
+            return
+        current = self.lib.lists.get(name).description or ""
+
+        def described(text: str | None) -> None:
+            if text is not None and self._try(self.lib.lists.describe, name, text):
+                self._changed(name)
+
+        self.app.push_screen(Prompt(f"Describe {name!r}", current,  # type: ignore[attr-defined]
+                                    placeholder="what this list is for", allow_empty=True),
+                             described)
+
+    def action_delete_list(self) -> None:
+        name = self._list_name()
+        if name is None:
+            return
+        count = len(self.lib.lists.get(name).ids)
+
+        def answered(yes: bool | None) -> None:
+            if yes and self._try(self.lib.lists.delete, name):
+                self.app.notify(f"Deleted the list {name!r}")  # type: ignore[attr-defined]
+                self._changed(None)
+
+        self.app.push_screen(  # type: ignore[attr-defined]
+            Confirm(f"Delete the reading list {name!r} ({count:,} papers)? "
+                    "The papers stay in the library.", yes="Delete"), answered)
+
+    def _list_papers(self) -> list[Paper]:
+        name = self._list_name()
+        return ListResults(self.lib, list(self.lib.lists.get(name).ids)).papers if name else []
+
+    def action_export(self) -> None:
+        name = self._list_name()
+        if name is None:
+            return
+
+        def written(path: Path | None) -> None:
+            if path is not None:
+                self.app.notify(f"Exported {name!r} to {path}")  # type: ignore[attr-defined]
+
+        self.app.push_screen(ExportDialog(self.lib, self._list_papers(),  # type: ignore
+                                          name), written)
+
+    def action_cite(self) -> None:
+        papers = self._list_papers()
+        if papers:
+            copy_citations(self.app, papers, default_style(self.app))  # type: ignore
+
+    def action_cite_as(self) -> None:
+        papers = self._list_papers()
+        if not papers:
+            return
+
+        def chosen(style: str | None) -> None:
+            if style:
+                copy_citations(self.app, papers, style)  # type: ignore[attr-defined]
+
+        self.app.push_screen(StylePicker(papers, default_style(self.app)),  # type: ignore
+                             chosen)
+
+
+LIST_BINDINGS = [
+    Binding("r", "rename", "Rename", id="list-rename"),
+    Binding("e", "describe", "Describe", id="list-describe"),
+    Binding("D", "delete_list", "Delete", id="list-delete"),
+    Binding("x", "export", "Export", id="list-export"),
+    Binding("c", "cite", "Cite all", id="list-cite"),
+    Binding("C", "cite_as", "Cite as…", show=False, id="list-cite-as"),
+]
+
+
+class ListsScreen(_ListActions, Screen[None]):
+    """Every reading list: name, count, description. Enter opens one."""
+
+    DEFAULT_CSS = """
+    ListsScreen > Label { padding: 0 1; text-style: bold; }
+    ListsScreen > OptionList { height: 1fr; }
+    """
+    BINDINGS = [
+        Binding("escape,q", "app.pop_screen", "Back", id="lists-back"),
+        Binding("n", "new_list", "New list", id="list-new"),
+        *LIST_BINDINGS,
+    ]
+
+    def __init__(self, lib) -> None:
+        super().__init__()
+        self.lib = lib
+
+    def compose(self) -> ComposeResult:
+        yield Label("Reading lists", id="lists-title")
+        yield OptionList(id="lists")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._show()
+        self.query_one("#lists", OptionList).focus()
+
+    def on_screen_resume(self) -> None:
+        self._show(self._list_name())
+
+    def _show(self, keep: str | None = None) -> None:
+        box = self.query_one("#lists", OptionList)
+        lists = sorted(self.lib.lists.all(), key=lambda rl: rl.name.casefold())
+        options = []
+        for rl in lists:
+            label = Text(rl.name, style="bold")
+            label.append(f"  {len(rl.ids):,} paper{'s' * (len(rl.ids) != 1)}", style="dim")
+            if rl.description:
+                label.append("\n  " + rl.description.strip().replace("\n", "\n  "),
+                             style="italic")
+            options.append(Option(label, id=rl.name))
+        if not options:
+            options.append(Option(Text("No reading lists yet. Press n to make one, or a on "
+                                       "a paper in the results.", style="dim"), disabled=True))
+        box.set_options(options)
+        names = [rl.name for rl in lists]
+        box.highlighted = names.index(keep) if keep in names else (0 if names else None)
+        self.query_one("#lists-title", Label).update(
+            f"Reading lists ({len(names)}) · Enter opens · n new · r rename · e describe · "
+            "D delete · x export · c cite")
+
+    def _list_name(self) -> str | None:
+        option = self.query_one("#lists", OptionList).highlighted_option
+        return str(option.id) if option is not None and option.id else None
+
+    def _changed(self, name: str | None) -> None:
+        self._show(name)
+
+    @on(OptionList.OptionSelected, "#lists")
+    def _open(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.app.push_screen(ReadingListScreen(self.lib, str(event.option.id)))
+
+    def action_new_list(self) -> None:
+        def named(name: str | None) -> None:
+            if name and self._try(self.lib.lists.create, name):
+                self._show(name)
+
+        self.app.push_screen(Prompt("Name of the new reading list",
+                                    check=self._name_taken(None)), named)
+
+
+class ReadingListScreen(_ListActions, Screen[None]):
+    """One reading list in the results/abstract layout; J/K reorder, d removes a paper."""
+
+    DEFAULT_CSS = """
+    ReadingListScreen > #list-header { padding: 0 1; height: auto; }
+    ReadingListScreen #list-panes { height: 1fr; }
+    ReadingListScreen #results { width: 1fr; }
+    ReadingListScreen #abstract { width: 1fr; border-left: solid $primary-darken-2; }
+    """
+    BINDINGS = [
+        Binding("escape,q", "app.pop_screen", "Back", id="list-back"),
+        Binding("J,shift+down", "move(1)", "Move down", id="list-move-down"),
+        Binding("K,shift+up", "move(-1)", "Move up", id="list-move-up"),
+        Binding("d,delete", "remove", "Remove", id="list-remove"),
+        *LIST_BINDINGS,
+    ]
+
+    def __init__(self, lib, name: str) -> None:
+        super().__init__()
+        self.lib = lib
+        self.list_name = name
+
+    def compose(self) -> ComposeResult:
+        yield Label("", id="list-header")
+        with Horizontal(id="list-panes"):
+            yield ResultsList(self._annotation_of, id="results")
+            yield AbstractView(id="abstract")
+        yield Footer()
+
+    def _annotation_of(self, paper_id: str) -> Any:
+        return self.lib.annotations.get(paper_id)
+
+    @property
+    def results(self) -> ResultsList:
+        return self.query_one("#results", ResultsList)
+
+    def on_mount(self) -> None:
+        self._load()
+        self.results.focus()
+
+    def on_screen_resume(self) -> None:
+        self.results.refresh()
+        self._show_current()
+
+    def _load(self, keep: str | None = None) -> None:
+        rl = self.lib.lists.get(self.list_name)
+        if rl is None:  # deleted, or renamed elsewhere
+            self.app.pop_screen()
+            return
+        results = ListResults(self.lib, list(rl.ids))
+        self.results.set_results(results, keep_id=keep)
+        header = Text(f"{rl.name}", style="bold")
+        header.append(f"  {len(rl.ids):,} paper{'s' * (len(rl.ids) != 1)}", style="dim")
+        if results.missing:
+            header.append(f" ({results.missing} not in the library)", style="dim")
+        if rl.description:
+            header.append(f"  {rl.description.strip()}", style="italic")
+        header.append("  · J/K move · d remove · r rename · e describe · x export · c cite",
+                      style="dim")
+        self.query_one("#list-header", Label).update(header)
+        self._show_current()
+
+    def _show_current(self) -> None:
+        paper = self.results.current_paper()
+        view = self.query_one(AbstractView)
+        if paper is None:
+            view.show(None)
+            return
+        lists = [getattr(x, "name", x) for x in self.lib.lists.lists_of(paper.id)]
+        view.show(paper, self.lib.annotations.get(paper.id), lists, {})
+
+    def on_results_list_highlighted(self, message: ResultsList.Highlighted) -> None:
+        message.stop()
+        self._show_current()
+
+    def on_results_list_open_abstract(self, message: ResultsList.OpenAbstract) -> None:
+        message.stop()
+        self.query_one(AbstractView).focus()
+
+    def _list_name(self) -> str | None:
+        return self.list_name
+
+    def _changed(self, name: str | None) -> None:
+        if name is None:
+            self.app.pop_screen()
+            return
+        self.list_name = name
+        paper = self.results.current_paper()
+        self._load(paper.id if paper else None)
+
+    def action_move(self, step: int) -> None:
+        paper = self.results.current_paper()
+        if paper is None:
+            return
+        rl = self.lib.lists.get(self.list_name)
+        index = list(rl.ids).index(paper.id) + step
+        if 0 <= index < len(rl.ids) and self._try(self.lib.lists.move, self.list_name, paper.id,
+                                                  index):
+            self._load(paper.id)
+
+    def action_remove(self) -> None:
+        ids = sorted(self.results.marked) or (
+            [p.id] if (p := self.results.current_paper()) else [])
+        if not ids:
+            return
+        cursor = self.results.cursor
+        if self._try(self.lib.lists.remove, self.list_name, ids):
+            self.results.marked.clear()
+            self._load()
+            self.results.cursor = min(cursor, max(0, len(self.results) - 1))
+            what = "1 paper" if len(ids) == 1 else f"{len(ids):,} papers"
+            self.app.notify(f"Removed {what} from {self.list_name!r}")

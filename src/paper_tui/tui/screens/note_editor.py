@@ -1,0 +1,105 @@
+"""The note editor (``n``): a text area over the paper; ctrl+s saves, nothing is lost silently.
+
+Esc with unsaved text asks before discarding it, and so does quitting the app while the
+editor is open (the app's quit action calls :func:`quit_guarded`).
+"""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label, Static, TextArea
+
+from paper_tui.errors import PaperTuiError
+from paper_tui.tui.screens.confirm import DIALOG_CSS, Confirm
+
+
+class NoteEditor(ModalScreen[bool]):
+    """Edit one paper's note. Dismisses True when a changed note was saved, else False."""
+
+    DEFAULT_CSS = DIALOG_CSS + """
+    NoteEditor { align: center middle; }
+    NoteEditor .dialog { width: 100; height: 80%; }
+    NoteEditor TextArea { height: 1fr; }
+    """
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save"),
+        Binding("escape", "close", "Close"),
+    ]
+
+    def __init__(self, lib, paper_id: str) -> None:
+        super().__init__()
+        self.lib = lib
+        self.paper_id = paper_id
+        self.original = lib.annotations.get(paper_id).note or ""
+        try:
+            self.label = lib.paper(paper_id).label
+        except PaperTuiError:
+            self.label = paper_id
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(f"Note on {self.label}", classes="dialog-title")
+            yield TextArea(self.original, id="note-text", soft_wrap=True)
+            yield Static("", classes="dialog-error", id="note-error")
+            yield Label("ctrl+s saves · Esc closes", classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        area = self.query_one("#note-text", TextArea)
+        area.focus()
+        area.move_cursor(area.document.end)
+
+    @property
+    def text(self) -> str:
+        return self.query_one("#note-text", TextArea).text
+
+    @property
+    def dirty(self) -> bool:
+        """True while the text area holds text that is not saved."""
+        return self.text.rstrip() != self.original.rstrip()
+
+    def action_save(self) -> None:
+        if not self.dirty:
+            self.dismiss(False)
+            return
+        try:
+            self.lib.annotations.set_note(self.paper_id, self.text.rstrip())
+        except PaperTuiError as exc:
+            self.query_one("#note-error", Static).update(f"Not saved: {exc}")
+            return
+        self.dismiss(True)
+
+    def action_close(self) -> None:
+        if not self.dirty:
+            self.dismiss(False)
+            return
+
+        def answered(discard: bool | None) -> None:
+            if discard:
+                self.dismiss(False)
+
+        self.app.push_screen(Confirm("Discard the unsaved note?", yes="Discard", no="Keep editing"),
+                             answered)
+
+    def ask_before_quit(self) -> None:
+        """The app is quitting: ask first, since the note would be lost."""
+
+        def answered(quit_anyway: bool | None) -> None:
+            if quit_anyway:
+                self.app.exit()
+
+        self.app.push_screen(Confirm("Quit and lose the unsaved note?", yes="Quit",
+                                     no="Keep editing"), answered)
+
+
+def quit_guarded(app: App) -> None:
+    """Quit the app, unless an open note editor holds unsaved text: then ask first."""
+    for screen in reversed(app.screen_stack):
+        if isinstance(screen, Confirm):
+            return  # a question is already open: answer it first
+        if isinstance(screen, NoteEditor) and screen.dirty:
+            screen.ask_before_quit()
+            return
+    app.exit()

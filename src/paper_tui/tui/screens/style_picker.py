@@ -1,0 +1,91 @@
+"""The citation style picker (``C``), and copying citations of papers to the clipboard."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual import on
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from paper_tui import citations, clipboard
+from paper_tui.errors import PaperTuiError
+from paper_tui.model import Paper
+from paper_tui.tui.screens.confirm import DIALOG_CSS
+
+PREVIEW_PAPERS = 2
+
+
+class StylePicker(ModalScreen[str | None]):
+    """Choose a citation style, with a preview of the first papers in it."""
+
+    DEFAULT_CSS = DIALOG_CSS + """
+    StylePicker { align: center middle; }
+    StylePicker .dialog { width: 100; }
+    StylePicker OptionList { height: auto; max-height: 8; border: none; padding: 0; }
+    StylePicker #style-preview {
+        height: auto; max-height: 16; margin-top: 1; padding: 0 1; background: $boost;
+    }
+    """
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, papers: Sequence[Paper], default: str | None = None) -> None:
+        super().__init__()
+        self.papers = list(papers)
+        self.default = default
+
+    def compose(self) -> ComposeResult:
+        n = len(self.papers)
+        what = "1 paper" if n == 1 else f"{n:,} papers"
+        with Vertical(classes="dialog"):
+            yield Label(f"Copy the citation of {what} as…", classes="dialog-title")
+            yield OptionList(*[Option(style, id=style) for style in citations.STYLES],
+                             id="style-options")
+            yield Static("", id="style-preview")
+            yield Label("Enter copies · Esc cancels", classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        box = self.query_one("#style-options", OptionList)
+        styles = list(citations.STYLES)
+        box.highlighted = styles.index(self.default) if self.default in styles else 0
+        box.focus()
+
+    @on(OptionList.OptionHighlighted, "#style-options")
+    def _preview(self, event: OptionList.OptionHighlighted) -> None:
+        try:
+            text = citations.cite(self.papers[:PREVIEW_PAPERS], str(event.option.id))
+        except PaperTuiError as exc:
+            text = str(exc)
+        if len(self.papers) > PREVIEW_PAPERS:
+            text += f"\n… and {len(self.papers) - PREVIEW_PAPERS:,} more"
+        self.query_one("#style-preview", Static).update(text)
+
+    @on(OptionList.OptionSelected, "#style-options")
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(str(event.option.id))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def copy_citations(app: App, papers: Sequence[Paper], style: str) -> str:
+    """Copy the citations of ``papers`` in ``style``; say how in a notification.
+
+    Both ways are tried: the system clipboard (through the core) and OSC 52, which reaches
+    the local terminal's clipboard over SSH. Returns the copied text.
+    """
+    text = citations.cite(list(papers), style)
+    result = clipboard.copy(text)
+    app.copy_to_clipboard(text)
+    what = "1 citation" if len(papers) == 1 else f"{len(papers):,} citations"
+    if result.ok:
+        app.notify(f"Copied {what} ({style}) via {result.method}")
+    else:
+        app.notify(f"Copied {what} ({style}) via the terminal (OSC 52); "
+                   f"{result.message}", severity="warning")
+    return text

@@ -1,0 +1,254 @@
+"""The tag editor (``t``): add a tag with fuzzy completion, remove tags, on one or many papers.
+
+The editor stages its changes and applies them through the annotations core only when the
+reader confirms (Enter), so Esc always leaves the papers as they were.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.fuzzy import Matcher
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from paper_tui.errors import PaperTuiError
+from paper_tui.tui.screens.confirm import DIALOG_CSS
+
+MAX_SUGGESTIONS = 8
+
+
+@dataclass
+class TagChange:
+    """What the editor did: tags added to and removed from ``ids``."""
+
+    ids: list[str]
+    added: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        parts = []
+        if self.added:
+            parts.append("tagged " + ", ".join(self.added))
+        if self.removed:
+            parts.append("untagged " + ", ".join(self.removed))
+        papers = "1 paper" if len(self.ids) == 1 else f"{len(self.ids):,} papers"
+        return f"{'; '.join(parts).capitalize()} ({papers})"
+
+
+def split_tags(text: str) -> list[str]:
+    """``"rl, to cite"`` -> ``["rl", "to cite"]``: commas separate tags."""
+    return [t.strip() for t in text.split(",") if t.strip()]
+
+
+def fuzzy_tags(query: str, counts: dict[str, int], exclude: set[str],
+               limit: int = MAX_SUGGESTIONS) -> list[str]:
+    """Existing tags matching ``query`` loosely, best first; most used first when empty."""
+    candidates = [t for t in counts if t.casefold() not in exclude]
+    if not query:
+        return sorted(candidates, key=lambda t: (-counts[t], t.casefold()))[:limit]
+    matcher = Matcher(query)
+    scored = [(matcher.match(t), t) for t in candidates]
+    scored = [(s, t) for s, t in scored if s > 0]
+    scored.sort(key=lambda st: (-st[0], -counts[st[1]], st[1].casefold()))
+    return [t for _, t in scored[:limit]]
+
+
+class TagEditor(ModalScreen[TagChange | None]):
+    """Edit the tags of ``ids``. Dismisses with the applied :class:`TagChange`, or None."""
+
+    DEFAULT_CSS = DIALOG_CSS + """
+    TagEditor { align: center middle; }
+    TagEditor OptionList { height: auto; max-height: 10; border: none; padding: 0; }
+    TagEditor #tag-current-label { margin-top: 1; }
+    """
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("ctrl+s", "apply", "Apply"),
+        Binding("tab", "complete", "Complete", show=False),
+        Binding("down", "suggestion(1)", show=False),
+        Binding("up", "suggestion(-1)", show=False),
+        Binding("ctrl+t", "focus_current", "Current tags", show=False),
+        Binding("d,delete", "remove", "Remove tag", show=False),
+    ]
+
+    def __init__(self, lib, ids: Sequence[str], *, title: str | None = None) -> None:
+        super().__init__()
+        self.lib = lib
+        self.ids = list(dict.fromkeys(ids))
+        self.title_text = title
+        self.on_papers: Counter[str] = Counter()
+        self.all_tags: dict[str, int] = {}
+        self.to_remove: set[str] = set()
+        self._chosen = False  # the reader moved through the suggestions with up/down
+
+    # -- building ------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self._title(), classes="dialog-title")
+            yield Input(placeholder="tag (commas for several)", id="tag-input")
+            yield OptionList(id="tag-suggestions")
+            yield Label("", id="tag-current-label")
+            yield OptionList(id="tag-current")
+            yield Static("", classes="dialog-error", id="tag-error")
+            yield Label("Enter adds · Tab completes · ↑↓ suggestions · ctrl+t tags here "
+                        "(d removes) · Esc cancels", classes="dialog-hint")
+
+    def _title(self) -> str:
+        if self.title_text:
+            return self.title_text
+        if len(self.ids) == 1:
+            try:
+                return f"Tags of {self.lib.paper(self.ids[0]).label}"
+            except PaperTuiError:
+                return f"Tags of {self.ids[0]}"
+        return f"Tags of {len(self.ids):,} marked papers"
+
+    def on_mount(self) -> None:
+        annotations = self.lib.annotations
+        for pid in self.ids:
+            self.on_papers.update(annotations.get(pid).tags)
+        self.all_tags = dict(annotations.tag_counts())
+        self._show_current()
+        self._show_suggestions("")
+        self.query_one("#tag-input", Input).focus()
+
+    def _show_current(self) -> None:
+        current = self.query_one("#tag-current", OptionList)
+        highlighted = current.highlighted
+        options = []
+        for tag in sorted(self.on_papers, key=str.casefold):
+            label = Text(tag, style="strike dim" if tag in self.to_remove else "")
+            if len(self.ids) > 1:
+                label.append(f"  {self.on_papers[tag]}/{len(self.ids)}", style="dim")
+            if tag in self.to_remove:
+                label.append("  (removed)", style="italic")
+            options.append(Option(label, id=tag))
+        current.set_options(options)
+        current.display = bool(options)
+        if options and highlighted is not None:
+            current.highlighted = min(highlighted, len(options) - 1)
+        self.query_one("#tag-current-label", Label).update(
+            "Tags here (ctrl+t, then d removes):" if options else "No tags yet.")
+
+    def _show_suggestions(self, typed: str) -> None:
+        words = split_tags(typed)
+        last = words[-1] if words and not typed.rstrip().endswith(",") else ""
+        exclude = {t.casefold() for t in self.on_papers} - {t.casefold() for t in self.to_remove}
+        found = fuzzy_tags(last, self.all_tags, exclude)
+        suggestions = self.query_one("#tag-suggestions", OptionList)
+        matcher = Matcher(last) if last else None
+        suggestions.set_options(
+            Option(Text.assemble(_hl(matcher, t), (f"  {self.all_tags[t]}", "dim")), id=t)
+            for t in found)
+        suggestions.display = bool(found)
+        suggestions.highlighted = 0 if found else None
+        self._chosen = False
+
+    # -- events --------------------------------------------------------------------------
+    @on(Input.Changed, "#tag-input")
+    def _typed(self, event: Input.Changed) -> None:
+        self._show_suggestions(event.value)
+        self.query_one("#tag-error", Static).update("")
+
+    @on(Input.Submitted, "#tag-input")
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        tags = split_tags(event.value)
+        if self._chosen and (picked := self._picked()):
+            tags = [*tags[:-1], picked] if tags else [picked]
+        self._apply(tags)
+
+    @on(OptionList.OptionSelected, "#tag-suggestions")
+    def _clicked_suggestion(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        tags = split_tags(self.query_one("#tag-input", Input).value)
+        self._apply([*tags[:-1], str(event.option.id)])
+
+    @on(OptionList.OptionSelected, "#tag-current")
+    def _toggle_removal(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.action_remove()
+
+    def _picked(self) -> str | None:
+        option = self.query_one("#tag-suggestions", OptionList).highlighted_option
+        return str(option.id) if option is not None else None
+
+    # -- actions -------------------------------------------------------------------------
+    def action_suggestion(self, step: int) -> None:
+        """Up/down in the tag box move through the suggestions (a focused list has its own)."""
+        suggestions = self.query_one("#tag-suggestions", OptionList)
+        if suggestions.option_count:
+            (suggestions.action_cursor_down if step > 0 else suggestions.action_cursor_up)()
+            self._chosen = True
+
+    def action_complete(self) -> None:
+        picked = self._picked()
+        box = self.query_one("#tag-input", Input)
+        if picked is None or self.focused is not box:
+            self.focus_next()
+            return
+        words = split_tags(box.value)
+        box.value = ", ".join([*words[:-1], picked])
+        box.cursor_position = len(box.value)
+
+    def action_focus_current(self) -> None:
+        current = self.query_one("#tag-current", OptionList)
+        if self.focused is current:
+            self.query_one("#tag-input", Input).focus()
+        elif current.option_count:
+            current.focus()
+            if current.highlighted is None:
+                current.highlighted = 0
+
+    def action_remove(self) -> None:
+        """Stage (or unstage) the highlighted current tag for removal."""
+        current = self.query_one("#tag-current", OptionList)
+        if self.focused is not current:
+            return
+        option = current.highlighted_option
+        if option is None:
+            return
+        tag = str(option.id)
+        self.to_remove.symmetric_difference_update({tag})
+        self._show_current()
+
+    def action_apply(self) -> None:
+        self._apply(split_tags(self.query_one("#tag-input", Input).value))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def _apply(self, tags: list[str]) -> None:
+        change = TagChange(self.ids)
+        annotations = self.lib.annotations
+        try:
+            if self.to_remove:
+                annotations.remove_tags(self.ids, sorted(self.to_remove))
+                change.removed = sorted(self.to_remove, key=str.casefold)
+            if tags:
+                annotations.add_tags(self.ids, tags)
+                change.added = tags
+        except PaperTuiError as exc:
+            self.query_one("#tag-error", Static).update(str(exc))
+            return
+        self.dismiss(change if change.added or change.removed else None)
+
+
+def _hl(matcher: Matcher | None, tag: str) -> Text:
+    """The tag with the letters the fuzzy match used in bold."""
+    if matcher is None:
+        return Text(tag)
+    text = Text(tag)
+    _, offsets = matcher.fuzzy_search.match(matcher.query, tag)
+    for offset in offsets:
+        text.stylize("bold underline", offset, offset + 1)
+    return text

@@ -1,0 +1,116 @@
+"""Search as you type: debounced, in an exclusive thread worker, newest query wins.
+
+Each search gets a generation number. The worker only builds a ResultSet and posts it
+(workers never touch widgets); the app shows it only if no newer search has started since,
+otherwise it is closed unseen. So a slow stale query can never overwrite a newer one.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from textual.message import Message
+from textual.worker import get_current_worker
+
+from paper_tui.tui.widgets.status_line import StatusLine, status_text
+
+if TYPE_CHECKING:
+    from paper_tui.tui.app import PaperApp
+
+SORTS = ("relevance", "year", "title")
+
+
+class ResultsReady(Message):
+    """A search finished; ``results`` is a ResultSet the receiver now owns."""
+
+    def __init__(self, generation: int, results: Any, keep_id: str | None, mode: str) -> None:
+        self.generation = generation
+        self.results = results
+        self.keep_id = keep_id
+        self.mode = mode
+        super().__init__()
+
+
+class SearchController:
+    """Owns the query, the sort and the result set on screen."""
+
+    def __init__(self, app: PaperApp) -> None:
+        self.app = app
+        self.query = ""
+        sort = str(app.config.get("search.sort", "relevance"))
+        if sort not in SORTS:
+            app.problems.append(f"config search.sort: must be one of {', '.join(SORTS)}, "
+                                f"not {sort!r}; using relevance")
+            sort = "relevance"
+        self.sort = sort
+        self.debounce = max(0.0, float(app.config.get("search.debounce_ms", 30))) / 1000
+        self.mode = ""
+        self.generation = 0
+        self.searching = False
+
+    def search(self, query: str, *, immediate: bool = False, keep: bool = False) -> None:
+        """Start searching ``query`` (cancelling any search still running)."""
+        self.query = query
+        paper = self.app.current_paper() if keep else None
+        self._start(partial(self.app.library.results, query, sort=self.sort),
+                    0.0 if immediate else self.debounce, paper.id if paper else None, "")
+
+    def similar(self, paper_id: str, label: str) -> None:
+        self._start(partial(self.app.library.similar, paper_id), 0.0, None, f"like: {label}")
+
+    def cycle_sort(self) -> str:
+        self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
+        self.search(self.query, immediate=True, keep=True)
+        return self.sort
+
+    def _start(self, run: Callable[[], Any], delay: float, keep_id: str | None,
+               mode: str) -> None:
+        self.generation += 1
+        self.searching = True
+        self.update_status()
+        self.app.run_worker(partial(self._work, run, delay, self.generation, keep_id, mode),
+                            thread=True, exclusive=True, group="search")
+
+    def _work(self, run: Callable[[], Any], delay: float, generation: int,
+              keep_id: str | None, mode: str) -> None:
+        """In a thread: wait out the debounce, search, post the result set."""
+        worker = get_current_worker()
+        if delay:
+            time.sleep(delay)
+        if worker.is_cancelled:
+            return
+        results = run()
+        if worker.is_cancelled:
+            results.close()
+            return
+        self.app.post_message(ResultsReady(generation, results, keep_id, mode))
+
+    def apply(self, message: ResultsReady) -> None:
+        """Show a finished search unless a newer one has started."""
+        if message.generation != self.generation:
+            message.results.close()
+            return
+        self.searching = False
+        self.mode = message.mode
+        results_list = self.app.results_list
+        old = results_list.results
+        results_list.set_results(message.results, message.keep_id)
+        if old is not None:
+            old.close()
+        self.update_status()
+
+    def update_status(self) -> None:
+        results = self.app.results_list.results
+        store = self.app.annotations
+        triaged = total = None
+        if store is not None:
+            counts = store.status_counts()
+            triaged = sum(n for status, n in counts.items() if status != "new")
+            total = self.app.library.count()
+        hits = None if self.searching or results is None else len(results)
+        self.app.query_one(StatusLine).update(status_text(
+            hits, True, triaged, total, self.sort, self.mode,
+            getattr(results, "error", None), getattr(results, "suggestion", None)))

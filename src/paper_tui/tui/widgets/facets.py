@@ -1,0 +1,134 @@
+"""The facets side panel: counts per status, tag, venue and year for the current query.
+
+Choosing a value posts :class:`FacetsPanel.Chosen`; the app narrows its query with
+:func:`narrow`. Counting runs in a thread worker so typing never waits on it.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import Label, OptionList
+from textual.widgets.option_list import Option
+
+from paper_tui.errors import PaperTuiError
+
+FIELDS = ("status", "tag", "venue", "year")
+HEADINGS = {"status": "Status", "tag": "Tags", "venue": "Venues", "year": "Years"}
+PER_FIELD = 12
+STATUS_ORDER = ("new", "to-read", "read", "skipped")
+
+
+def term(field: str, value: str) -> str:
+    """The query term for one facet value: ``tag:"to cite"``, ``year:2024``."""
+    value = str(value)
+    if not value or any(c.isspace() or c in '():"' for c in value):
+        value = '"' + value.replace('"', "") + '"'
+    return f"{field}:{value}"
+
+
+def narrow(query: str, field: str, value: str) -> str:
+    """``query`` with the facet's term added (once)."""
+    extra = term(field, value)
+    if extra in query.split():
+        return query
+    return f"{query.strip()} {extra}".strip()
+
+
+def ordered(field: str, counts: dict) -> list[tuple[str, int]]:
+    items = [(str(k), int(v)) for k, v in counts.items() if v]
+    if field == "status":
+        rank = {s: i for i, s in enumerate(STATUS_ORDER)}
+        return sorted(items, key=lambda kv: rank.get(kv[0], len(rank)))
+    if field == "year":
+        return sorted(items, key=lambda kv: kv[0], reverse=True)[:PER_FIELD]
+    return sorted(items, key=lambda kv: (-kv[1], kv[0].casefold()))[:PER_FIELD]
+
+
+class FacetsPanel(Vertical):
+    """A toggleable side panel; call :meth:`update_for` whenever the query changes."""
+
+    DEFAULT_CSS = """
+    FacetsPanel { width: 30; border-left: solid $primary-darken-2; }
+    FacetsPanel > Label { padding: 0 1; text-style: bold; }
+    FacetsPanel OptionList { height: 1fr; border: none; padding: 0; }
+    """
+
+    class Chosen(Message):
+        """The reader chose a facet value to narrow the query with."""
+
+        def __init__(self, field: str, value: str) -> None:
+            super().__init__()
+            self.field = field
+            self.value = value
+
+        @property
+        def term(self) -> str:
+            return term(self.field, self.value)
+
+    class Counted(Message):
+        """Counts for a query arrived from the worker."""
+
+        def __init__(self, query: str, facets: dict[str, dict]) -> None:
+            super().__init__()
+            self.query = query
+            self.facets = facets
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.query_text: str | None = None
+        self.facets: dict[str, dict] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Label("Facets", id="facets-title")
+        yield OptionList(id="facets-options")
+
+    def update_for(self, lib, query: str) -> None:
+        """Count facets for ``query`` in the background (only the newest query is shown)."""
+        if query == self.query_text and self.facets:
+            return
+        self.query_text = query
+        self._count(lib, query)
+
+    @work(thread=True, exclusive=True, group="facets")
+    def _count(self, lib, query: str) -> None:
+        try:
+            facets = lib.facets(query)
+        except PaperTuiError:  # a bad query: the search box already says why
+            facets = {}
+        self.post_message(self.Counted(query, facets))
+
+    def on_facets_panel_counted(self, message: Counted) -> None:
+        if message.query == self.query_text:
+            self.show(message.facets)
+
+    def show(self, facets: dict[str, dict]) -> None:
+        """Show these counts (``{"status": {"new": 3, ...}, "tag": {...}, ...}``)."""
+        self.facets = facets
+        options: list[Option | None] = []
+        for field in FIELDS:
+            items = ordered(field, facets.get(field) or {})
+            if not items:
+                continue
+            if options:
+                options.append(None)
+            options.append(Option(Text(HEADINGS[field], style="bold"), disabled=True))
+            for value, count in items:
+                label = Text(f" {value}")
+                label.append(f"  {count:,}", style="dim")
+                options.append(Option(label, id=f"{field}\x1f{value}"))
+        if not options:
+            options.append(Option(Text("no hits", style="dim"), disabled=True))
+        box = self.query_one("#facets-options", OptionList)
+        box.set_options(options)
+        first = next((i for i, o in enumerate(box.options) if not o.disabled), None)
+        box.highlighted = first
+
+    @on(OptionList.OptionSelected, "#facets-options")
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        field, _, value = str(event.option.id).partition("\x1f")
+        self.post_message(self.Chosen(field, value))

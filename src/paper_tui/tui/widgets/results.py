@@ -1,0 +1,215 @@
+"""The results list: a Line-API ScrollView over a ResultSet (no widget per paper).
+
+Only the visible rows are rendered, each asked of the result set as it scrolls into view,
+so 87,549 hits cost what 30 do. The cursor is an index into the result set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rich.cells import cell_len
+from rich.style import Style
+from rich.text import Text
+from textual.binding import Binding
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from paper_tui.model import Paper
+
+STATUS_MARKS = {"new": "·", "to-read": "+", "read": "✓", "skipped": "×"}
+
+AnnotationOf = Callable[[str], Any]
+"""``paper id -> Annotation | None`` (status, starred, tags, …)."""
+
+
+def highlights_of(results: Any, i: int) -> dict[str, list[tuple[int, int]]]:
+    """The matched-word spans of hit ``i`` (``{"title": [...], "abstract": [...]}``)."""
+    highlights = getattr(results, "highlights", None)  # until the search core has them
+    return (highlights(i) or {}) if highlights else {}
+
+
+def row_label(paper: Paper) -> tuple[str, int]:
+    """The text a row shows and where the display title starts in it."""
+    title = paper.display_title or paper.title
+    if paper.name and not title.lower().startswith(paper.name.lower()):
+        prefix = f"{paper.name}: "
+        return prefix + title, len(prefix)
+    return title, 0
+
+
+class ResultsList(ScrollView, can_focus=True):
+    """Rows of papers with a cursor; posts :class:`ResultsList.Highlighted` as it moves."""
+
+    BINDINGS = [
+        Binding("j,down", "cursor_down", "Down", show=False, id="down"),
+        Binding("k,up", "cursor_up", "Up", show=False, id="up"),
+        Binding("g,home", "cursor_top", "First", show=False, id="top"),
+        Binding("G,end", "cursor_bottom", "Last", show=False, id="bottom"),
+        Binding("pagedown", "page_down", "Page down", show=False, id="page-down"),
+        Binding("pageup", "page_up", "Page up", show=False, id="page-up"),
+        Binding("enter", "open_abstract", "Read", id="focus-abstract",
+                tooltip="Move into the abstract view to scroll it"),
+    ]
+
+    COMPONENT_CLASSES = {
+        "results--cursor", "results--cursor-blurred", "results--match", "results--star",
+        "results--meta", "results--tag", "results--mark", "results--to-read",
+        "results--read", "results--skipped", "results--new",
+    }
+
+    DEFAULT_CSS = """
+    ResultsList { background: $surface; overflow-x: hidden; }
+    ResultsList > .results--cursor {
+        background: $block-cursor-background; color: $block-cursor-foreground;
+        text-style: $block-cursor-text-style;
+    }
+    ResultsList > .results--cursor-blurred {
+        background: $block-cursor-blurred-background;
+        color: $block-cursor-blurred-foreground;
+    }
+    ResultsList > .results--match { color: $accent; text-style: bold underline; }
+    ResultsList > .results--star { color: $warning; }
+    ResultsList > .results--meta { color: $text-muted; }
+    ResultsList > .results--tag { color: $secondary; }
+    ResultsList > .results--mark { color: $accent; text-style: bold; }
+    ResultsList > .results--to-read { color: $primary; text-style: bold; }
+    ResultsList > .results--read { color: $success; }
+    ResultsList > .results--skipped { color: $text-disabled; }
+    ResultsList > .results--new { color: $text-muted; }
+    """
+
+    cursor: reactive[int] = reactive(0, always_update=True, init=False)
+
+    class Highlighted(Message):
+        """The cursor moved to ``index`` (-1: no results)."""
+
+        def __init__(self, index: int) -> None:
+            self.index = index
+            super().__init__()
+
+    class OpenAbstract(Message):
+        """Enter on a row: the reader wants to read that abstract."""
+
+    def __init__(self, annotation_of: AnnotationOf, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.annotation_of = annotation_of
+        self.results: Any = None
+        self.marked: set[str] = set()
+        """Ids of marked papers (multi-select); bulk actions act on these."""
+        self._styles: dict[str, Style] = {}
+
+    # -- data ------------------------------------------------------------------------------
+    def set_results(self, results: Any, keep_id: str | None = None) -> None:
+        """Show ``results``; keep the cursor on ``keep_id`` when it is among them."""
+        self.results = results
+        index = results.index_of(keep_id) if keep_id and len(results) else None
+        self.virtual_size = Size(self.size.width, len(results))
+        self.scroll_to(y=0, animate=False)
+        self.cursor = index or 0
+        self.refresh()
+
+    def __len__(self) -> int:
+        return len(self.results) if self.results is not None else 0
+
+    def current_paper(self) -> Paper | None:
+        if not len(self):
+            return None
+        return self.results.paper(self.cursor)
+
+    def highlights(self, index: int) -> dict[str, list[tuple[int, int]]]:
+        return highlights_of(self.results, index) if index < len(self) else {}
+
+    # -- cursor ----------------------------------------------------------------------------
+    def validate_cursor(self, value: int) -> int:
+        return max(0, min(value, len(self) - 1)) if len(self) else 0
+
+    def watch_cursor(self, old: int, new: int) -> None:
+        self.scroll_to_region(Region(0, new, 1, 1), animate=False, force=True, immediate=True)
+        self.refresh()
+        self.post_message(self.Highlighted(new if len(self) else -1))
+
+    def action_cursor_down(self) -> None:
+        self.cursor += 1
+
+    def action_cursor_up(self) -> None:
+        self.cursor -= 1
+
+    def action_cursor_top(self) -> None:
+        self.cursor = 0
+
+    def action_cursor_bottom(self) -> None:
+        self.cursor = len(self) - 1
+
+    def action_page_down(self) -> None:
+        self.cursor += max(1, self.scrollable_content_region.height - 1)
+
+    def action_page_up(self) -> None:
+        self.cursor -= max(1, self.scrollable_content_region.height - 1)
+
+    def action_open_abstract(self) -> None:
+        if len(self):
+            self.post_message(self.OpenAbstract())
+
+    # -- rendering -------------------------------------------------------------------------
+    def on_resize(self) -> None:
+        self.virtual_size = Size(self.size.width, len(self))
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles.clear()
+
+    def _style(self, name: str) -> Style:
+        style = self._styles.get(name)
+        if style is None:
+            style = self._styles[name] = self.get_component_rich_style(f"results--{name}",
+                                                                       partial=True)
+        return style
+
+    def render_line(self, y: int) -> Strip:
+        _scroll_x, scroll_y = self.scroll_offset
+        index = scroll_y + y
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if index >= len(self):
+            return Strip.blank(width, base)
+        text = self._row(index, width)
+        if index == self.cursor:
+            text.stylize(self._style("cursor" if self.has_focus else "cursor-blurred"))
+        strip = Strip(text.render(self.app.console), cell_len(text.plain))
+        return strip.crop_extend(0, width, base)
+
+    def _row(self, index: int, width: int) -> Text:
+        paper = self.results.paper(index)
+        note = self.annotation_of(paper.id)
+        status = getattr(note, "status", "new") or "new"
+        text = Text(no_wrap=True, overflow="ellipsis", end="")
+        text.append("▌" if paper.id in self.marked else " ", self._style("mark"))
+        text.append(STATUS_MARKS.get(status, "?"), self._style(status if status in
+                                                               STATUS_MARKS else "new"))
+        text.append("★" if getattr(note, "starred", False) else " ", self._style("star"))
+        text.append(" ")
+        right = Text(no_wrap=True, end="")
+        tags = list(getattr(note, "tags", ()) or ())
+        if tags and width >= 70:
+            right.append(" " + " ".join(f"#{t}" for t in tags), self._style("tag"))
+        where = " ".join(x for x in (paper.venue, str(paper.year or "")) if x)
+        if where and width >= 50:
+            right.append(f"  {where}", self._style("meta"))
+        label, offset = row_label(paper)
+        room = max(8, width - 4 - right.cell_len - 1)
+        title = Text(label, no_wrap=True, end="")
+        for start, end, kind in paper.title_emphasis:
+            title.stylize("italic" if kind == "italic" else "bold", start + offset, end + offset)
+        match = self._style("match")
+        for start, end in highlights_of(self.results, index).get("title", ()):
+            title.stylize(match, start + offset, end + offset)
+        title.truncate(room, overflow="ellipsis", pad=True)
+        text.append_text(title)
+        text.append(" ")
+        text.append_text(right)
+        return text

@@ -1,0 +1,46 @@
+"""The search box: an Input with query history on up/down."""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+from textual.widgets import Input
+
+
+class SearchBox(Input):
+    """Typing posts ``Input.Changed`` (the app searches); up/down walk the history."""
+
+    BINDINGS = [
+        Binding("up", "history(-1)", "Older query", show=False, id="history-back"),
+        Binding("down", "history(1)", "Newer query", show=False, id="history-forward"),
+        Binding("escape", "leave", "Leave search", id="leave-search"),
+    ]
+
+    def __init__(self, history_size: int = 100, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.history: list[str] = []
+        self.history_size = history_size
+        self._position: int | None = None
+
+    def remember(self, query: str) -> None:
+        """Add a query to the history (most recent last, no duplicates)."""
+        query = query.strip()
+        if not query:
+            return
+        if query in self.history:
+            self.history.remove(query)
+        self.history.append(query)
+        del self.history[:-self.history_size]
+        self._position = None
+
+    def action_history(self, step: int) -> None:
+        if not self.history:
+            return
+        last = len(self.history)
+        position = (last if self._position is None else self._position) + step
+        position = max(0, min(position, last))
+        self._position = position
+        self.value = self.history[position] if position < last else ""
+        self.cursor_position = len(self.value)
+
+    def action_leave(self) -> None:
+        self.screen.query_one("#results").focus()

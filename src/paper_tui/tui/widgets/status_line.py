@@ -1,0 +1,32 @@
+"""The status line: hits for the query, triage progress, the active sort and filters."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+
+def status_text(hits: int | None, exact: bool, triaged: int | None, total: int | None,
+                sort: str, mode: str = "", error: str | None = None,
+                suggestion: str | None = None) -> Text:
+    out = Text(no_wrap=True, overflow="ellipsis")
+    if error:
+        out.append(error, "bold red")
+    elif hits is None:
+        out.append("searching…", "italic")
+    else:
+        out.append(f"{'' if exact else '~'}{hits:,} hit{'s' if hits != 1 else ''}", "bold")
+        if suggestion:
+            out.append(f"  did you mean: {suggestion}", "italic")
+    if triaged is not None and total:
+        out.append(f"  │  {triaged:,} / {total:,} triaged")
+    out.append(f"  │  sort: {sort}")
+    if mode:
+        out.append(f"  │  {mode}", "italic")
+    return out
+
+
+class StatusLine(Static):
+    DEFAULT_CSS = """
+    StatusLine { height: 1; background: $panel; color: $foreground; padding: 0 1; }
+    """
