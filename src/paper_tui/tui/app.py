@@ -23,7 +23,6 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Footer, Input
 
-from paper_tui import paths
 from paper_tui.config import Config
 from paper_tui.library import Library
 from paper_tui.model import Paper
@@ -213,8 +212,8 @@ class PaperApp(TriageActions, App[None]):
         self.query_one(SearchBox).focus()
 
     def action_help(self) -> None:
-        hint = (f"Remap any key in {paths.user_config_file()} under keymap:, "
-                f"e.g.  keymap: {{star: \"*\"}}")
+        hint = ("Remap any key in your config.yaml by its id, e.g.  keymap: {star: \"*\"}  "
+                "(`paper-tui config` shows where the file is).")
         self.push_screen(HelpScreen(self.live_keys(), hint))
 
     def live_keys(self) -> list[keymap_mod.KeyAction]:

@@ -1,0 +1,124 @@
+"""Pilot tests: searching as you type, history, the abstract view, help and the keymap."""
+
+from __future__ import annotations
+
+from paper_tui.tui.search import ResultsReady
+from paper_tui.tui.widgets.abstract import AbstractView
+from paper_tui.tui.widgets.search_box import SearchBox
+
+
+async def test_typing_a_query_shows_its_hits(make_app, settle):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert len(app.results_list) == 38  # the bundled list
+        await pilot.press("slash", *"diffusion")
+        await settle(pilot)
+        hits = [app.results_list.results.paper(i) for i in range(len(app.results_list))]
+        assert 0 < len(hits) < 38
+        assert all("diffusion" in (p.display_title + p.display_abstract).lower() for p in hits)
+        status = str(app.query_one("#status").render())
+        assert f"{len(hits)} hits" in status
+        assert app.focused is app.query_one(SearchBox)
+
+
+async def test_enter_moves_to_the_first_hit_and_shows_its_abstract(make_app, settle):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"diffusion", "enter")
+        await settle(pilot)
+        results = app.results_list
+        assert app.focused is results and results.cursor == 0
+        first = results.results.paper(0)
+        body = str(app.query_one("#abstract-body").render())
+        assert first.display_abstract[:30] in body.replace("\n", " ")
+        await pilot.press("j")
+        assert results.cursor == 1
+        second = results.results.paper(1)
+        body = str(app.query_one("#abstract-body").render())
+        assert second.display_abstract[:20] in body.replace("\n", " ")
+        await pilot.press("enter")
+        assert isinstance(app.focused, AbstractView)
+        await pilot.press("escape")
+        assert app.focused is results
+
+
+async def test_a_stale_search_never_overwrites_a_newer_one(make_app, settle):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        control = app.search_control
+        stale = app.library.results("diffusion")
+        control.search("language", immediate=True)
+        app.post_message(ResultsReady(control.generation - 1, stale, None, ""))
+        await settle(pilot)
+        assert app.results_list.results.query == "language"
+        assert app.results_list.results is not stale
+
+
+async def test_query_error_is_shown_inline(make_app, settle):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"year:[2020 to")
+        await settle(pilot)
+        results = app.results_list.results
+        if results.error:  # the parser may also accept it leniently
+            assert results.error[:20] in str(app.query_one("#status").render())
+
+
+async def test_history_walks_back_and_forth(make_app, settle):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        box = app.query_one(SearchBox)
+        for query in ("diffusion", "language"):
+            await pilot.press("slash", "ctrl+u", *query, "enter")
+            await settle(pilot)
+        await pilot.press("slash", "ctrl+u", "up")
+        assert box.value == "language"
+        await pilot.press("up")
+        assert box.value == "diffusion"
+        await pilot.press("down", "down")
+        assert box.value == ""
+        await pilot.press("escape")
+        assert app.focused is app.results_list
+
+
+async def test_cursor_keys_and_sort(make_app, settle):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        results = app.results_list
+        await pilot.press("G")
+        assert results.cursor == 37
+        await pilot.press("g", "pagedown")
+        assert results.cursor > 1
+        await pilot.press("S")
+        await settle(pilot)
+        assert app.search_control.sort == "year"
+        await pilot.press("S")
+        await settle(pilot)
+        titles = [results.results.paper(i).display_title.lower() for i in range(len(results))]
+        assert titles == sorted(titles)
+
+
+async def test_help_lists_the_live_keys_and_a_remapped_key_works(make_app, settle):
+    app = make_app(keymap={"search": "f", "bottom": "e", "nonsense": "y"})
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("e")
+        assert app.results_list.cursor == 37
+        await pilot.press("f")
+        assert isinstance(app.focused, SearchBox)
+        await pilot.press("escape", "question_mark")
+        await pilot.pause()
+        rows = {action.id: action.key_display for action in app.screen.actions}
+        assert rows["search"] == "f"
+        assert rows["bottom"] == "e"
+        assert rows["to-read"] == "i"
+        assert rows["star"] == "s"
+        await pilot.press("escape")
+        assert app.screen is app.screen_stack[0]
+    assert any("keymap.nonsense" in p for p in app.problems)
