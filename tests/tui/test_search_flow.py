@@ -61,11 +61,18 @@ async def test_query_error_is_shown_inline(make_app, settle):
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.press("slash", *"year:[2020 to")
+        await pilot.press("slash", *"diffusion")
         await settle(pilot)
-        results = app.results_list.results
-        if results.error:  # the parser may also accept it leniently
-            assert results.error[:20] in str(app.query_one("#status").render())
+        shown = len(app.results_list)
+        control = app.search_control
+        control.generation += 1  # as a new search does
+        failed = app.library.results("bad")
+        failed.error = "invalid query 'bad': expected a closing quote"  # as the core reports
+        app.post_message(ResultsReady(control.generation, failed, None, ""))
+        await settle(pilot)
+        assert app.search_control.error
+        assert app.search_control.error[:20] in str(app.query_one("#status").render())
+        assert len(app.results_list) == shown  # the last good results stay
 
 
 async def test_history_walks_back_and_forth(make_app, settle):

@@ -50,6 +50,8 @@ class SearchController:
         self.mode = ""
         self.generation = 0
         self.searching = False
+        self.error: str | None = None
+        """The last query's error (its results are not shown: the previous ones stay)."""
 
     def search(self, query: str, *, immediate: bool = False, keep: bool = False) -> None:
         """Start searching ``query`` (cancelling any search still running)."""
@@ -97,6 +99,11 @@ class SearchController:
         self.mode = message.mode
         results_list = self.app.results_list
         old = results_list.results
+        self.error = message.results.error
+        if self.error and old is not None:  # keep the last good results under the error
+            message.results.close()
+            self.update_status()
+            return
         results_list.set_results(message.results, message.keep_id)
         if old is not None:
             old.close()
@@ -110,7 +117,7 @@ class SearchController:
             counts = store.status_counts()
             triaged = sum(n for status, n in counts.items() if status != "new")
             total = self.app.library.count()
-        hits = None if self.searching or results is None else len(results)
+        hits = None if results is None else len(results)
         self.app.query_one(StatusLine).update(status_text(
-            hits, True, triaged, total, self.sort, self.mode,
-            getattr(results, "error", None), getattr(results, "suggestion", None)))
+            hits, self.searching, triaged, total, self.sort, self.mode,
+            self.error, getattr(results, "suggestion", None)))

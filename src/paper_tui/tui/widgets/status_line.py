@@ -6,18 +6,21 @@ from rich.text import Text
 from textual.widgets import Static
 
 
-def status_text(hits: int | None, exact: bool, triaged: int | None, total: int | None,
+def status_text(hits: int | None, busy: bool, triaged: int | None, total: int | None,
                 sort: str, mode: str = "", error: str | None = None,
                 suggestion: str | None = None) -> Text:
+    """``hits`` is None before the first search finishes; ``busy`` while a newer runs."""
     out = Text(no_wrap=True, overflow="ellipsis")
     if error:
         out.append(error, "bold red")
     elif hits is None:
         out.append("searching…", "italic")
     else:
-        out.append(f"{'' if exact else '~'}{hits:,} hit{'s' if hits != 1 else ''}", "bold")
+        out.append(f"{hits:,} hit{'s' if hits != 1 else ''}", "bold")
         if suggestion:
             out.append(f"  did you mean: {suggestion}", "italic")
+    if busy and hits is not None:
+        out.append(" …")
     if triaged is not None and total:
         out.append(f"  │  {triaged:,} / {total:,} triaged")
     out.append(f"  │  sort: {sort}")
