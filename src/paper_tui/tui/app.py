@@ -29,6 +29,7 @@ from paper_tui.model import Paper
 from paper_tui.tui import keymap as keymap_mod
 from paper_tui.tui import themes as themes_mod
 from paper_tui.tui.actions import TriageActions
+from paper_tui.tui.editing import EDITING_BINDINGS, EditingActions
 from paper_tui.tui.screens.help import HelpScreen
 from paper_tui.tui.search import ResultsReady, SearchController
 from paper_tui.tui.widgets.abstract import AbstractView
@@ -39,7 +40,7 @@ from paper_tui.tui.widgets.status_line import StatusLine
 DEFAULT_THEME = "paper-dark"
 
 
-class PaperApp(TriageActions, App[None]):
+class PaperApp(EditingActions, TriageActions, App[None]):
     """Search on top, results and abstract side by side (stacked when narrow), status, keys."""
 
     CSS_PATH = "app.tcss"
@@ -68,11 +69,13 @@ class PaperApp(TriageActions, App[None]):
         Binding("ctrl+p", "command_palette", "Commands", show=False, priority=True,
                 id="command-palette", tooltip="Command palette (every action, themes)"),
         Binding("q", "quit", "Quit", id="quit", tooltip="Quit"),
+        *EDITING_BINDINGS,
     ]
 
     def __init__(self, library: Library, config: Config, *,
-                 theme_dirs: Iterable | None = None) -> None:
+                 theme_dirs: Iterable | None = None, import_paths: Iterable = ()) -> None:
         super().__init__()
+        self.import_paths = list(import_paths)
         self.library = library
         self.config = config
         self.problems: list[str] = list(config.problems)
@@ -103,6 +106,8 @@ class PaperApp(TriageActions, App[None]):
             self.annotations.add_save_listener(self._saved)
         self.query_one(ResultsList).focus()
         self.search_control.search("", immediate=True)
+        if self.import_paths:
+            self.start_import(self.import_paths)
 
     # -- themes ----------------------------------------------------------------------------
     def _register_themes(self, theme_dirs: Iterable | None) -> None:
@@ -188,6 +193,7 @@ class PaperApp(TriageActions, App[None]):
 
     def on_results_ready(self, message: ResultsReady) -> None:
         self.search_control.apply(message)
+        self.refresh_facets()
 
     def on_input_changed(self, message: Input.Changed) -> None:
         if isinstance(message.input, SearchBox):

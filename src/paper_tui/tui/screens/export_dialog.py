@@ -14,7 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from paper_tui import atomic, export
+from paper_tui import atomic
 from paper_tui.errors import PaperTuiError
 from paper_tui.model import Paper
 from paper_tui.tui.screens.confirm import DIALOG_CSS, Confirm
@@ -105,6 +105,8 @@ class ExportDialog(ModalScreen[Path | None]):
             self._write(path)
 
     def _write(self, path: Path) -> None:
+        from paper_tui import export  # TODO(issue 8): top-level once the export core lands
+
         try:
             text = export.export(self.lib, self.papers, self.format)
             atomic.write_text(path, text)

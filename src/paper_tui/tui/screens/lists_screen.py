@@ -23,7 +23,7 @@ from paper_tui.errors import PaperTuiError, UnknownPaperError
 from paper_tui.model import Paper
 from paper_tui.tui.screens.confirm import Confirm, Prompt
 from paper_tui.tui.screens.export_dialog import ExportDialog
-from paper_tui.tui.screens.style_picker import StylePicker, copy_citations
+from paper_tui.tui.screens.style_picker import StylePicker, copy_citations, default_style
 from paper_tui.tui.widgets.abstract import AbstractView
 from paper_tui.tui.widgets.results import ResultsList
 
@@ -68,12 +68,6 @@ class ListResults:
 
     def close(self) -> None:
         """Nothing to release (the search core's result sets hold a searcher)."""
-
-
-def default_style(app: Any) -> str:
-    config = getattr(app, "config", None)
-    style = config.get("citations.style") if config is not None else None
-    return str(style or "bibtex")
 
 
 class _ListActions:

@@ -73,19 +73,29 @@ class StylePicker(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-def copy_citations(app: App, papers: Sequence[Paper], style: str) -> str:
-    """Copy the citations of ``papers`` in ``style``; say how in a notification.
+def default_style(app: App) -> str:
+    """The configured default style (``citation_style``), bibtex when unset or wrong."""
+    return citations.configured_style(getattr(app, "config", None))[0]
 
-    Both ways are tried: the system clipboard (through the core) and OSC 52, which reaches
-    the local terminal's clipboard over SSH. Returns the copied text.
+
+def copy_citations(app: App, papers: Sequence[Paper], style: str) -> str:
+    """Copy the citations of ``papers`` in ``style``; a notification says which way.
+
+    OSC 52 goes out at once (it reaches the local terminal's clipboard over SSH); the
+    system clipboard (through the core) is tried in a worker, since its tool may take a
+    moment. Returns the copied text.
     """
     text = citations.cite(list(papers), style)
-    result = clipboard.copy(text)
     app.copy_to_clipboard(text)
-    what = "1 citation" if len(papers) == 1 else f"{len(papers):,} citations"
-    if result.ok:
-        app.notify(f"Copied {what} ({style}) via {result.method}")
-    else:
-        app.notify(f"Copied {what} ({style}) via the terminal (OSC 52); "
-                   f"{result.message}", severity="warning")
+    what = f"{style} citation" + ("" if len(papers) == 1 else f"s of {len(papers):,} papers")
+
+    def to_clipboard() -> None:
+        result = clipboard.copy(text, what)
+        if result.ok:
+            app.call_from_thread(app.notify, result.message[:1].upper() + result.message[1:])
+        else:
+            app.call_from_thread(app.notify, f"Sent the {what} to the terminal's clipboard "
+                                 f"(OSC 52); {result.message}", severity="warning", timeout=6)
+
+    app.run_worker(to_clipboard, thread=True, group="clipboard")
     return text
