@@ -10,9 +10,10 @@ from __future__ import annotations
 import os
 import sys
 import webbrowser
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from paper_tui.annotations import Annotations
     from paper_tui.tui.app import PaperApp
 
     _Base = PaperApp
@@ -33,11 +34,10 @@ def _has_graphical_browser() -> bool:
 class TriageActions(_Base):
     """Mixed into :class:`~paper_tui.tui.app.PaperApp`."""
 
-    def _store(self) -> Any:
+    def _store(self) -> Annotations | None:
+        """The annotation store, or None (said in a notification) when it is read-only."""
         store = self.annotations
-        if store is None:
-            self.say("annotations are not available in this build", severity="error")
-        elif store.read_only_reason:
+        if store.read_only_reason:
             self.say(f"annotations are read-only: {store.read_only_reason}",
                      severity="error", timeout=6)
             return None
@@ -87,8 +87,7 @@ class TriageActions(_Base):
         total = len(results)
         for step in range(1, total + 1):
             i = (results.cursor + step) % total
-            note = self.annotation_of(results.results.paper(i).id)
-            if (getattr(note, "status", "new") or "new") == "new":
+            if self.annotation_of(results.results.paper(i).id).status == "new":
                 results.cursor = i
                 self.say(f"next new paper: {i + 1:,} of {total:,}")
                 return

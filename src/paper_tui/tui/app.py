@@ -15,15 +15,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Input
 
 from paper_tui.config import Config
+from paper_tui.errors import StoreError
 from paper_tui.library import Library
 from paper_tui.model import Paper
 from paper_tui.tui import keymap as keymap_mod
@@ -37,7 +39,19 @@ from paper_tui.tui.widgets.results import ResultsList
 from paper_tui.tui.widgets.search_box import SearchBox
 from paper_tui.tui.widgets.status_line import StatusLine
 
+if TYPE_CHECKING:
+    from paper_tui.annotations import Annotation, Annotations
+
 DEFAULT_THEME = "paper-dark"
+
+
+class SaveState(Message):
+    """From the annotation store's thread: a save failed or recovered, or files changed."""
+
+    def __init__(self, error: str | None, changed: bool = False) -> None:
+        self.error = error
+        self.changed = changed
+        super().__init__()
 
 
 class PaperApp(EditingActions, TriageActions, App[None]):
@@ -102,8 +116,8 @@ class PaperApp(EditingActions, TriageActions, App[None]):
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         for problem in self.problems:
             self.notify(problem, title="config", severity="warning", timeout=10)
-        if self.annotations is not None:
-            self.annotations.add_save_listener(self._saved)
+        self.annotations.add_save_listener(self._saved)
+        self.annotations.add_change_listener(self._changed_elsewhere)
         self.query_one(ResultsList).focus()
         self.search_control.search("", immediate=True)
         if self.import_paths:
@@ -132,13 +146,11 @@ class PaperApp(EditingActions, TriageActions, App[None]):
 
     # -- the surface other screens use -----------------------------------------------------
     @property
-    def annotations(self) -> Any:
-        """The library's annotation store (None until the annotations core is present)."""
-        return getattr(self.library, "annotations", None)
+    def annotations(self) -> Annotations:
+        return self.library.annotations
 
-    def annotation_of(self, paper_id: str) -> Any:
-        store = self.annotations
-        return store.get(paper_id) if store is not None else None
+    def annotation_of(self, paper_id: str) -> Annotation:
+        return self.library.annotations.get(paper_id)
 
     @property
     def results_list(self) -> ResultsList:
@@ -181,8 +193,7 @@ class PaperApp(EditingActions, TriageActions, App[None]):
         if paper is None:
             view.show(None)
             return
-        lists = self.library.lists.lists_of(paper.id) if hasattr(self.library, "lists") else []
-        view.show(paper, self.annotation_of(paper.id), [getattr(x, "name", x) for x in lists],
+        view.show(paper, self.annotation_of(paper.id), self.library.lists.lists_of(paper.id),
                   results.highlights(results.cursor))
 
     def on_results_list_highlighted(self, _message: ResultsList.Highlighted) -> None:
@@ -207,11 +218,29 @@ class PaperApp(EditingActions, TriageActions, App[None]):
             results.focus()
             results.cursor = 0
 
-    def _saved(self, error: Any = None) -> None:
-        """Called by the store (any thread) after a save: show a failed save at once."""
-        if error:
-            self.call_from_thread(self.say, f"saving annotations failed: {error}",
-                                  severity="error", timeout=10)
+    def _saved(self, error: str | None) -> None:
+        """The store's saver thread: a save failed (the message) or works again (None)."""
+        self.post_message(SaveState(error))
+
+    def _changed_elsewhere(self, _ids: set[str]) -> None:
+        """The saver thread: another process or a hand edit changed annotations."""
+        self.post_message(SaveState(None, changed=True))
+
+    def on_save_state(self, message: SaveState) -> None:
+        if message.changed:
+            self.refresh_current()
+        elif message.error:
+            self.say(f"saving annotations failed: {message.error}", severity="error",
+                     timeout=10)
+        else:
+            self.say("annotations are saved again")
+
+    def on_unmount(self) -> None:
+        """Every acknowledged change is on disk before the app is gone."""
+        try:
+            self.annotations.flush()
+        except StoreError as exc:
+            self.log.error(f"saving annotations failed: {exc}")
 
     # -- actions ---------------------------------------------------------------------------
     def action_focus_search(self) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.style import Style
 from rich.text import Text
@@ -12,6 +12,9 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from paper_tui.model import Paper, Span
+
+if TYPE_CHECKING:
+    from paper_tui.annotations import Annotation
 
 STATUS_LABELS = {"new": "new", "to-read": "to read", "read": "read", "skipped": "skipped"}
 
@@ -26,7 +29,7 @@ def _styled(text: str, emphasis: Iterable[Span], matches: Iterable[tuple[int, in
     return out
 
 
-def render_paper(paper: Paper, annotation: Any, lists: Sequence[str],
+def render_paper(paper: Paper, annotation: Annotation, lists: Sequence[str],
                  highlights: dict[str, list[tuple[int, int]]], match_style: Style) -> Text:
     """The abstract view's text for one paper."""
     out = Text()
@@ -49,14 +52,13 @@ def render_paper(paper: Paper, annotation: Any, lists: Sequence[str],
     if meta:
         out.append(" · ".join(meta), "italic")
         out.append("\n")
-    status = getattr(annotation, "status", "new") or "new"
+    status = annotation.status
     out.append("\n")
     out.append(f"[{STATUS_LABELS.get(status, status)}]", "bold")
-    if getattr(annotation, "starred", False):
+    if annotation.starred:
         out.append("  ★ starred", "bold")
-    tags = list(getattr(annotation, "tags", ()) or ())
-    if tags:
-        out.append("  " + " ".join(f"#{t}" for t in tags))
+    if annotation.tags:
+        out.append("  " + " ".join(f"#{t}" for t in annotation.tags))
     if lists:
         out.append("  lists: " + ", ".join(lists))
     out.append("\n")
@@ -65,10 +67,9 @@ def render_paper(paper: Paper, annotation: Any, lists: Sequence[str],
             out.append(f"{label}: ", "dim")
             out.append(link, f"link {link}")
             out.append("\n")
-    note = getattr(annotation, "note", "") or ""
-    if note:
+    if annotation.note:
         out.append("\nNote\n", "bold")
-        out.append(note.rstrip() + "\n")
+        out.append(annotation.note.rstrip() + "\n")
     out.append("\n")
     if paper.truncated:
         out.append("(the abstract is cut at the start in the source list)\n", "italic")
@@ -95,13 +96,15 @@ class AbstractView(VerticalScroll, can_focus=True):
     def compose(self):
         yield Static(id="abstract-body")
 
-    def show(self, paper: Paper | None, annotation: Any = None, lists: Sequence[str] = (),
+    def show(self, paper: Paper | None, annotation: Annotation | None = None,
+             lists: Sequence[str] = (),
              highlights: dict[str, list[tuple[int, int]]] | None = None) -> None:
         body = self.query_one("#abstract-body", Static)
         if paper is None:
             body.update(Text("No paper to show.", style="italic"))
             return
         match = self.get_component_rich_style("abstract--match", partial=True)
+        assert annotation is not None
         body.update(render_paper(paper, annotation, lists, highlights or {}, match))
 
     def action_back(self) -> None:

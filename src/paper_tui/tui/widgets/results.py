@@ -7,7 +7,7 @@ so 87,549 hits cost what 30 do. The cursor is an index into the result set.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.cells import cell_len
 from rich.style import Style
@@ -21,10 +21,12 @@ from textual.strip import Strip
 
 from paper_tui.model import Paper
 
+if TYPE_CHECKING:
+    from paper_tui.annotations import Annotation
+
 STATUS_MARKS = {"new": "·", "to-read": "+", "read": "✓", "skipped": "×"}
 
-AnnotationOf = Callable[[str], Any]
-"""``paper id -> Annotation | None`` (status, starred, tags, …)."""
+AnnotationOf = Callable[[str], "Annotation"]
 
 
 def highlights_of(results: Any, i: int) -> dict[str, list[tuple[int, int]]]:
@@ -186,17 +188,15 @@ class ResultsList(ScrollView, can_focus=True):
     def _row(self, index: int, width: int) -> Text:
         paper = self.results.paper(index)
         note = self.annotation_of(paper.id)
-        status = getattr(note, "status", "new") or "new"
+        status = note.status if note.status in STATUS_MARKS else "new"
         text = Text(no_wrap=True, overflow="ellipsis", end="")
         text.append("▌" if paper.id in self.marked else " ", self._style("mark"))
-        text.append(STATUS_MARKS.get(status, "?"), self._style(status if status in
-                                                               STATUS_MARKS else "new"))
-        text.append("★" if getattr(note, "starred", False) else " ", self._style("star"))
+        text.append(STATUS_MARKS[status], self._style(status))
+        text.append("★" if note.starred else " ", self._style("star"))
         text.append(" ")
         right = Text(no_wrap=True, end="")
-        tags = list(getattr(note, "tags", ()) or ())
-        if tags and width >= 70:
-            right.append(" " + " ".join(f"#{t}" for t in tags), self._style("tag"))
+        if note.tags and width >= 70:
+            right.append(" " + " ".join(f"#{t}" for t in note.tags), self._style("tag"))
         where = " ".join(x for x in (paper.venue, str(paper.year or "")) if x)
         if where and width >= 50:
             right.append(f"  {where}", self._style("meta"))

@@ -1,0 +1,113 @@
+"""Pilot tests: triage keys, star, next new, undo, and annotations surviving a restart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from paper_tui import config as config_mod
+from paper_tui.library import Library
+
+
+def status(app, i: int) -> str:
+    note = app.annotations.get(app.results_list.results.paper(i).id)
+    return note.status
+
+
+def notifications(app) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+async def test_triage_keys_set_status_and_advance(make_app, settle):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        results = app.results_list
+        await pilot.press("i")
+        assert status(app, 0) == "to-read" and results.cursor == 1
+        await pilot.press("r")
+        assert status(app, 1) == "read" and results.cursor == 2
+        await pilot.press("x")
+        assert status(app, 2) == "skipped" and results.cursor == 3
+        assert any("to read" in m for m in notifications(app))
+        assert "3 / 38 triaged" in str(app.query_one("#status").render())
+
+
+async def test_no_advance_when_the_config_says_so(make_app, settle):
+    app = make_app(triage={"advance_after_triage": False})
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("i")
+        assert status(app, 0) == "to-read" and app.results_list.cursor == 0
+
+
+async def test_star_toggles_without_moving(make_app, settle):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        paper = app.current_paper()
+        await pilot.press("s")
+        assert app.annotations.get(paper.id).starred
+        assert app.current_paper() == paper
+        await pilot.press("s")
+        assert not app.annotations.get(paper.id).starred
+        assert notifications(app)[-2:] == [m for m in notifications(app)[-2:]
+                                           if "starred" in m]
+
+
+async def test_space_jumps_to_the_next_new_paper(make_app, settle):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("x", "x", "j", "x")  # 0, 1 and 3 triaged; 2 is still new
+        await pilot.press("g", "space")
+        assert app.results_list.cursor == 2
+        await pilot.press("space")
+        assert app.results_list.cursor == 4
+
+
+async def test_undo_reverts_the_last_change(make_app, settle):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("i", "s")
+        await pilot.press("z")
+        assert not app.annotations.get(app.results_list.results.paper(1).id).starred
+        await pilot.press("z")
+        assert status(app, 0) == "new"
+        assert any("undone" in m for m in notifications(app))
+
+
+def _find(node, key: str):
+    """The record stored under ``key`` anywhere in a YAML document."""
+    if isinstance(node, dict):
+        if key in node:
+            return node[key]
+        for value in node.values():
+            found = _find(value, key)
+            if found is not None:
+                return found
+    return None
+
+
+async def test_quit_and_reopen_shows_the_annotations_from_disk(make_app, settle,
+                                                             library_dir: Path):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        first = app.current_paper().id
+        await pilot.press("i")
+        second = app.current_paper().id
+        await pilot.press("s", "q")
+    text = (library_dir / "annotations.yaml").read_text()
+    data = yaml.safe_load(text)
+    assert _find(data, first)["status"] == "to-read"
+    assert _find(data, second)["starred"] is True
+
+    lib = Library.open(library_dir, config=config_mod.defaults())
+    try:
+        assert lib.annotations.get(first).status == "to-read"
+        assert lib.annotations.get(second).starred
+    finally:
+        lib.close()
