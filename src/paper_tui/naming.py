@@ -1,15 +1,28 @@
 """Names and titles for papers, including title-less abstracts.
 
-Placeholder until the naming issue lands: the title is a shortened first sentence and the
-name is empty. :func:`name_and_title` is the one entry point the importers call.
+A paper's *name* is what readers call it: the system, method, benchmark or data set its
+abstract introduces ("We present L$^2$EAP (…)", "we propose **SMITH** (…)", "…, called
+X"). It is found only where the abstract itself introduces it; an acronym it merely uses
+(LLMs, MoE, RL) or a method it compares against is never a name, and when nothing is
+introduced the name is empty: a wrong name is worse than none.
+
+The *title* of a title-less abstract is ``NAME: Long Form`` when the abstract spells the
+name out, else ``NAME: `` plus the gist of the phrase that introduces it, else a shortened
+first sentence. A real source title is kept as it is.
+
+Everything here is raw text (LaTeX kept); the importers render it for display. It runs on
+every imported paper, so all patterns are compiled once and each abstract is scanned by a
+handful of regular-expression passes.
 """
 
 from __future__ import annotations
 
 import re
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
+from paper_tui.naming_rules import Candidate, clean, find_candidates, gist_after, title_name
+
 MAX_TITLE = 90
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
 
 
 def shorten(sentence: str, limit: int = MAX_TITLE) -> str:
@@ -25,11 +38,30 @@ def first_sentence(text: str) -> str:
     return _SENTENCE_END.split(" ".join(text.split()), maxsplit=1)[0]
 
 
+def _title_for(candidate: Candidate, text: str, abstract: str) -> str:
+    """``NAME: Long Form``, else ``NAME: gist``, else ``NAME: first sentence``."""
+    tail = candidate.expansion or candidate.gist or gist_after(text, candidate.end)
+    if not tail:
+        tail = first_sentence(abstract)
+    tail = tail[0].upper() + tail[1:]
+    return shorten(f"{candidate.name}: {tail}")
+
+
 def name_and_title(abstract: str, title: str = "") -> tuple[str, str]:
     """Return ``(name, title)`` for a paper; ``title`` is the source's own, if any.
 
-    Both are raw text (LaTeX kept); the caller renders them for display.
+    Both are raw text (LaTeX kept); the caller renders them for display. A source title
+    is kept; its ``NAME: …`` prefix names the paper, else the abstract does.
     """
-    if title.strip():
-        return "", title.strip()
-    return "", shorten(first_sentence(abstract))
+    title = title.strip()
+    text = clean(" ".join(abstract.split()))
+    if title:
+        name = title_name(title, text)
+        if not name:
+            found = find_candidates(text)
+            name = found.name if found else ""
+        return name, title
+    found = find_candidates(text)
+    if found is None:
+        return "", shorten(first_sentence(abstract))
+    return found.name, _title_for(found, text, abstract)

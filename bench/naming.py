@@ -1,0 +1,165 @@
+"""Naming benchmark: does ``name_and_title`` find the names real papers are known by?
+
+Ground truth comes from the shared corpus (87,549 real papers with titles):
+
+* **recall**: papers whose title starts ``NAME: …`` (NAME one or two words, or
+  ``Long Form (ACR)``) and whose abstract contains NAME. We hand the abstract alone to
+  :func:`paper_tui.naming.name_and_title` and count how often NAME comes back.
+* **false names**: papers whose title has no colon at all. A name the title does not
+  contain counts as invented. This over-counts (an abstract may rightly name a system its
+  title does not mention, "Attention Is All You Need" -> Transformer), so it is an upper
+  bound on the false-name rate.
+
+Papers are split by a stable hash of their id into a development half (looked at while
+writing the rules) and a held-out half (only ever scored). Every paper of both halves is
+used; the run takes well under a minute. Per-call time is measured on every abstract.
+
+Run: ``python bench/naming.py`` (``--show N`` prints N misses and N invented names from
+the development half).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import random
+import re
+import statistics
+import sys
+import time
+import zlib
+from pathlib import Path
+
+from paper_tui import display
+from paper_tui.atomic import write_text
+from paper_tui.naming import name_and_title
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "papers-ml.jsonl.gz"
+RESULTS = Path(__file__).resolve().parent / "results" / "naming.json"
+
+_PREFIX = re.compile(r"^\s*(?P<prefix>[^:]{1,60}?)\s*:\s+\S")
+_URL = re.compile(r"\S*(?:https?://|www\.|github\.com)\S*")
+_ACRONYM_DEF = re.compile(r"^.+\((?P<acr>[^()\s]+)\)$")
+# Title prefixes that are a genre, not a name ("Position: …", "Survey: …").
+_GENRES = {"position", "survey", "review", "tutorial", "overview", "editorial", "erratum",
+           "corrigendum", "commentary", "perspective", "introduction", "keynote", "demo",
+           "report", "summary", "retraction", "note", "reply", "response", "abstract"}
+
+
+def title_name(title: str, abstract: str) -> str:
+    """The NAME of a ``NAME: …`` title, if it is short and appears in the abstract."""
+    m = _PREFIX.match(title)
+    if not m:
+        return ""
+    prefix = m.group("prefix")
+    if prefix.startswith("The "):  # "The ACCompanion: …"
+        prefix = prefix[4:]
+    acr = _ACRONYM_DEF.match(prefix)
+    if acr:
+        prefix = acr.group("acr")
+    elif len(prefix.split()) > 2 or prefix.lower() in _GENRES:
+        return ""
+    if not re.search(rf"(?<![\w-]){re.escape(prefix)}(?![\w-])", _URL.sub(" ", abstract)):
+        return ""
+    return prefix
+
+
+def norm(text: str) -> str:
+    return re.sub(r"[^\w]+", "", display.plain(text).casefold())
+
+
+def load() -> list[dict]:
+    data = gzip.decompress(CORPUS.read_bytes())
+    return [json.loads(line) for line in data.split(b"\n") if line.strip()]
+
+
+def half(paper: dict) -> str:
+    return "dev" if zlib.crc32(str(paper.get("id")).encode()) % 2 else "heldout"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--show", type=int, default=0, help="print N dev misses / invented")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    papers = load()
+    times: list[int] = []
+    score = {h: {"named_total": 0, "named_hit": 0, "named_other": 0, "plain_total": 0,
+                 "plain_named": 0, "plain_invented": 0} for h in ("dev", "heldout")}
+    misses: list[tuple[str, str, str]] = []
+    invented: list[tuple[str, str]] = []
+    for paper in papers:
+        title = " ".join((paper.get("title") or "").split())
+        abstract = " ".join((paper.get("abstract") or "").split())
+        if not title or len(abstract) < 40:
+            continue
+        expected = title_name(title, abstract)
+        has_colon = ":" in title
+        if has_colon and not expected:
+            continue
+        t0 = time.perf_counter_ns()
+        name, _ = name_and_title(abstract)
+        times.append(time.perf_counter_ns() - t0)
+        s = score[half(paper)]
+        if expected:
+            s["named_total"] += 1
+            if norm(name) == norm(expected):
+                s["named_hit"] += 1
+            else:
+                if name:
+                    s["named_other"] += 1
+                if half(paper) == "dev":
+                    misses.append((expected, name, title))
+        else:
+            s["plain_total"] += 1
+            if name:
+                s["plain_named"] += 1
+                if norm(name) not in norm(title):
+                    s["plain_invented"] += 1
+                    if half(paper) == "dev":
+                        invented.append((name, title))
+
+    def rates(s: dict) -> dict:
+        return {
+            "named_papers": s["named_total"],
+            "recall": round(s["named_hit"] / s["named_total"], 4),
+            "wrong_name_on_named": round(s["named_other"] / s["named_total"], 4),
+            "plain_papers": s["plain_total"],
+            "named_rate_on_plain": round(s["plain_named"] / s["plain_total"], 4),
+            "invented_rate_on_plain": round(s["plain_invented"] / s["plain_total"], 4),
+        }
+
+    total = {k: score["dev"][k] + score["heldout"][k] for k in score["dev"]}
+    micro = sorted(t / 1000 for t in times)
+    result = {
+        "command": "python bench/naming.py",
+        "corpus": "shared/corpus/papers-ml.jsonl.gz",
+        "heldout": rates(score["heldout"]),
+        "dev": rates(score["dev"]),
+        "all": rates(total),
+        "per_call_us": {
+            "calls": len(micro),
+            "median": round(statistics.median(micro), 1),
+            "p90": round(micro[int(len(micro) * 0.9)], 1),
+            "p99": round(micro[int(len(micro) * 0.99)], 1),
+            "max": round(micro[-1], 1),
+        },
+        "wall_seconds": round(time.perf_counter() - started, 1),
+    }
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    write_text(RESULTS, json.dumps(result, indent=2) + "\n")
+    print(json.dumps(result, indent=2))
+    if args.show:
+        rng = random.Random(0)
+        print("\n# dev misses (expected, got, title)")
+        for row in rng.sample(misses, min(args.show, len(misses))):
+            print(row)
+        print("\n# dev invented (name, title)")
+        for row in rng.sample(invented, min(args.show, len(invented))):
+            print(row)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

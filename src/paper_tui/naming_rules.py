@@ -1,0 +1,524 @@
+"""The rules behind :mod:`paper_tui.naming`: how an abstract introduces its own name.
+
+A name is accepted only after an introducing cue, and only if it is new at that point of
+the abstract (an acronym used earlier is background, not a contribution):
+
+* strong cues: "we propose / present / introduce / release / develop / design … X",
+  "by introducing X", "we address this with X", "…, called / named / dubbed X";
+* weak cues, used only when no strong cue names anything: "our method, X, …", and a
+  sentence that starts with a new name right after "we propose a … framework".
+
+After the cue comes either the name itself (``KV-PRM``, ``KV Packet``, ``L$^2$EAP (…)``),
+a long form with its acronym (``Koopman Generative Operator (KGO)``, checked with the
+Schwartz–Hearst abbreviation test), or a generic noun phrase followed by the name ("a
+novel framework, X,", "a new benchmark (X)").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A name found after a cue; ``end`` is where the text after the name begins."""
+
+    name: str
+    start: int
+    end: int
+    strong: bool
+    expansion: str = ""
+    gist: str = ""
+
+
+# --- Cleaning: emphasis wrappers hide names (``**SMITH**``, ``$\textbf{J}$oint``). ---------
+_MACRO = re.compile(
+    r"\\(?:textbf|textit|textsc|texttt|textrm|textsf|text|emph|mathbf|mathit|mathrm|mathsf"
+    r"|mathtt|boldsymbol|bm|underline)\s*\{([^{}]*)\}")
+_PLAIN_MATH = re.compile(r"(?<![\w^}])\$([A-Za-z][^$\\^_{}]{0,60})\$")
+_MD_BOLD = re.compile(r"\*\*(?=\S)([^*]+?)(?<=\S)\*\*")
+_MD_ITALIC = re.compile(r"\*(?<![\w*]\*)(?=[^\s*])([^*]+?)(?<=[^\s*])\*(?![\w*])")
+
+
+def clean(text: str) -> str:
+    """Drop emphasis markup (LaTeX macros, Markdown stars) but keep math like ``$^2$``."""
+    if "\\" in text:
+        for _ in range(2):  # nested wrappers: \textbf{\emph{X}}
+            text = _MACRO.sub(r"\1", text)
+    if "$" in text:
+        text = _PLAIN_MATH.sub(r"\1", text)
+    if "*" in text:
+        text = _MD_ITALIC.sub(r"\1", _MD_BOLD.sub(r"\1", text))
+    return text
+
+
+# --- Tokens and their shape. ---------------------------------------------------------------
+_MATH = r"\$[\^_](?:\{[^{}$]{1,8}\}|\\?[A-Za-z0-9+\-*]{1,6})\$"
+_MATH_RE = re.compile(_MATH)
+_TOK = re.compile(
+    rf"(?:[^\W_]|{_MATH})(?:[^\W_]|{_MATH}|[-&/](?=[^\W_]|\$)|\.(?=\d)|[+*]{{1,2}}(?![^\W_*+]))*")
+_QUOTE = re.compile(r"[\"“”'`‘’]+")
+# A modifier, not a name: "LLM-based agents", "KG-guided search".
+_MODIFIER = re.compile(
+    r"-(?:based|driven|aware|guided|free|level|like|style|specific|agnostic|efficient|oriented"
+    r"|centric|conditioned|augmented|enhanced|powered|assisted|inspired|informed|only|wise"
+    r"|scale|shot|generated|grounded|compatible|friendly|native|ready|time|step|order)$")
+_PLURAL_ACRONYM = re.compile(r"^[A-Z]{2,}s$")
+# Names of the field, never of one paper's contribution.
+_BACKGROUND = frozenset({
+    "AI", "ML", "NLP", "CV", "RL", "DRL", "MARL", "LLM", "VLM", "MLLM", "LVLM", "LM", "PLM",
+    "GPT", "ChatGPT", "DNN", "CNN", "RNN", "GNN", "GAN", "VAE", "MLP", "SGD", "SVM", "API",
+    "GPU", "CPU", "TPU", "SOTA", "MoE", "RAG", "SFT", "RLHF", "DPO", "PPO", "QA", "VQA", "KG",
+    "NeRF", "ViT", "CLIP", "BERT", "LSTM", "U.S", "USA", "UK", "EU", "English", "Chinese",
+    "Python", "PyTorch", "TensorFlow", "GitHub", "Internet", "Transformer", "Transformers",
+})
+# Capitalised words that begin a noun phrase rather than name something.
+_FUNCTION_WORDS = frozenset({
+    "A", "An", "The", "This", "These", "That", "Those", "Our", "We", "It", "Its", "In", "On",
+    "To", "For", "With", "By", "Of", "As", "At", "From", "Here", "Such", "Each", "Both", "All",
+    "One", "Two", "Three", "First", "Second", "Finally", "However", "Specifically", "Then",
+    "Moreover", "Furthermore", "Additionally", "Unlike", "Instead", "Using", "Based", "When",
+    "While", "Given", "Existing", "Previous", "Prior", "Recent", "Most", "Many", "Some",
+})
+
+
+_LETTER = re.compile(r"[^\W\d_]")
+# An upper-case letter inside a word part (``KiteNorm``, ``KGO``, ``vOPD``), or a one-letter
+# prefix (``U-Net``); "Vision-Language-Action" is only a capitalised compound.
+_INNER_UPPER = re.compile(r"[^\W_][A-Z]|^[A-Z]-")
+_DIGIT_UPPER = re.compile(r"\d.*[A-Z]|[A-Z].*\d")
+
+
+def _shape(tok: str) -> int:
+    """2: distinctive (``KGO``, ``KiteNorm``, ``vOPD``, ``K12``, ``MemR$^3$``);
+    1: a capitalised word (``Kairos``, ``Vision-Language``); 0: anything else."""
+    core = _MATH_RE.sub("", tok) if "$" in tok else tok
+    if not _LETTER.search(core):
+        return 0
+    if core != tok or _INNER_UPPER.search(core):
+        return 2
+    if core[0].isalpha() and _DIGIT_UPPER.search(core):
+        return 2
+    return 1 if core[0].isupper() else 0
+
+
+def _phrase(text: str, pos: int) -> tuple[list[tuple[str, int]], int]:
+    """Up to three capitalised or distinctive tokens at ``pos``, space separated."""
+    toks: list[tuple[str, int]] = []
+    end = pos
+    p = pos
+    while len(toks) < 3:
+        m = _TOK.match(text, p)
+        if not m:
+            break
+        tok = m.group()
+        shape = _shape(tok)
+        if shape == 0 or (tok in _FUNCTION_WORDS and (not toks or shape < 2)):
+            break
+        toks.append((tok, shape))
+        end = m.end()
+        if end + 1 < len(text) and text[end] == " ":
+            p = end + 1
+        else:
+            break
+    return toks, end
+
+
+def _bad_name(name: str, text: str, before: int) -> bool:
+    """Background or already-used names, and modifiers, are not contributions."""
+    return (
+        len(name) > 40
+        or name in _BACKGROUND
+        or bool(_PLURAL_ACRONYM.match(name))
+        or bool(_MODIFIER.search(name))
+        or text.find(name, 0, before) >= 0
+    )
+
+
+# --- Schwartz & Hearst (2003): does SHORT abbreviate (the end of) LONG? --------------------
+def long_form_start(short: str, long: str) -> int:
+    """Where the words abbreviated by ``short`` begin in ``long``, or -1."""
+    letters = [c.lower() for c in (_MATH_RE.sub("", short) if "$" in short else short)
+               if c.isalpha()]
+    if len(letters) < 2:
+        return -1
+    li = len(long) - 1
+    for si in range(len(letters) - 1, -1, -1):
+        c = letters[si]
+        while li >= 0:
+            if long[li].lower() == c and (si > 0 or li == 0 or not long[li - 1].isalnum()):
+                break
+            li -= 1
+        if li < 0:
+            return -1
+        li -= 1
+    start = li + 1
+    words = len(long[start:].split())
+    n = len(letters)
+    return start if words <= min(n + 5, 2 * n) else -1
+
+
+# --- Cues. ----------------------------------------------------------------------------------
+# Each cue pattern starts with a literal so the regex engine can skip ahead quickly; they run
+# on a lower-cased copy of the abstract (same offsets).
+_VERB = (r"(?:propos|present|introduc|releas|develop|design|buil[dt]|construct|contribut"
+         r"|creat|devis|offer|describ|curat|establish|unveil|open-sourc)\w*|put\s+forward")
+_ADVERBS = (r"(?:\s+(?:also|further|then|first|here|now|finally|additionally|therefore|thus"
+            r"|hence|instead|next|accordingly|have|has|can|will|\w+ly))*")
+_CUE_WE = re.compile(
+    rf"we{_ADVERBS}\s+(?:(?P<intro>{_VERB})|(?P<naming>(?:call|name|term|dub)"
+    r"(?:\s+(?:it|this|them|these|(?:our|the|this)\s+\w+))?)"
+    r"|(?P<address>(?:address|tackle|solve|overcome|mitigate|remedy|resolve|bridge|fill|close)"
+    r"\w*\s+(?:[\w-]+\s+){0,5}?(?:with|via|through)))\s+")
+_CUE_THIS = re.compile(
+    rf"this\s+(?:paper|work|article|study|report|note|thesis|chapter|submission){_ADVERBS}"
+    rf"\s+(?P<intro>{_VERB})\s+")
+_CUE_AND = re.compile(rf"and\s+(?P<intro>{_VERB})\s+")
+_CUE_OURS = (r"(?:[\w-]+\s+){0,2}?(?:method|approach|model|framework|algorithm|system"
+             r"|architecture|benchmark|dataset|data\s+set|technique|pipeline|tool|toolkit|library"
+             r"|network|agent|estimator|scheme|strategy|solution|platform|protocol|suite|metric"
+             r"|module|procedure|objective|detector|prover|planner|policy|corpus|environment"
+             r"|simulator|package)s?,?\s+")
+_CUE_OUR = re.compile(
+    rf"our\s+(?:(?:approach|method|framework|work|system|model|paper|study)\s+(?P<intro>{_VERB})"
+    rf"\s+|(?P<ours>(?:{_CUE_OURS})?))")
+_CUE_THE = re.compile(
+    rf"the\s+(?:proposed|resulting|new|presented|developed|introduced)\s+(?P<ours>(?:{_CUE_OURS})?)")
+_CUE_PATTERNS = (_CUE_WE, _CUE_THIS, _CUE_AND, _CUE_OUR, _CUE_THE)
+# Gerunds ("by introducing X") and participles ("called X") are found from their endings.
+_GERUND_STEMS = ("propos", "present", "introduc", "releas", "develop", "design", "build",
+                 "construct", "creat", "devis", "curat", "produc")
+_GERUND_LEADS = (" by ", " via ", " through ", " thus ", " hence ", " and ", " then ", " first ",
+                 " also ", " further ", ", ", " after ", " while ")
+_NAMING_STEMS = (" call", " nam", " dubb", " coin", " term", " nicknam", " codenam", " denot",
+                 " referr")
+_NAMING_TAIL = re.compile(r"(?:\s+(?:as|to\s+as|by))?\s+")
+# Rarer naming phrases, found by a plain substring search first.
+_NAMING_NEEDLES = (
+    ("namely", re.compile(r"namely,?\s+")),
+    ("known as", re.compile(r"known\s+as\s+")),
+    ("refer to", re.compile(r"refer\s+to\s+(?:it|this|them|(?:the|our)\s+[\w\s-]{1,30}?)\s+as\s+")),
+)
+
+
+def _cues(text: str) -> list[tuple[int, int, str]]:
+    """``(start, end, kind)`` of every introducing cue, in text order."""
+    low = text.lower()
+    if len(low) != len(text):  # a rare character changed length when lower-cased
+        low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+    found: list[tuple[int, int, str]] = []
+    for pattern in _CUE_PATTERNS:
+        for m in pattern.finditer(low):
+            i = m.start()
+            if i and low[i - 1].isalnum():
+                continue
+            found.append((i, m.end(), m.lastgroup or "intro"))
+    i = low.find("ing ")
+    while i >= 0:
+        if low.endswith(_GERUND_STEMS, max(0, i - 10), i) and low[i + 4:i + 5].isalnum():
+            j = low.rfind(" ", 0, i) + 1
+            # "by introducing X", "…, producing X"; not "Developing X is hard".
+            if low.endswith(_GERUND_LEADS, 0, j):
+                found.append((j, i + 4, "intro"))
+        i = low.find("ing ", i + 4)
+    i = low.find("ed ")
+    while i >= 0:
+        if low.endswith(_NAMING_STEMS, max(0, i - 10), i):
+            j = low.rfind(" ", 0, i) + 1
+            if text[j].islower():  # not "Named Entity Recognition"
+                m = _NAMING_TAIL.match(low, i + 2)
+                found.append((j, m.end(), "naming"))
+        i = low.find("ed ", i + 3)
+    for needle, pattern in _NAMING_NEEDLES:
+        i = low.find(needle)
+        while i >= 0:
+            m = pattern.match(low, i)
+            if m:
+                found.append((i, m.end(), "naming"))
+            i = low.find(needle, i + 4)
+    # "SALVe, our novel alignment verifier": the name comes first.
+    i = low.find(", our ")
+    while i >= 0:
+        if low.startswith(("novel", "new", "proposed"), i + 6):
+            j = low.rfind(" ", 0, i) + 1
+            found.append((j, j, "naming"))
+        i = low.find(", our ", i + 6)
+    found.sort()
+    return found
+
+
+_ARTICLE = re.compile(r"(?:(?:the|a|an|our|this)\s+)?")
+_PAREN = re.compile(r"\s*\(([^()]{1,160})\)")
+# The long form of an acronym: words up to its parenthesis, within one clause.
+_LONG_PAREN = re.compile(r"([^().;:!?]{3,140}?)\s*\(\s*[\"“`']*([^()\s,;\"“”`']{2,24})[\"”']*\s*\)")
+_LEAD_WORD = re.compile(r"[a-z][a-z\-]*")
+# A generic noun phrase ("a novel framework"), then the name.
+_GEN_WORD = re.compile(r"[a-z0-9][\w\-]*")
+_GEN_SEP = re.compile(r"\s*(?:,|:|\s-+|-+(?=\s)|—|–)\s*(?:the\s+|namely\s+)?"
+                      r"|\s+(?:called|named|dubbed|termed|coined|namely)\s+(?:the\s+)?"
+                      r"|\s+(?:the\s+)?")
+_GEN_PAREN = re.compile(r"\s*\(([^()\s,;]{2,24})\)")
+_GEN_STOP = frozenset({"that", "which", "where", "who", "to", "whose", "while", "and", "is",
+                       "are", "was", "were"})
+# What a contribution is ("a new method X", "the X benchmark").
+_KINDS = frozenset({
+    "method", "approach", "model", "framework", "algorithm", "system", "architecture",
+    "benchmark", "dataset", "corpus", "technique", "pipeline", "tool", "toolkit", "library",
+    "network", "agent", "estimator", "scheme", "strategy", "solution", "platform", "protocol",
+    "suite", "metric", "module", "procedure", "objective", "detector", "planner", "policy",
+    "environment", "simulator", "package", "language", "robot", "device", "mechanism", "loss",
+    "regularizer", "optimizer", "layer", "operator", "controller", "prover", "engine", "game",
+    "challenge", "resource", "paradigm", "attack", "defense", "encoder", "decoder", "classifier",
+    "measure", "score", "criterion", "family", "collection", "testbed", "gripper", "hand",
+    "interface", "compiler", "sampler", "solver", "generator", "learner", "filter", "kernel",
+    "index", "head", "block", "unit", "cell", "variant", "extension", "formulation", "task",
+})
+# Words a name may be followed by (anything else lowercase makes it a modifier).
+_FOLLOW = frozenset({
+    "that", "which", "to", "for", "with", "on", "in", "as", "is", "by", "via", "and", "from",
+    "over", "across", "under", "at", "into", "through", "using", "whose", "where", "built",
+    "trained", "designed", "based", "consisting", "comprising", "containing", "capable",
+    "achieves", "leverages", "uses", "enables", "learns", "combines", "outperforms", "along",
+    "together", "specifically", "inspired", "able", "tailored", "aimed", "aiming", "exploits",
+    "a", "an",
+}) | _KINDS
+_NEXT_WORD = re.compile(r" ([a-z]+)\b")
+_APPOSITION = re.compile(r"\s*(?:,|:|—|–|-+)\s*(?:which\s+is\s+|that\s+is\s+)?"
+                         r"(?=(?:a|an|the|our)\s)")
+_CLAUSE_END = re.compile(r",\s(?:which|where|while|whereas|and\s+(?:we|it|show|demonstrate))\b"
+                         r"|;|\.\s|\.$|\s\((?:i\.e|e\.g|see)|,\s(?:we|our)\b")
+_SENTENCE_GAP = re.compile(r"[.!?]\s+")
+_PREPOSITIONS = frozenset({
+    "on", "of", "for", "with", "using", "via", "in", "to", "by", "from", "that", "which",
+    "based", "into", "over", "under", "through", "between", "at", "as", "called", "named",
+    "leveraging", "and", "or", "is", "are", "be", "the", "their", "its", "this", "these",
+})
+
+
+def _clause(text: str, start: int) -> str:
+    m = _CLAUSE_END.search(text, start)
+    end = m.start() if m else len(text)
+    return text[start:end].strip().rstrip(",")
+
+
+def gist_after(text: str, end: int) -> str:
+    """The appositive that follows a name (``X, a zero-parameter diagnostic …``), if any."""
+    m = _APPOSITION.match(text, end)
+    return _clause(text, m.end()) if m else ""
+
+
+def _skip_quotes(text: str, pos: int) -> int:
+    m = _QUOTE.match(text, pos)
+    return m.end() if m else pos
+
+
+def _followed_ok(text: str, end: int, shapes: list[int], named: bool = False) -> bool:
+    """May a phrase ending at ``end`` be a name? Not if a noun follows ("GAN models").
+
+    A plain capitalised phrase ("Kairos") needs an apposition ("Kairos, a …"), a long form
+    or a naming verb before it; a distinctive one ("KiteNorm") does not.
+    """
+    if end >= len(text):
+        return True
+    ch = text[end]
+    distinctive = named or 2 in shapes
+    if ch in ",:;—–-":
+        return distinctive or bool(_APPOSITION.match(text, end)) or text.startswith(
+            (", which", ", that"), end)
+    if ch in ".)":
+        return distinctive
+    if ch == "(":
+        return True
+    if ch == " ":
+        m = _NEXT_WORD.match(text, end)
+        if not m:
+            return distinctive and text[end + 1:end + 2] in "(—–-"
+        word = m.group(1)
+        return (distinctive and word in _FOLLOW) or word in _KINDS
+    return False
+
+
+def _acronym_candidate(text: str, p: int, start: int, strong: bool, lead_max: int = 4
+                       ) -> Candidate | bool | None:
+    """"the Koopman Generative Operator (KGO)": a long form starting at ``p`` (after at
+    most ``lead_max`` adjectives) and its acronym. False when there is none."""
+    m = _LONG_PAREN.match(text, p)
+    if not m:
+        return False
+    acr, long = m.group(2), m.group(1)
+    if not _TOK.fullmatch(acr) or _shape(acr) != 2:
+        return False
+    s = long_form_start(acr, long)
+    if s < 0:
+        return False
+    lead = long[:s].split()
+    if len(lead) > lead_max or any(w in _PREPOSITIONS or not _LEAD_WORD.fullmatch(w)
+                                   for w in lead):
+        return False
+    long = long[s:].strip()
+    if _TOK.fullmatch(long) and _shape(long) == 2:  # "AutoProteinEngine (AutoPE)"
+        return None if _bad_name(long, text, start) else Candidate(long, start, m.end(), strong)
+    if _bad_name(acr, text, start):
+        return None
+    return Candidate(acr, start, m.end(), strong, expansion=long)
+
+
+def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool
+                      ) -> Candidate | bool | None:
+    """The name itself at ``p`` ("KV-PRM, a …", "L$^2$EAP (LLM-in-Lean …)")."""
+    toks, end = _phrase(text, p)
+    if not toks:
+        return False
+    phrase = text[p:end]
+    shapes = [s for _, s in toks]
+    after = _skip_quotes(text, end)
+    if not _followed_ok(text, after, shapes, named):
+        return False
+    # A plain capitalised phrase is a name only with an apposition or a long form.
+    if 2 not in shapes and not named and not (
+            _APPOSITION.match(text, after) or text.startswith((" (", "(", ", which"), after)):
+        return False
+    if _bad_name(phrase, text, start):
+        return None
+    paren = _PAREN.match(text, after)
+    expansion = ""
+    if paren:
+        inner = paren.group(1).strip()
+        if " " in inner and long_form_start(phrase, inner) >= 0:
+            expansion, after = inner, paren.end()
+    return Candidate(phrase, start, after, strong, expansion=expansion)
+
+
+def _generic_candidate(text: str, pos: int, p: int, start: int, strong: bool
+                       ) -> Candidate | bool | None:
+    """"a novel framework, X, …", "a new method X for …", "the X module", "a baseline (X)":
+    up to nine lowercase words, then the name."""
+    q = p
+    for _ in range(9):
+        w = _GEN_WORD.match(text, q)
+        if not w or w.group() in _GEN_STOP:
+            return False
+        word, wend = w.group(), w.end()
+        paren = _GEN_PAREN.match(text, wend)
+        if paren:
+            # "(X)" names the phrase unless it merely abbreviates it ("… labeling (SRL)").
+            name = paren.group(1)
+            if _shape(name) != 2 or not _TOK.fullmatch(name) or \
+                    long_form_start(name, text[p:wend]) >= 0:
+                return False
+            if _bad_name(name, text, start):
+                return None
+            return Candidate(name, start, paren.end(), strong, gist=text[pos:wend])
+        sep = _GEN_SEP.match(text, wend)
+        if not sep:
+            return False
+        explicit = sep.group().strip() not in ("", "the")
+        nxt = _skip_quotes(text, sep.end())
+        toks, end = _phrase(text, nxt)
+        shapes = [sh for _, sh in toks]
+        if toks and 2 in shapes:
+            after = _skip_quotes(text, end)
+            kind_after = _NEXT_WORD.match(text, after)
+            if (explicit or word in _KINDS or (kind_after and kind_after.group(1) in _KINDS)) \
+                    and _followed_ok(text, after, shapes):
+                if kind_after and kind_after.group(1) in _KINDS:
+                    # "a novel SSL algorithm named AllMatch": the later name wins.
+                    later = _generic_candidate(text, pos, kind_after.start(1), start, strong)
+                    if later:
+                        return later
+                name = text[nxt:end]
+                if _bad_name(name, text, start):
+                    return None
+                return Candidate(name, start, after, strong, gist=text[pos:wend])
+        if explicit:
+            got = _acronym_candidate(text, nxt, start, strong, 0)
+            return got
+        q = sep.end()
+    return False
+
+
+def _after_intro(text: str, pos: int, start: int, strong: bool, named: bool = False
+                 ) -> Candidate | str | None:
+    """Parse what follows an introducing cue: a Candidate; or, when the cue introduces a
+    nameless "a … framework", that phrase (str) as the gist of a name in the next sentence;
+    or None."""
+    pos = _skip_quotes(text, pos)
+    p = _skip_quotes(text, _ARTICLE.match(text, pos).end())
+    for got in (_acronym_candidate(text, p, start, strong),
+                _direct_candidate(text, p, start, strong, named),
+                _generic_candidate(text, pos, p, start, strong)):
+        if got is not False:
+            return got
+    gist = _clause(text, pos)
+    if not named and any(w in _KINDS for w in gist.split()[:10]):
+        return gist
+    return None
+
+
+def _next_sentence_name(text: str, pos: int, gist: str) -> Candidate | None:
+    """"We propose a … framework that … . KG-Guard represents …": the name opens the next
+    sentence."""
+    m = _SENTENCE_GAP.search(text, pos)
+    if not m:
+        return None
+    s = m.end()
+    got = _acronym_candidate(text, s, s, False, 0)
+    if got:
+        return got
+    toks, end = _phrase(text, s)
+    if len(toks) != 1 or toks[0][1] != 2:
+        return None
+    name = text[s:end]
+    verb = _NEXT_WORD.match(text, end)
+    if _bad_name(name, text, s) or not (_followed_ok(text, end, [2]) or
+                                        (verb and verb.group(1).endswith("s"))):
+        return None
+    return Candidate(name, s, end, False, gist=gist)
+
+
+def find_candidates(text: str) -> Candidate | None:
+    """The name the (cleaned) abstract introduces: the first strong candidate, else the
+    first weak one, else None."""
+    weak: Candidate | None = None
+    for start, end, kind in _cues(text):
+        got = _after_intro(text, end, start, kind != "ours", named=kind != "intro")
+        if isinstance(got, str):
+            got = _next_sentence_name(text, end, got)
+        if got is None:
+            continue
+        if got.strong:
+            return got
+        if weak is None:
+            weak = got
+    return weak
+
+
+_TITLE_PREFIX = re.compile(r"^\s*(?P<prefix>[^:]{1,60}?)\s*:\s+\S")
+_TITLE_ACRONYM = re.compile(r"^.+\((?P<acr>[^()\s]+)\)$")
+_GENRES = frozenset({
+    "position", "survey", "review", "tutorial", "overview", "editorial", "erratum",
+    "corrigendum", "commentary", "perspective", "introduction", "keynote", "demo", "report",
+    "summary", "retraction", "note", "reply", "response", "abstract", "preface", "foreword",
+    "invited talk", "extended abstract", "short paper", "book review", "case study",
+})
+
+
+def title_name(title: str, text: str) -> str:
+    """The NAME of a ``NAME: …`` title: short, and shaped like a name."""
+    m = _TITLE_PREFIX.match(clean(title))
+    if not m:
+        return ""
+    prefix = m.group("prefix")
+    acr = _TITLE_ACRONYM.match(prefix)
+    if acr and _shape(acr.group("acr")):
+        return acr.group("acr")
+    words = prefix.split()
+    if len(words) > 3 or prefix.lower() in _GENRES:
+        return ""
+    shapes = [_shape(w) for w in words]
+    if 0 in shapes and 2 not in shapes:
+        return ""
+    if 2 in shapes or len(words) == 1 or prefix in text:
+        return prefix
+    return ""
