@@ -63,18 +63,23 @@ class EditingActions(_Base):
     """Mixed into :class:`~paper_tui.tui.app.PaperApp`."""
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """App keys act on the active screen's results list: none under a modal, only help
-        on a screen without results (the lists screen), no search keys in a reading list."""
+        """The app's own keys act on the active screen's results list: none under a modal,
+        only help on a screen without results (the lists screen), and no search keys in
+        an opened reading list. Other actions (``app.pop_screen`` …) are not touched."""
         screen = self.screen
-        if action in ANYWHERE or screen is self.screen_stack[0]:
+        if screen is self.screen_stack[0] or action not in self._own_actions():
             return super().check_action(action, parameters)
         if isinstance(screen, ModalScreen):
-            return False
+            return action in ANYWHERE
         if not screen.query("#results"):
-            return action == "help"
+            return action in ANYWHERE or action == "help"
         if action in MAIN_ONLY:
             return False
         return super().check_action(action, parameters)
+
+    @classmethod
+    def _own_actions(cls) -> set[str]:
+        return {b.action.partition("(")[0] for b in cls.BINDINGS if isinstance(b, Binding)}
 
     def _selected_papers(self) -> list[Paper]:
         papers = []

@@ -54,7 +54,9 @@ class FacetsPanel(Vertical):
     DEFAULT_CSS = """
     FacetsPanel { width: 30; border-left: solid $primary-darken-2; }
     FacetsPanel > Label { padding: 0 1; text-style: bold; }
-    FacetsPanel OptionList { height: 1fr; border: none; padding: 0; }
+    FacetsPanel OptionList, FacetsPanel OptionList:focus {
+        height: 1fr; border: none; padding: 0;
+    }
     """
 
     class Chosen(Message):
@@ -108,13 +110,11 @@ class FacetsPanel(Vertical):
     def show(self, facets: dict[str, dict]) -> None:
         """Show these counts (``{"status": {"new": 3, ...}, "tag": {...}, ...}``)."""
         self.facets = facets
-        options: list[Option | None] = []
+        options: list[Option] = []
         for field in FIELDS:
             items = ordered(field, facets.get(field) or {})
             if not items:
                 continue
-            if options:
-                options.append(None)
             options.append(Option(Text(HEADINGS[field], style="bold"), disabled=True))
             for value, count in items:
                 label = Text(f" {value}")
