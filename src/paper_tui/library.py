@@ -6,11 +6,13 @@ the reader's annotations. The CLI and the TUI go through this class only.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from paper_tui import config as config_mod
 from paper_tui import paths
+from paper_tui.annotations import Annotations
 from paper_tui.errors import SkippedRecord, SourceError, UnknownPaperError
 from paper_tui.importers import ImportReport, import_file, iter_files
 from paper_tui.index import PaperIndex, ResultSet, SearchPage
@@ -21,12 +23,21 @@ Progress = Callable[[str, int, int | None], None]
 """``progress(stage, done, total)``; total is None when unknown."""
 
 
+def _expected_papers(path: Path) -> int:
+    """A rough paper count from the file size (about 1.5 kB a paper, gzip about a third),
+    to choose the index writer before the file is read."""
+    size = path.stat().st_size * (3 if path.suffix == ".gz" else 1)
+    return size // 1500
+
+
 class Library:
     def __init__(self, root: Path, config: config_mod.Config | None = None) -> None:
         self.root = root
         self.config = config or config_mod.defaults()
         self.sources = SourceStore(root / "sources")
         self.index = PaperIndex(root / "index")
+        self.annotations = Annotations(root, mirror=self.index.set_annotations)
+        self.lists = self.annotations.lists
 
     @classmethod
     def open(cls, root: Path | str | None = None, *, config: config_mod.Config | None = None,
@@ -45,7 +56,11 @@ class Library:
         return lib
 
     def close(self) -> None:
-        self.index.close()
+        """Flush annotations to disk (raising StoreError if that fails), close the index."""
+        try:
+            self.annotations.close()
+        finally:
+            self.index.close()
 
     def __enter__(self) -> Library:
         return self
@@ -55,11 +70,34 @@ class Library:
 
     # -- keeping the index in step with the sources ------------------------------------------
     def sync(self, progress: Progress | None = None) -> None:
-        """Open the index; rebuild it from the sources when it is missing, old or corrupt."""
-        if self.index.open() and self.sources.manifest:
-            total = self.sources.total()
-            report = (lambda n: progress("indexing", n, total)) if progress else None
-            self.index.add(self.sources.all_papers(), progress=report)
+        """Open the index; rebuild it from the sources when it is missing, old or corrupt;
+        re-index only the sources whose checksum changed since they were indexed."""
+        manifest = self.sources.manifest
+        if self.index.open():
+            if manifest:
+                total = self.sources.total()
+                report = (lambda n: progress("indexing", n, total)) if progress else None
+                self.index.add(self.sources.all_papers(), progress=report,
+                               annotations=self.annotations.index_fields, expected=total)
+            self.index.mark_sources({sid: info.checksum for sid, info in manifest.items()})
+            return
+        indexed = self.index.indexed_sources()
+        for sid, info in sorted(manifest.items()):
+            if indexed.get(sid) != info.checksum:
+                self._reindex_source(sid, info.checksum, progress)
+        gone = indexed.keys() - manifest.keys()
+        for sid in gone:
+            self.index.delete_source(sid)
+        if gone:
+            self.index.mark_sources(dict.fromkeys(gone))
+
+    def _reindex_source(self, source_id: str, digest: str, progress: Progress | None) -> None:
+        total = self.sources.manifest[source_id].count
+        report = (lambda n: progress(f"indexing {source_id}", n, total)) if progress else None
+        self.index.delete_source(source_id)
+        self.index.add(self.sources.papers(source_id), progress=report,
+                       annotations=self.annotations.index_fields, expected=total)
+        self.index.mark_sources({source_id: digest})
 
     # -- import ----------------------------------------------------------------------------
     def import_paths(self, targets: Iterable[Path | str], progress: Progress | None = None,
@@ -86,30 +124,42 @@ class Library:
             report.papers += count
             report.sources.append(source_id)
             return
-        papers: dict[str, Paper] = {}
-        for record in records:
-            if isinstance(record, SkippedRecord):
-                report.skipped.append(record)
-            elif isinstance(record, SourceError):
-                report.errors.append(record)
-            else:
-                papers.setdefault(record.id, record)  # identical records are one paper
-                if progress and len(papers) % 1000 == 0:
-                    progress(f"reading {path.name}", len(papers), None)
-        if not papers:
+        # One pass: records are read, stored and indexed as they stream, so a big file is
+        # never held in memory and parsing overlaps the index's writer processes.
+        seen: set[str] = set()
+
+        def papers() -> Iterator[Paper]:
+            for record in records:
+                if isinstance(record, SkippedRecord):
+                    report.skipped.append(record)
+                elif isinstance(record, SourceError):
+                    report.errors.append(record)
+                elif record.id not in seen:  # identical records are one paper
+                    seen.add(record.id)
+                    yield record
+
+        stream = papers()
+        first = next(stream, None)
+        if first is None:
             raise SourceError(path, "no papers could be imported from this file")
         old_ids = self.index.ids_of_source(source_id)
-        self.sources.write(source_id, path, digest, fmt, papers.values())
-        new = [p for pid, p in papers.items() if pid not in old_ids]
-        gone = old_ids - papers.keys()
-        if gone:
-            self.index.delete(gone)
-        total = len(new)
-        self.index.add(new, progress=(lambda n: progress(f"indexing {path.name}", n, total))
-                       if progress else None)
-        report.added += len(new)
-        report.unchanged += len(papers) - len(new)
-        report.papers += len(papers)
+        report_progress = (lambda n: progress(f"importing {path.name}", n, None)) \
+            if progress else None
+        with self.index.adding(report_progress, self.annotations.index_fields,
+                               expected=_expected_papers(path)) as adder:
+
+            def indexed() -> Iterator[Paper]:
+                for paper in itertools.chain([first], stream):
+                    if paper.id not in old_ids:
+                        adder.add(paper)
+                    yield paper
+
+            self.sources.write(source_id, path, digest, fmt, indexed())
+            adder.delete(old_ids - seen)
+        self.index.mark_sources({source_id: digest})
+        report.added += adder.count
+        report.unchanged += len(seen) - adder.count
+        report.papers += len(seen)
         report.sources.append(source_id)
 
     # -- reading ---------------------------------------------------------------------------
@@ -142,13 +192,24 @@ class Library:
         A query error does not raise: it is in ``ResultSet.error`` with no hits."""
         return ResultSet(self.index, query, sort)
 
+    def similar(self, paper_id: str) -> ResultSet:
+        """Papers like this one ("more like this"), from its key terms, most similar first."""
+        return self.index.similar(self.resolve(paper_id))
+
+    def facets(self, query: str = "") -> dict[str, dict[str, int]]:
+        """Hit counts of ``query`` per tag, status, venue and year (empty for a bad query)."""
+        return self.index.facets(query)
+
     def papers(self) -> Iterator[Paper]:
         """Every paper, in list order (venue, newest year, title)."""
-        yield from (hit.paper for hit in self.search("", limit=None).hits)
+        results = self.results("")
+        yield from (results.paper(i) for i in range(len(results)))
 
     def count(self) -> int:
         return self.index.count()
 
     def paper_extras(self, paper_id: str) -> dict:
         """What the library knows of a paper beyond its record (annotations, lists)."""
-        return {}
+        note = self.annotations.get(paper_id)
+        return {"status": note.status, "starred": note.starred, "tags": list(note.tags),
+                "note": note.note, "lists": self.lists.lists_of(paper_id)}

@@ -1,0 +1,162 @@
+"""Annotation store at scale: 87,549 papers, 20,000 of them annotated, 20 reading lists.
+
+Measures loading both YAML files, how long one change takes to be on disk (the background
+saver, as the TUI uses it), a save that must first merge another process's change, and the
+store's memory. Ids are synthesised in the corpus's shape; no index is built.
+
+    python bench/annotations.py            # writes bench/results/annotations.json
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+from paper_tui.annotations import STATUSES, Annotations
+from paper_tui.store import YamlStore, emit_fragments
+
+PAPERS = 87_549
+ANNOTATED = 20_000
+LISTS = 20
+RESULTS = Path(__file__).resolve().parent / "results" / "annotations.json"
+VENUES = ["nips", "icml", "iclr", "acl", "emnlp", "cvpr", "aaai", "ijcai", "corl", "icra"]
+WORDS = ["model", "learning", "graph", "robust", "sparse", "attention", "policy", "reward",
+         "bandit", "kernel", "transfer", "diffusion", "causal", "language", "vision", "proof",
+         "bound", "agent", "memory", "planning"]
+
+
+def synthesise(root: Path, rng: random.Random) -> list[str]:
+    """Write the two files as paper-tui would after a long triage; return every id."""
+    ids = [f"{rng.choice(VENUES)}{rng.randint(1987, 2025)}-{rng.getrandbits(40):010x}"
+           for _ in range(PAPERS)]
+    tags = [f"{a}-{b}" for a in WORDS for b in WORDS[:10]][:200]
+    service = Annotations(root)
+    store = service.store
+    service.get("x")  # loads the files, starts the saver
+    now = time.time()
+    for pid in rng.sample(ids, ANNOTATED):
+        record: dict = {"status": rng.choice(STATUSES[1:])}
+        if rng.random() < 0.2:
+            record["starred"] = True
+        if rng.random() < 0.6:
+            record["tags"] = tuple(rng.sample(tags, rng.randint(1, 4)))
+        if rng.random() < 0.25:
+            lines = [" ".join(rng.choices(WORDS, k=rng.randint(4, 14)))
+                     for _ in range(rng.randint(1, 4))]
+            record["note"] = "\n".join(lines)
+        store.put(pid, record, now)
+    lists = service.lists.store
+    for i in range(LISTS):
+        lists.put(f"reading list {i}", {"description": f"papers for topic {i}",
+                                        "papers": tuple(rng.sample(ids, rng.randint(50, 500)))},
+                  now)
+    service.flush()
+    service.close()
+    return ids
+
+
+def time_load(root: Path, runs: int = 5) -> list[float]:
+    out = []
+    for _ in range(runs):
+        service = Annotations(root)
+        start = time.perf_counter()
+        service.get("x")  # loads both files
+        out.append(time.perf_counter() - start)
+        service.close()
+    return out
+
+
+def time_change_on_disk(root: Path, ids: list[str], rng: random.Random, runs: int = 20
+                        ) -> list[float]:
+    """From the call that makes a change to the moment the file on disk holds it."""
+    service = Annotations(root)
+    service.get("x")
+    path = service.store.path
+    out = []
+    for i in range(runs):
+        before = os.stat(path).st_mtime_ns, os.stat(path).st_ino
+        start = time.perf_counter()
+        service.set_status([rng.choice(ids)], STATUSES[1 + i % 3])
+        while (os.stat(path).st_mtime_ns, os.stat(path).st_ino) == before:
+            time.sleep(0.002)
+        out.append(time.perf_counter() - start)
+        time.sleep(0.1)
+    service.close()
+    return out
+
+
+def time_merge_save(root: Path, ids: list[str], rng: random.Random, runs: int = 3
+                    ) -> list[float]:
+    """A save that must re-read and merge the file another writer changed meanwhile."""
+    ours = Annotations(root)
+    ours.get("x")
+    out = []
+    for _ in range(runs):
+        theirs = Annotations(root)
+        theirs.add_tags([rng.choice(ids)], ["from-the-other-terminal"])
+        theirs.close()
+        ours.add_tags([rng.choice(ids)], ["from-this-one"])
+        start = time.perf_counter()
+        ours.flush()
+        out.append(time.perf_counter() - start)
+    ours.close()
+    return out
+
+
+def store_memory(root: Path) -> tuple[int, int]:
+    tracemalloc.start()
+    service = Annotations(root)
+    service.get("x")
+    current, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    service.close()
+    return current, peak
+
+
+def full_emit_time(root: Path) -> float:
+    """Emitting every record afresh (what the first save would cost without the kept text)."""
+    store = YamlStore(root / "annotations.yaml", Annotations(root).store.schema)
+    records = sorted(store.snapshot().items())
+    start = time.perf_counter()
+    emit_fragments(store.schema, records)
+    return time.perf_counter() - start
+
+
+def main() -> int:
+    rng = random.Random(5)
+    with tempfile.TemporaryDirectory(prefix="paper-tui-bench-") as tmp:
+        root = Path(tmp)
+        ids = synthesise(root, rng)
+        size = (root / "annotations.yaml").stat().st_size
+        load = time_load(root)
+        change = time_change_on_disk(root, ids, rng)
+        merge = time_merge_save(root, ids, rng)
+        current, peak = store_memory(root)
+        emit = full_emit_time(root)
+    result = {
+        "papers": PAPERS, "annotated": ANNOTATED, "lists": LISTS,
+        "annotations_yaml_bytes": size,
+        "load_s_median": round(statistics.median(load), 3), "load_s_max": round(max(load), 3),
+        "change_on_disk_s_median": round(statistics.median(change), 3),
+        "change_on_disk_s_max": round(max(change), 3),
+        "merge_save_s_median": round(statistics.median(merge), 3),
+        "store_memory_mb": round(current / 2**20, 1), "load_peak_memory_mb": round(peak / 2**20, 1),
+        "full_emit_s": round(emit, 3),
+        "targets": {"load_s": 0.5, "change_on_disk_s": 0.2, "store_memory_mb": 100},
+        "python": sys.version.split()[0], "cpus": os.cpu_count(),
+    }
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(result, indent=2) + "\n")
+    print(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

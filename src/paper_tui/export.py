@@ -1,0 +1,91 @@
+"""Export papers (a reading list, or a query's results) with the reader's annotations.
+
+Formats: ``bibtex`` (the citations module's entries), ``markdown`` (a readable reading
+list: title with its link, authors, venue and year, triage marks, the note), ``csv``,
+``yaml`` and ``json`` (one record per paper: its fields plus status, starred, tags, lists,
+note).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from paper_tui import citations
+from paper_tui.errors import StoreError
+from paper_tui.model import Paper
+from paper_tui.store import Dumper
+
+if TYPE_CHECKING:
+    from paper_tui.library import Library
+
+FORMATS = ("bibtex", "markdown", "csv", "yaml", "json")
+EXTENSIONS = {"bibtex": ".bib", "markdown": ".md", "csv": ".csv", "yaml": ".yaml",
+              "json": ".json"}
+_INTERNAL = {"title_emphasis", "abstract_emphasis"}
+CSV_COLUMNS = ("id", "title", "authors", "venue", "year", "url", "pdf", "status", "starred",
+               "tags", "lists", "note")
+
+
+def record(lib: Library, paper: Paper) -> dict[str, Any]:
+    """A paper as a plain mapping: the model's fields plus what the library knows of it."""
+    data = {k: v for k, v in paper.to_dict().items() if k not in _INTERNAL}
+    data.update(lib.paper_extras(paper.id))
+    return data
+
+
+def export(lib: Library, papers: Sequence[Paper], fmt: str, *, title: str = "",
+           description: str = "") -> str:
+    """``papers`` as text in ``fmt``; ``title`` and ``description`` head a Markdown list."""
+    if fmt not in FORMATS:
+        raise StoreError(f"unknown export format {fmt!r}: use one of {', '.join(FORMATS)}")
+    if fmt == "bibtex":
+        return citations.cite(papers, "bibtex") + "\n" if papers else ""
+    if fmt == "markdown":
+        return _markdown(lib, papers, title, description)
+    records = [record(lib, p) for p in papers]
+    if fmt == "json":
+        return json.dumps(records, ensure_ascii=False, indent=2) + "\n"
+    if fmt == "yaml":
+        return yaml.dump(records, Dumper=Dumper, allow_unicode=True, sort_keys=False,
+                         default_flow_style=False, width=100)
+    return _csv(records)
+
+
+def _csv(records: list[dict[str, Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for data in records:
+        row = dict(data, title=data.get("display_title") or data.get("title", ""),
+                   authors="; ".join(data.get("authors", ())),
+                   tags="; ".join(data.get("tags", ())),
+                   lists="; ".join(data.get("lists", ())),
+                   starred="yes" if data.get("starred") else "",
+                   year=data.get("year") or "")
+        writer.writerow([row.get(column, "") for column in CSV_COLUMNS])
+    return out.getvalue()
+
+
+def _markdown(lib: Library, papers: Sequence[Paper], title: str, description: str) -> str:
+    lines = [f"# {title or 'Papers'}", ""]
+    if description:
+        lines += [description, ""]
+    for number, paper in enumerate(papers, 1):
+        lines.append(f"{number}. {citations.markdown(paper)}")
+        note = lib.annotations.get(paper.id)
+        marks = [m for m in ("★" if note.starred else "",
+                             note.status.replace("-", " ") if note.status != "new" else "",
+                             "tags: " + ", ".join(note.tags) if note.tags else "") if m]
+        if marks:
+            lines.append("   " + " · ".join(marks))
+        if note.note:
+            lines += ["   > " + line if line else "   >" for line in note.note.split("\n")]
+    if not papers:
+        lines.append("(no papers)")
+    return "\n".join(lines) + "\n"
