@@ -1,62 +1,174 @@
 """Everything Whoosh: schema, writing, query parsing, search. Nothing else imports whoosh.
 
-The index is derived data: it can always be deleted and rebuilt from ``sources/``.
+The index is derived data: it can always be deleted and rebuilt from ``sources/`` (and the
+annotations, which live in YAML). Three ideas keep it fast in pure Python:
+
+* Indexing skips Whoosh's per-token objects (:class:`FoldedText`), and a big import runs
+  the writer in two processes.
+* Counting, filtering and facets work on sets of document numbers read straight from the
+  posting blocks (:class:`_Snapshot`), not on Whoosh's per-document matcher loop; only the
+  top of a ranked list is scored until someone scrolls past it.
+* Sort orders (venue/year/title, year, title) come from one sort-key column, computed once
+  per index version and shared by every query.
 """
 
 from __future__ import annotations
 
+import bisect
 import json
+import re
 import shutil
-from collections.abc import Callable, Iterable
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from whoosh import index as windex
 from whoosh import qparser
-from whoosh.analysis import StemmingAnalyzer
-from whoosh.fields import BOOLEAN, ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
+from whoosh import query as wq
+from whoosh.analysis import Filter, IDTokenizer, RegexTokenizer, StemFilter, StopFilter
+from whoosh.analysis.filters import STOP_WORDS
+from whoosh.codec.whoosh3 import W3LeafMatcher
+from whoosh.columns import VarBytesColumn
+from whoosh.fields import BOOLEAN, COLUMN, ID, KEYWORD, STORED, TEXT, Schema
+from whoosh.index import LockError
 from whoosh.lang import stemmer_for_language
-from whoosh.query import Every, Prefix
+from whoosh.matching.wrappers import FilterMatcher
+from whoosh.query.qcore import QueryError as WhooshQueryError
+from whoosh.system import pack_uint
 
-from paper_tui.errors import QueryError
+from paper_tui import atomic
+from paper_tui.errors import QueryError, StoreError
 from paper_tui.model import Paper
+from paper_tui.query import WORD, clean, fold, mentions_annotations, plain_words
 
-SCHEMA_VERSION = 1
-_VERSION_FILE = "paper-tui-index.json"
+SCHEMA_VERSION = 2
+_META_FILE = "paper-tui-index.json"
 Progress = Callable[[int], None]
 AnnotationFields = dict[str, Any]
 """``{"status": str, "starred": bool, "tags": list[str], "lists": list[str], "note": str}``"""
 AnnotationLookup = Callable[[str], AnnotationFields | None]
+Spans = dict[str, list[tuple[int, int]]]
+"""Character spans of matched words: ``{"title": [(start, end)], "abstract": [...]}``."""
+
+SORTS = ("relevance", "year", "title")
+_DEFAULT_FIELDS = ("title", "name", "abstract", "authors", "keywords")
+_BOOSTS = {"title": 3.0, "name": 3.0, "abstract": 1.0, "authors": 1.5, "keywords": 1.5}
+_TOP = 100  # hits scored up front; the rest only when someone scrolls past them
+_MP_THRESHOLD = 5000  # papers in one add() before the writer uses two processes
+_VOCAB_FILE = "vocabulary.txt"
+_MAX_EXPANSION = 400  # words a prefix* or fuzzy~ query may expand to
+
+
+# -- analysis ------------------------------------------------------------------------------
+class FoldFilter(Filter):
+    """Lower case without accents or compatibility forms: ``Rodolà`` = ``rodola``,
+    ``MemR³`` = ``memr3``, ``ﬁ`` = ``fi``."""
+
+    def __call__(self, tokens):
+        for t in tokens:
+            t.text = fold(t.text)
+            yield t
+
+
+_STEMFN = stemmer_for_language("en")
+_STEM_CACHE: dict[str, str] = {}
+
+
+def stem(word: str) -> str:
+    """The Snowball English stem of a folded word (Porter would turn running into runn)."""
+    out = _STEM_CACHE.get(word)
+    if out is None:
+        out = _STEM_CACHE[word] = _STEMFN(word)
+    return out
+
+
+def _analyzer(stemmed: bool):
+    """``StemmingAnalyzer(stemfn=stemmer_for_language("en"))`` with folding instead of
+    plain lower-casing; ``stemmed=False`` for names and the spelling vocabulary."""
+    chain = RegexTokenizer(WORD.pattern) | FoldFilter() | StopFilter(minsize=2)
+    return chain | StemFilter(stemfn=_STEMFN, cachesize=-1) if stemmed else chain
+
+
+def terms_of(text: str, stemmed: bool = True) -> Iterator[tuple[int, str, int, int]]:
+    """``(position, term, start, end)`` for each indexed word of ``text``: what the field's
+    Whoosh analyzer yields, without its per-token objects (indexing and highlights)."""
+    pos = None
+    for i, m in enumerate(WORD.finditer(text)):
+        word = m.group()
+        word = word.lower() if word.isascii() else fold(word)
+        if len(word) < 2 or word in STOP_WORDS:
+            continue
+        pos = i if pos is None else pos + 1
+        yield pos, (stem(word) if stemmed else word), m.start(), m.end()
+
+
+class FoldedText(TEXT):
+    """A TEXT field whose ``index()`` is a fast path giving the same terms as its analyzer."""
+
+    def __init__(self, stemmed: bool = True, phrase: bool = True, field_boost: float = 1.0):
+        super().__init__(analyzer=_analyzer(stemmed), phrase=phrase, field_boost=field_boost)
+        self.stemmed = stemmed
+
+    def index(self, value, **kwargs):
+        positions: dict[str, list[int]] = {}
+        for pos, term, _, _ in terms_of(value, self.stemmed):
+            positions.setdefault(term, []).append(pos)
+        if self.format.__class__.__name__ == "Positions":
+            for term, poslist in positions.items():
+                yield term.encode(), len(poslist), float(len(poslist)), self.format.encode(poslist)
+        else:
+            for term, poslist in positions.items():
+                yield term.encode(), len(poslist), float(len(poslist)), pack_uint(len(poslist))
 
 
 def _schema() -> Schema:
-    text = StemmingAnalyzer(stemfn=stemmer_for_language("en"))
+    lower_id = IDTokenizer() | FoldFilter()
     return Schema(
-        id=ID(stored=True, unique=True),
-        source=ID(stored=True),
-        title=TEXT(analyzer=text, field_boost=2.0),
-        name=TEXT(analyzer=text, field_boost=2.0),
-        authors=TEXT(),
-        abstract=TEXT(analyzer=text),
-        venue=KEYWORD(lowercase=True),
-        year=NUMERIC(int, sortable=True),
-        keywords=KEYWORD(commas=True, lowercase=True),
+        id=ID(stored=True, unique=True, sortable=True),
+        source=ID(),
+        title=FoldedText(field_boost=1.0),
+        name=FoldedText(),
+        authors=FoldedText(stemmed=False, phrase=False),
+        abstract=FoldedText(),
+        venue=ID(analyzer=lower_id),
+        year=ID(),
+        keywords=KEYWORD(commas=True, lowercase=True, scorable=True),
         # The reader's annotations, mirrored from the YAML store so queries can combine
         # words with triage state. Derived: rebuilt from the store like everything here.
-        tags=KEYWORD(commas=True, lowercase=True, stored=True),
-        status=ID(stored=True),
-        starred=BOOLEAN(stored=True),
-        lists=KEYWORD(commas=True, lowercase=True, stored=True),
-        note=TEXT(analyzer=text, stored=True),
+        tags=KEYWORD(commas=True, lowercase=True),
+        status=ID(analyzer=lower_id),
+        starred=BOOLEAN(),
+        lists=KEYWORD(commas=True, lowercase=True),
+        note=FoldedText(),
+        sortkey=COLUMN(VarBytesColumn()),
         paper=STORED(),
     )
 
 
+def _sortkey(paper: Paper) -> bytes:
+    year = paper.year or 0
+    return "\x1f".join((fold(paper.venue), f"{9999 - year:04d}",
+                        fold(paper.display_title))).encode()
+
+
+# -- results -------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Hit:
+    """One search result. ``highlights`` (spans of matched words in the paper's display
+    title and abstract) is worked out on first access."""
+
     paper: Paper
     score: float | None = None
+    _terms: dict[str, set[str]] = field(default_factory=dict, repr=False, compare=False)
+
+    @cached_property
+    def highlights(self) -> Spans:
+        return highlight_spans(self.paper, self._terms)
 
 
 @dataclass
@@ -69,12 +181,397 @@ class SearchPage:
     facets: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
+def highlight_spans(paper: Paper, terms: dict[str, set[str]]) -> Spans:
+    spans: Spans = {}
+    for name, text in (("title", paper.display_title), ("abstract", paper.display_abstract)):
+        wanted = terms.get(name)
+        if wanted and text:
+            found = [(s, e) for _, t, s, e in terms_of(text) if t in wanted]
+            if found:
+                spans[name] = found
+    return spans
+
+
+def fragments(text: str, spans: list[tuple[int, int]], width: int = 80,
+              most: int = 3) -> str:
+    """Text around the first matches with each match marked ``«like this»``."""
+    if not spans:
+        return ""
+    pieces: list[str] = []
+    windows: list[tuple[int, int]] = []
+    for s, e in spans:
+        if windows and s <= windows[-1][1]:
+            windows[-1] = (windows[-1][0], max(windows[-1][1], e + width))
+        elif len(windows) < most:
+            windows.append((max(0, s - width), min(len(text), e + width)))
+    for ws, we in windows:
+        out, cursor = [], ws
+        for s, e in spans:
+            if s >= ws and e <= we:
+                out += [text[cursor:s], "«", text[s:e], "»"]
+                cursor = e
+        out.append(text[cursor:we])
+        piece = "".join(out).strip()
+        pieces.append(("…" if ws > 0 else "") + piece + ("…" if we < len(text) else ""))
+    return " ".join(pieces)
+
+
+# -- a point-in-time view of the index -----------------------------------------------------
+class _Snapshot:
+    """A searcher plus everything derived from its document numbers (sort orders, sets of
+    documents per term). Replaced, never mutated, when the index changes."""
+
+    def __init__(self, ix: windex.Index) -> None:
+        self.searcher = ix.searcher()
+        self.reader = self.searcher.reader()
+        self.leaves = self.reader.leaf_readers()
+        self._lock = threading.RLock()
+        self._term_docs: dict[tuple[str, str], frozenset[int]] = {}
+
+    def up_to_date(self) -> bool:
+        try:
+            return self.searcher.up_to_date()
+        except Exception:  # the index directory is being replaced: treat as stale
+            return False
+
+    # sets of documents
+    @cached_property
+    def live(self) -> frozenset[int]:
+        deleted: set[int] = set()
+        for reader, offset in self.leaves:
+            if reader.has_deletions():
+                deleted.update(offset + d for d in reader.deleted_docs_set)
+        return frozenset(set(range(self.reader.doc_count_all())) - deleted)
+
+    def term_docs(self, fieldname: str, text: str | bytes) -> frozenset[int]:
+        if isinstance(text, str):
+            text = self.reader.schema[fieldname].to_bytes(text)
+        key = (fieldname, text)
+        cached = self._term_docs.get(key)
+        if cached is not None:
+            return cached
+        out: list[int] = []
+        for reader, offset in self.leaves:
+            if (fieldname, text) not in reader:
+                continue
+            matcher = reader.postings(fieldname, text)
+            deleted = ()
+            if isinstance(matcher, FilterMatcher):
+                deleted, matcher = reader.deleted_docs_set, matcher.child
+            ids = _all_ids(matcher)
+            out.extend(offset + d for d in ids if d not in deleted)
+        docs = frozenset(out)
+        with self._lock:
+            if len(self._term_docs) > 4096:
+                self._term_docs.clear()
+            self._term_docs[key] = docs
+        return docs
+
+    def docs(self, q: wq.Query) -> frozenset[int] | set[int]:
+        """Every live document matching ``q``, by set algebra over posting lists."""
+        if isinstance(q, wq.Term):
+            return self.term_docs(q.fieldname, q.text)
+        if isinstance(q, wq.And):
+            parts = sorted((self.docs(c) for c in q.subqueries), key=len)
+            return set.intersection(set(parts[0]), *parts[1:]) if parts else set()
+        if isinstance(q, wq.Or | wq.DisjunctionMax):
+            return set().union(*(self.docs(c) for c in q.subqueries))
+        if isinstance(q, wq.AndNot):
+            return self.docs(q.a) - self.docs(q.b)
+        if isinstance(q, wq.AndMaybe):
+            return self.docs(q.a)
+        if isinstance(q, wq.Not):
+            return self.live - self.docs(q.query)
+        if isinstance(q, wq.Every):
+            return self.live
+        if q is wq.NullQuery or isinstance(q, type(wq.NullQuery)):
+            return frozenset()
+        if isinstance(q, wq.MultiTerm):
+            return self.docs(q.simplify(self.reader))
+        return set(self.searcher.docs_for_query(q)) & self.live
+
+    # sort orders
+    @cached_property
+    def _keys(self) -> list[bytes]:
+        keys: list[bytes] = []
+        for reader, _ in self.leaves:
+            column = reader.column_reader("sortkey") if reader.has_column("sortkey") else None
+            count = reader.doc_count_all()
+            keys.extend(list(column) if column is not None else [b""] * count)
+        return keys
+
+    @cached_property
+    def default_order(self) -> list[int]:
+        """Every paper by venue, newest year, title: the empty query's list."""
+        keys, live = self._keys, self.live
+        return sorted((d for d in range(len(keys)) if d in live), key=keys.__getitem__)
+
+    def rank(self, sort: str) -> list[int] | Callable[[int], Any]:
+        """A sort key per document number for ``sort`` ("year" or "title")."""
+        with self._lock:
+            cache = self.__dict__.setdefault("_ranks", {})
+            if sort not in cache:
+                keys = self._keys
+                if sort == "title":
+                    split = [k.split(b"\x1f", 2)[-1] for k in keys]
+                else:  # year: newest first, then title
+                    split = [b"\x1f".join(k.split(b"\x1f", 2)[1:]) for k in keys]
+                ranked = sorted(range(len(keys)), key=split.__getitem__)
+                rank = [0] * len(keys)
+                for r, d in enumerate(ranked):
+                    rank[d] = r
+                cache[sort] = rank
+            return cache[sort]
+
+    def stored(self, doc: int) -> dict:
+        return self.searcher.stored_fields(doc)
+
+    def paper(self, doc: int) -> Paper:
+        return Paper.from_dict(self.stored(doc)["paper"])
+
+    def docnum(self, paper_id: str) -> int | None:
+        docs = self.term_docs("id", paper_id)
+        return next(iter(docs)) if docs else None
+
+    def close(self) -> None:
+        self.searcher.close()
+
+
+def _all_ids(matcher) -> Iterable[int]:
+    """Every id of a leaf matcher: whole posting blocks at a time for on-disk postings."""
+    if type(matcher) is not W3LeafMatcher:
+        return list(matcher.all_ids())
+    out: list[int] = []
+    m = matcher
+    while not m._atend:
+        if m._ids is None:
+            m._read_ids()
+        out.extend(m._ids)
+        if m._lastblock:
+            break
+        m._goto(m._nextoffset)
+    return out
+
+
+# -- parsing -------------------------------------------------------------------------------
+class _FuzzyPlugin(qparser.FuzzyTermPlugin):
+    """``word~``: keeps the word as typed (not stemmed) for the vocabulary to expand."""
+
+    class FuzzyTermNode(qparser.FuzzyTermPlugin.FuzzyTermNode):
+        def query(self, parser):
+            q = super().query(parser)
+            if isinstance(q, wq.FuzzyTerm):
+                q.text = fold(self.text)
+            return q
+
+
+def _parser(schema: Schema) -> qparser.QueryParser:
+    parser = qparser.MultifieldParser(list(_DEFAULT_FIELDS), schema, fieldboosts=_BOOSTS,
+                                      group=qparser.AndGroup)
+    parser.add_plugin(_FuzzyPlugin())
+    # + and - only at the start of a word: "KV-PRM" and "tag:to-cite" are words.
+    parser.add_plugin(qparser.PlusMinusPlugin(plusexpr=r"(?<![^\s(])\+",
+                                              minusexpr=r"(?<![^\s(])-"))
+    return parser
+
+
+@dataclass
+class _Plan:
+    """A parsed query: the all-words query, the any-word query (when different), and the
+    positive terms per field for highlighting."""
+
+    strict: wq.Query
+    loose: wq.Query | None
+    terms: dict[str, set[str]]
+    annotations: bool = False
+
+
+def _loosen(strict: wq.Query) -> wq.Query | None:
+    """The "some of the words" query ranked below the "all words" one: the plain words
+    become optional, field filters (year:, tag: …) and exclusions stay."""
+    q, excluded = strict, []
+    if isinstance(q, wq.AndNot):
+        q, excluded = q.a, [q.b]
+    words: list[wq.Query] = []
+    required: list[wq.Query] = []
+    for child in q.subqueries if isinstance(q, wq.And) else [q]:
+        if isinstance(child, wq.Not):
+            excluded.append(child.query)
+        elif _fieldnames(child) <= set(_DEFAULT_FIELDS):
+            words.append(child)
+        else:
+            required.append(child)
+    if len(words) < 2:
+        return None
+    loose: wq.Query = wq.Or(words) if not required else wq.And([*required, wq.Or(words)])
+    if excluded:
+        loose = wq.AndNot(loose, excluded[0] if len(excluded) == 1 else wq.Or(excluded))
+    return loose
+
+
+def _fieldnames(q: wq.Query) -> set[str]:
+    return {getattr(leaf, "fieldname", None) for leaf in ([q] if q.is_leaf() else q.leaves())}
+
+
+def _positive_terms(q: wq.Query, out: dict[str, set[str]]) -> dict[str, set[str]]:
+    if isinstance(q, wq.Not):
+        return out
+    if isinstance(q, wq.AndNot):
+        return _positive_terms(q.a, out)
+    if isinstance(q, wq.Term):
+        text = q.text.decode() if isinstance(q.text, bytes) else str(q.text)
+        out.setdefault(q.fieldname, set()).add(text)
+    elif isinstance(q, wq.Phrase):
+        out.setdefault(q.fieldname, set()).update(q.words)
+    for child in q.children():
+        _positive_terms(child, out)
+    return out
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+class _Vocabulary:
+    """Every unstemmed, folded word of the titles, abstracts and authors, one a line in
+    ``vocabulary.txt`` beside the index: the word list for ``word~``, ``word*`` and "did
+    you mean" (a Whoosh field would cost a second posting per word per paper)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._stamp: tuple[int, int] | None = None
+        self._words: list[str] = []
+        self._set: set[str] = set()
+        self._by_first: dict[str, list[str]] = {}
+
+    def _load(self) -> None:
+        try:
+            stat = self.path.stat()
+        except OSError:
+            stat = None
+        stamp = (stat.st_mtime_ns, stat.st_size) if stat else (0, 0)
+        if stamp == self._stamp:
+            return
+        text = self.path.read_text("utf-8") if stat else ""
+        self._words = text.split()
+        self._set = set(self._words)
+        self._by_first = {}
+        self._stamp = stamp
+
+    def __contains__(self, word: str) -> bool:
+        self._load()
+        return word in self._set
+
+    def extend(self, words: Iterable[str]) -> None:
+        self._load()
+        new = {fold(w) for w in words} - self._set
+        if new:
+            atomic.write_text(self.path, "\n".join(sorted(self._set | new)) + "\n")
+            self._stamp = None
+
+    def starting(self, prefix: str) -> list[str]:
+        self._load()
+        words = self._words
+        out = []
+        for i in range(bisect.bisect_left(words, prefix), len(words)):
+            if not words[i].startswith(prefix) or len(out) >= _MAX_EXPANSION:
+                break
+            out.append(words[i])
+        return out
+
+    def near(self, word: str, maxdist: int, prefix: int = 1) -> list[str]:
+        """Words within ``maxdist`` edits of ``word`` sharing its first ``prefix`` letters."""
+        self._load()
+        first = word[:1]
+        group = self._by_first.get(first)
+        if group is None:
+            group = self._by_first[first] = self.starting(first) if first else []
+            if len(group) >= _MAX_EXPANSION:  # starting() stops early; a group needs all
+                lo = bisect.bisect_left(self._words, first)
+                hi = bisect.bisect_left(self._words, first + "\U0010ffff")
+                group = self._by_first[first] = self._words[lo:hi]
+        letters = set(word)
+        out = []
+        for cand in group:
+            if abs(len(cand) - len(word)) > maxdist or cand[:prefix] != word[:prefix]:
+                continue
+            if len(letters.symmetric_difference(cand)) > 2 * maxdist:
+                continue
+            if _within(cand, word, maxdist) <= maxdist:
+                out.append(cand)
+                if len(out) >= _MAX_EXPANSION:
+                    break
+        return out
+
+
+def _within(a: str, b: str, limit: int) -> int:
+    """Levenshtein distance of a and b, or limit + 1 when it is larger."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1,
+                               previous[j - 1] + (ca != cb)))
+        if min(current) > limit:
+            return limit + 1
+        previous = current
+    return previous[-1]
+
+
+# -- the index -----------------------------------------------------------------------------
+class _Adder:
+    """Feeds papers to an open writer; see :meth:`PaperIndex.adding`."""
+
+    def __init__(self, writer, reader, progress: Progress | None,
+                 annotations: AnnotationLookup | None) -> None:
+        self._writer = writer
+        self._reader = reader  # set when sub-processes write: they only add, never replace
+        self._progress = progress
+        self._annotations = annotations
+        self.count = 0
+        self.words: set[str] = set()
+
+    def add(self, paper: Paper) -> None:
+        annotations = self._annotations(paper.id) if self._annotations else None
+        doc = PaperIndex._document(paper, annotations)
+        PaperIndex._collect_words(paper, self.words)
+        if self._reader is not None:
+            if ("id", paper.id.encode()) in self._reader:
+                self._writer.delete_by_term("id", paper.id)
+            self._writer.add_document(**doc)
+        else:
+            self._writer.update_document(**doc)
+        self.count += 1
+        if self._progress and self.count % 500 == 0:
+            self._progress(self.count)
+
+    def delete(self, ids: Iterable[str]) -> None:
+        for paper_id in ids:
+            self._writer.delete_by_term("id", paper_id)
+
+
 class PaperIndex:
-    """A Whoosh index in ``path``."""
+    """A Whoosh index in ``path``: open/rebuild, write (import and annotations), search."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._ix: windex.Index | None = None
+        self._snap: _Snapshot | None = None
+        self._snap_lock = threading.Lock()
+        self._pending: dict[str, AnnotationFields | None] = {}
+        self._writing: dict[str, AnnotationFields | None] = {}
+        self._cv = threading.Condition()
+        self._writer_thread: threading.Thread | None = None
+        self._write_error: str | None = None
+        self._parser: qparser.QueryParser | None = None
+        self._vocab = _Vocabulary(path / _VOCAB_FILE)
 
     # -- lifecycle -------------------------------------------------------------------------
     def open(self) -> bool:
@@ -82,24 +579,28 @@ class PaperIndex:
 
         Returns True when the index was (re)created and must be filled from the sources.
         """
-        version_file = self.path / _VERSION_FILE
         try:
-            version = json.loads(version_file.read_text())["schema"]
-            if version == SCHEMA_VERSION and windex.exists_in(str(self.path)):
+            meta = json.loads((self.path / _META_FILE).read_text())
+            if meta["schema"] == SCHEMA_VERSION and windex.exists_in(str(self.path)):
                 self._ix = windex.open_dir(str(self.path))
-                self._ix.doc_count()  # touch the TOC: a corrupt index fails here
+                self._snapshot()  # reads the TOC and segments: a corrupt index fails here
                 return False
-        except Exception:  # missing, unreadable or corrupt: all mean "rebuild"
-            pass
+        except Exception:  # missing, unreadable, old or corrupt: all mean "rebuild"
+            self._drop_snapshot()
         self.create()
         return True
 
+    def _vocabulary(self) -> _Vocabulary:
+        return self._vocab
+
     def create(self) -> None:
+        self._drop_snapshot()
         if self.path.exists():
             shutil.rmtree(self.path)
         self.path.mkdir(parents=True)
         self._ix = windex.create_in(str(self.path), _schema())
-        (self.path / _VERSION_FILE).write_text(json.dumps({"schema": SCHEMA_VERSION}))
+        self._parser = None
+        self._write_meta({"schema": SCHEMA_VERSION, "sources": {}})
 
     @property
     def ix(self) -> windex.Index:
@@ -109,26 +610,57 @@ class PaperIndex:
         return self._ix
 
     def close(self) -> None:
+        self.flush()
+        with self._cv:
+            thread, self._writer_thread = self._writer_thread, None
+            self._cv.notify_all()
+        if thread is not None:
+            thread.join(timeout=5)
+        self._drop_snapshot()
         if self._ix is not None:
             self._ix.close()
             self._ix = None
 
+    # -- what the index holds, by source -----------------------------------------------------
+    def _read_meta(self) -> dict:
+        try:
+            return json.loads((self.path / _META_FILE).read_text())
+        except (OSError, ValueError):
+            return {"schema": SCHEMA_VERSION, "sources": {}}
+
+    def _write_meta(self, meta: dict) -> None:
+        atomic.write_text(self.path / _META_FILE, json.dumps(meta, indent=1))
+
+    def indexed_sources(self) -> dict[str, str]:
+        """``{source id: checksum}`` of the sources whose papers are in the index."""
+        return dict(self._read_meta().get("sources", {}))
+
+    def mark_sources(self, digests: dict[str, str | None]) -> None:
+        """Record that each source is indexed at its checksum (None: no longer indexed)."""
+        meta = self._read_meta()
+        sources = meta.setdefault("sources", {})
+        for source_id, digest in digests.items():
+            if digest is None:
+                sources.pop(source_id, None)
+            else:
+                sources[source_id] = digest
+        self._write_meta(meta)
+
     # -- writing ---------------------------------------------------------------------------
     @staticmethod
     def _annotation_doc(fields: AnnotationFields | None) -> dict:
-        if not fields:
-            return {}
+        fields = fields or {}
         return {
-            "tags": ",".join(fields.get("tags") or ()),
+            "tags": ",".join(t.replace(",", " ") for t in fields.get("tags") or ()),
             "status": fields.get("status") or "",
             "starred": bool(fields.get("starred")),
-            "lists": ",".join(fields.get("lists") or ()),
+            "lists": ",".join(x.replace(",", " ") for x in fields.get("lists") or ()),
             "note": fields.get("note") or "",
         }
 
     @staticmethod
-    def _document(paper: Paper) -> dict:
-        return {
+    def _document(paper: Paper, annotations: AnnotationFields | None = None) -> dict:
+        doc = {
             "id": paper.id,
             "source": paper.source,
             "title": paper.display_title,
@@ -136,158 +668,466 @@ class PaperIndex:
             "authors": " ; ".join(paper.authors),
             "abstract": paper.display_abstract,
             "venue": paper.venue,
-            "year": paper.year,
+            "year": str(paper.year) if paper.year else "",
             "keywords": ",".join(paper.keywords),
+            "sortkey": _sortkey(paper),
             "paper": paper.to_dict(),
         }
+        doc.update(PaperIndex._annotation_doc(annotations))
+        return {k: v for k, v in doc.items() if v not in (None, "")}
+
+    @staticmethod
+    def _collect_words(paper: Paper, into: set[str]) -> None:
+        for text in (paper.display_title, paper.display_abstract, paper.name,
+                     " ".join(paper.authors)):
+            for m in WORD.finditer(text):
+                into.add(m.group())
+
+    @contextmanager
+    def _writer(self, procs: int = 1, timeout: float = 60.0):
+        """A Whoosh writer, waiting up to ``timeout`` for another process's lock."""
+        kwargs: dict[str, Any] = {"limitmb": 256}
+        if procs > 1:
+            kwargs.update(procs=procs, multisegment=True)
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                writer = self.ix.writer(**kwargs)
+                break
+            except LockError:
+                if time.monotonic() > deadline:
+                    raise StoreError(f"{self.path}: the index is locked by another "
+                                     "paper-tui process; try again when it is done") from None
+                time.sleep(0.1)
+        try:
+            yield writer
+        except BaseException:
+            writer.cancel()
+            raise
+        writer.commit()
+        self._stale()
 
     def add(self, papers: Iterable[Paper], progress: Progress | None = None,
-            annotations: AnnotationLookup | None = None) -> int:
-        """Add or replace papers (by id), with their annotation fields when given."""
-        count = 0
-        with self.ix.writer() as writer:
-            for paper in papers:
-                doc = self._document(paper)
-                if annotations is not None:
-                    doc.update(self._annotation_doc(annotations(paper.id)))
-                doc = {k: v for k, v in doc.items() if v not in (None, "")}
-                writer.update_document(**doc)
-                count += 1
-                if progress and count % 500 == 0:
-                    progress(count)
-        if progress:
-            progress(count)
-        return count
+            annotations: AnnotationLookup | None = None, expected: int | None = None) -> int:
+        """Add or replace papers (by id), with their annotation fields when given.
 
-    def set_annotations(self, paper_id: str, fields: AnnotationFields | None) -> None:
-        """Mirror one paper's annotations into the index (the next search sees them)."""
-        with self.ix.searcher() as searcher:
-            stored = searcher.document(id=paper_id)
-        if stored is None:
-            return
-        doc = self._document(Paper.from_dict(stored["paper"]))
-        doc.update(self._annotation_doc(fields))
-        with self.ix.writer() as writer:
-            writer.update_document(**{k: v for k, v in doc.items() if v not in (None, "")})
+        ``expected`` (how many papers are coming) picks a two-process writer for big imports.
+        """
+        with self.adding(progress, annotations, expected) as adder:
+            for paper in papers:
+                adder.add(paper)
+        return adder.count
+
+    @contextmanager
+    def adding(self, progress: Progress | None = None,
+               annotations: AnnotationLookup | None = None, expected: int | None = None
+               ) -> Iterator[_Adder]:
+        """An open writer to stream papers into (one commit at the end); for an import
+        that reads, stores and indexes a file in one pass."""
+        procs = 2 if expected is not None and expected >= _MP_THRESHOLD else 1
+        with self._writer(procs) as writer:
+            adder = _Adder(writer, self._snapshot().reader if procs > 1 else None,
+                           progress, annotations)
+            yield adder
+            self._vocabulary().extend(adder.words)  # under the writer's lock
+        if progress:
+            progress(adder.count)
 
     def delete(self, ids: Iterable[str]) -> None:
-        with self.ix.writer() as writer:
+        ids = list(ids)
+        if not ids:
+            return
+        with self._writer() as writer:
             for paper_id in ids:
                 writer.delete_by_term("id", paper_id)
 
+    def delete_source(self, source: str) -> None:
+        """Remove every paper of one source."""
+        with self._writer() as writer:
+            writer.delete_by_query(wq.Term("source", source))
+
     def ids_of_source(self, source: str) -> set[str]:
-        with self.ix.searcher() as searcher:
-            return {searcher.stored_fields(doc)["id"]
-                    for doc in searcher.document_numbers(source=source)}
+        snap = self._snapshot()
+        docs = snap.term_docs("source", source)
+        ids: set[str] = set()
+        for reader, offset in snap.leaves:
+            end = offset + reader.doc_count_all()
+            mine = [d - offset for d in docs if offset <= d < end]
+            if mine:
+                column = reader.column_reader("id")
+                ids.update(column[d] for d in mine)
+        return ids
+
+    # -- annotations: written in the background ---------------------------------------------
+    def set_annotations(self, paper_id: str, fields: AnnotationFields | None) -> None:
+        """Mirror one paper's annotations into the index without blocking the caller.
+
+        A background thread writes; a search that filters on annotations waits for it
+        (:meth:`flush`), so it always sees the change."""
+        with self._cv:
+            self._pending[paper_id] = fields
+            if self._writer_thread is None:
+                self._writer_thread = threading.Thread(target=self._write_annotations,
+                                                       name="paper-tui-index", daemon=True)
+                self._writer_thread.start()
+            self._cv.notify_all()
+
+    def _write_annotations(self) -> None:
+        while True:
+            with self._cv:
+                while not self._pending and self._writer_thread is not None:
+                    self._cv.wait()
+                if self._writer_thread is None and not self._pending:
+                    return
+                batch, self._pending = self._pending, {}
+                self._writing = batch
+            try:
+                self._apply_annotations(batch)
+                self._write_error = None
+            except Exception as exc:  # reported by flush(); the YAML store keeps the truth
+                self._write_error = f"could not update the index: {exc}"
+            with self._cv:
+                self._writing = {}
+                self._cv.notify_all()
+
+    def _apply_annotations(self, batch: dict[str, AnnotationFields | None]) -> None:
+        snap = self._snapshot()
+        docs = []
+        for paper_id, fields in batch.items():
+            doc = snap.docnum(paper_id)
+            if doc is not None:
+                docs.append(self._document(snap.paper(doc), fields))
+        if not docs:
+            return
+        with self._writer(timeout=600) as writer:
+            for doc in docs:
+                writer.update_document(**doc)
+        self._snapshot().default_order  # noqa: B018  (warm the new view off the caller's path)
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every annotation change is in the index; False on timeout."""
+        with self._cv:
+            done = self._cv.wait_for(lambda: not self._pending and not self._writing, timeout)
+        return done
 
     # -- reading ---------------------------------------------------------------------------
+    def _stale(self) -> None:
+        with self._snap_lock:
+            self._snap = None
+
+    def _drop_snapshot(self) -> None:
+        with self._snap_lock:
+            self._snap = None
+
+    def _snapshot(self) -> _Snapshot:
+        with self._snap_lock:
+            snap = self._snap
+            if snap is None or not snap.up_to_date():
+                snap = self._snap = _Snapshot(self.ix)
+            return snap
+
     def count(self) -> int:
-        return self.ix.doc_count()
+        return len(self._snapshot().live)
 
     def get(self, paper_id: str) -> Paper | None:
-        with self.ix.searcher() as searcher:
-            fields = searcher.document(id=paper_id)
-        return Paper.from_dict(fields["paper"]) if fields else None
+        snap = self._snapshot()
+        doc = snap.docnum(paper_id)
+        return snap.paper(doc) if doc is not None else None
 
     def ids_with_prefix(self, prefix: str, limit: int = 3) -> list[str]:
-        with self.ix.searcher() as searcher:
-            results = searcher.search(Prefix("id", prefix), limit=limit)
-            return [hit["id"] for hit in results]
+        found = self._snapshot().reader.expand_prefix("id", prefix)
+        return [btext.decode() for _, btext in zip(range(limit), found, strict=False)]
 
-    def parse(self, query: str):
-        """Our query language -> a Whoosh query; :class:`QueryError` when it cannot parse."""
-        parser = qparser.MultifieldParser(["title", "name", "abstract", "authors"],
-                                          self.ix.schema, group=qparser.OrGroup.factory(0.9))
+    def plan(self, query: str, snap: _Snapshot | None = None) -> _Plan | None:
+        """Our query language -> Whoosh queries; None for the empty query;
+        :class:`QueryError` when it cannot be parsed."""
+        cleaned = clean(query)
+        if not cleaned:
+            return None
+        snap = snap or self._snapshot()
+        if self._parser is None:
+            self._parser = _parser(self.ix.schema)
         try:
-            return parser.parse(query) if query.strip() else Every()
+            strict = self._parser.parse(cleaned)
         except Exception as exc:
-            raise QueryError(f"invalid query {query!r}: {exc}") from None
+            raise QueryError(f"cannot read the query {query!r}: {exc}") from None
+        strict = self._expand(strict, snap).normalize()
+        # Words are all required, then partly; an explicit AND means all, and only all.
+        loose = None if re.search(r"(?<!\S)AND(?!\S)", cleaned) else _loosen(strict)
+        terms = _positive_terms(strict, {})
+        return _Plan(strict, loose, terms, mentions_annotations(cleaned))
+
+    def _expand(self, q: wq.Query, snap: _Snapshot) -> wq.Query:
+        """``word~`` and ``word*`` through the unstemmed vocabulary, then stemmed per field:
+        ``learning*`` finds "learn", ``transformr~`` finds "transformers"."""
+
+        vocabulary = self._vocabulary()
+
+        def visit(node: wq.Query) -> wq.Query:
+            if isinstance(node, wq.Phrase) and not snap.reader.schema[node.fieldname] \
+                    .format.supports("positions"):
+                return wq.And([wq.Term(node.fieldname, w, boost=node.boost)
+                               for w in node.words])
+            if type(node) is wq.Term and node.fieldname in _DEFAULT_FIELDS:
+                text = node.text if isinstance(node.text, bytes) else node.text.encode()
+                return node if (node.fieldname, text) in snap.reader else wq.NullQuery
+            if isinstance(node, wq.FuzzyTerm):
+                words = vocabulary.near(fold(node.text), node.maxdist, node.prefixlength)
+            elif isinstance(node, wq.Prefix) and node.fieldname in ("title", "name",
+                                                                     "abstract", "note",
+                                                                     "authors"):
+                words = vocabulary.starting(fold(node.text))
+            else:
+                return node
+            fieldobj = snap.reader.schema[node.fieldname]
+            stemmed = getattr(fieldobj, "stemmed", False)
+            terms = {stem(w) if stemmed else w for w in words}
+            if isinstance(node, wq.Prefix):
+                terms.update(t.decode() for t in snap.reader.expand_prefix(node.fieldname,
+                                                                           fold(node.text)))
+            if not terms:
+                return wq.NullQuery
+            return wq.Or([wq.Term(node.fieldname, t, boost=node.boost) for t in sorted(terms)])
+
+        return q.accept(visit)
+
+    def suggest(self, query: str, snap: _Snapshot | None = None) -> str | None:
+        """"Did you mean": the query with unknown words replaced by close known ones."""
+        snap = snap or self._snapshot()
+        reader = snap.reader
+        vocabulary = self._vocabulary()
+        changed = query
+        any_change = False
+
+        def frequency(word: str) -> int:
+            return sum(reader.doc_frequency(f, stem(word)) for f in ("title", "abstract"))
+
+        for word in dict.fromkeys(plain_words(query)):
+            if len(word) < 3 or (word in vocabulary and frequency(word)):
+                continue
+            best = None
+            for dist in (1, 2):
+                cands = [c for c in vocabulary.near(word, dist, 1) if frequency(c)]
+                if cands:
+                    best = max(cands, key=lambda w: (_common_prefix(w, word), frequency(w), w))
+                    break
+            if best and best != word:
+                pattern = re.compile(rf"(?<!\w){re.escape(word)}(?!\w)", re.IGNORECASE)
+                replaced = pattern.sub(best, changed)
+                if replaced == changed:  # the typed form differs from the folded one
+                    replaced = re.sub(rf"(?<!\w)\w*{re.escape(word[1:])}(?!\w)", best, changed,
+                                      flags=re.IGNORECASE)
+                any_change = any_change or replaced != changed
+                changed = replaced
+        return changed if any_change else None
 
     def search(self, query: str, *, sort: str = "relevance", limit: int | None = 50,
                offset: int = 0) -> SearchPage:
-        parsed = self.parse(query)
-        sortedby = {"year": "year", "title": None}.get(sort)
-        with self.ix.searcher() as searcher:
-            want = None if limit is None else offset + limit
-            if not query.strip() or sort == "title":
-                docs = [(searcher.stored_fields(d)["paper"], None)
-                        for d in searcher.search(parsed, limit=None, scored=False)
-                        .docs()]
-                papers = sorted((Paper.from_dict(p) for p, _ in docs),
-                                key=lambda p: (p.venue, -(p.year or 0), p.display_title.lower()))
-                page = papers[offset:want]
-                return SearchPage([Hit(p) for p in page], len(papers))
-            results = searcher.search(parsed, limit=want, sortedby=sortedby,
-                                      reverse=sort == "year")
-            hits = [Hit(Paper.from_dict(h["paper"]), h.score) for h in results[offset:want]]
-            total = results.estimated_length() if not results.has_exact_length() else len(results)
-            return SearchPage(hits, total, results.has_exact_length())
+        results = ResultSet(self, query, sort)
+        try:
+            end = len(results) if limit is None else min(len(results), offset + limit)
+            hits = [results.hit(i) for i in range(offset, end)]
+            return SearchPage(hits, results.total, True, results.suggestion, results.error)
+        finally:
+            results.close()
+
+    def results(self, query: str, *, sort: str = "relevance") -> ResultSet:
+        return ResultSet(self, query, sort)
+
+    def similar(self, paper_id: str, numterms: int = 12) -> ResultSet:
+        """Papers like ``paper_id``: its key terms (Bo1 model) as a weighted query."""
+        snap = self._snapshot()
+        doc = snap.docnum(paper_id)
+        if doc is None:
+            return ResultSet(self, "", "relevance", error=f"no paper with id {paper_id!r}")
+        paper = snap.paper(doc)
+        text = f"{paper.display_title} {paper.display_title} {paper.display_abstract}"
+        key = snap.searcher.key_terms_from_text("abstract", text, numterms=numterms,
+                                                 normalize=True)
+        subqueries: list[wq.Query] = []
+        for term, weight in key:
+            subqueries.append(wq.Term("abstract", term, boost=weight))
+            subqueries.append(wq.Term("title", term, boost=weight * _BOOSTS["title"]))
+        q = wq.Or(subqueries)
+        plan = _Plan(q, None, _positive_terms(q, {}))
+        return ResultSet(self, "", "relevance", plan=plan, exclude={doc})
+
+    def facets(self, query: str) -> dict[str, dict[str, int]]:
+        """Hit counts per tag, status, venue and year for ``query`` (empty if it is invalid)."""
+        results = ResultSet(self, query, "relevance")
+        try:
+            return {} if results.error else results.facets()
+        finally:
+            results.close()
 
 
 class ResultSet:
     """Every hit of one query, in order, without loading any paper until asked.
 
-    Holds the doc numbers (and scores) only, so 87,549 hits cost a list of ints; a virtual
-    list asks for ``paper(i)`` as rows scroll into view. Valid until ``close()``.
+    The set of hits is exact and cheap (posting-list set algebra), so ``len()`` is true.
+    In relevance order, papers matching all words come first, then those matching some;
+    only the first :data:`_TOP` are scored up front, the rest when asked for. Valid until
+    ``close()``; a query error is in ``error`` (never raised), with no hits.
     """
 
-    def __init__(self, index: PaperIndex, query: str, sort: str = "relevance") -> None:
+    def __init__(self, index: PaperIndex, query: str, sort: str = "relevance", *,
+                 plan: _Plan | None = None, exclude: set[int] | None = None,
+                 error: str | None = None) -> None:
+        if sort not in SORTS:
+            raise ValueError(f"unknown sort {sort!r}")
         self.query = query
         self.sort = sort
-        self.error: str | None = None
-        self.suggestion: str | None = None
-        self._searcher = index.ix.searcher()
+        self.error = error
+        self._suggestion: str | None = None
+        self._index = index
+        self._exclude = frozenset(exclude or ())
         self._cache: dict[int, Paper] = {}
         self._docs: list[int] = []
-        self._scores: list[float] = []
-        try:
-            self._run(index)
-        except QueryError as exc:
-            self.error = str(exc)
-
-    def _run(self, index: PaperIndex) -> None:
-        searcher = self._searcher
-        if not self.query.strip() or self.sort == "title":
-            parsed = Every() if not self.query.strip() else index.parse(self.query)
-            docs = list(searcher.search(parsed, limit=None, scored=False).docs())
-
-            def key(doc: int) -> tuple:
-                p = searcher.stored_fields(doc)["paper"]
-                if self.sort == "title":
-                    return (p["display_title"].lower(),)
-                return (p["venue"], -(p["year"] or 0), p["display_title"].lower())
-
-            self._docs = sorted(docs, key=key)
+        self._scores: dict[int, float] = {}
+        self._complete = True
+        self._all: frozenset[int] | set[int] = frozenset()
+        self._plan: _Plan | None = plan
+        if error is not None:
+            self._snap = index._snapshot()
             return
-        results = searcher.search(index.parse(self.query), limit=None,
-                                  sortedby="year" if self.sort == "year" else None,
-                                  reverse=self.sort == "year")
-        self._docs = [hit.docnum for hit in results]
-        self._scores = [hit.score or 0.0 for hit in results]
+        try:
+            if plan is None:
+                self._plan = index.plan(query)
+            if self._plan is not None and self._plan.annotations:
+                index.flush(timeout=5)
+            self._snap = index._snapshot()
+            self._run()
+        except (QueryError, WhooshQueryError) as exc:
+            self.error = str(exc)
+            self._snap = index._snapshot()
+            self._docs, self._all = [], frozenset()
+
+    def _run(self) -> None:
+        snap, plan = self._snap, self._plan
+        if plan is None:
+            self._all = snap.live
+            self._docs = snap.default_order if self.sort == "relevance" else \
+                sorted(snap.live, key=snap.rank(self.sort).__getitem__)
+            return
+        strict = snap.docs(plan.strict) - self._exclude
+        every = (snap.docs(plan.loose) - self._exclude) if plan.loose is not None else strict
+        self._all = every
+        if self.sort != "relevance":
+            self._docs = sorted(every, key=snap.rank(self.sort).__getitem__)
+            return
+        self._strict = strict
+        self._top()
+
+    def _scored(self, q: wq.Query, limit: int | None, allowed: set[int] | frozenset[int]
+                ) -> list[tuple[int, float]]:
+        if not allowed:
+            return []
+        results = self._snap.searcher.search(q, limit=limit, filter=set(allowed))
+        return [(hit.docnum, hit.score or 0.0) for hit in results]
+
+    def _top(self) -> None:
+        """Score only the first _TOP hits: enough for any first screen."""
+        plan = self._plan
+        assert plan is not None
+        first = self._scored(plan.strict, _TOP, self._strict)
+        rest: list[tuple[int, float]] = []
+        rest_docs = self._all - self._strict
+        if len(first) < _TOP and plan.loose is not None:
+            rest = self._scored(plan.loose, _TOP - len(first), rest_docs)
+        self._docs = [d for d, _ in first + rest]
+        self._scores = dict(first + rest)
+        self._complete = len(self._docs) >= len(self._all)
+
+    def _complete_ranking(self) -> None:
+        plan = self._plan
+        assert plan is not None
+        first = self._scored(plan.strict, None, self._strict)
+        rest = self._scored(plan.loose, None, self._all - self._strict) \
+            if plan.loose is not None else []
+        seen = {d for d, _ in first} | {d for d, _ in rest}
+        leftover = [(d, 0.0) for d in sorted(self._all - seen)]
+        ranked = first + rest + leftover
+        self._docs = [d for d, _ in ranked]
+        self._scores = dict(ranked)
+        self._complete = True
+
+    def _doc(self, i: int) -> int:
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        if i >= len(self._docs) and not self._complete:
+            self._complete_ranking()
+        return self._docs[i]
 
     def __len__(self) -> int:
-        return len(self._docs)
+        return len(self._all)
 
     @property
     def total(self) -> int:
-        return len(self._docs)
+        return len(self._all)
+
+    @property
+    def suggestion(self) -> str | None:
+        """"Did you mean …" when nothing matched."""
+        if self._suggestion is None and not self._all and not self.error and self.query:
+            self._suggestion = self._index.suggest(self.query, self._snap) or ""
+        return self._suggestion or None
 
     def paper(self, i: int) -> Paper:
-        doc = self._docs[i]
+        doc = self._doc(i)
         paper = self._cache.get(doc)
         if paper is None:
-            paper = Paper.from_dict(self._searcher.stored_fields(doc)["paper"])
-            self._cache[doc] = paper
+            paper = self._cache[doc] = self._snap.paper(doc)
         return paper
 
     def score(self, i: int) -> float | None:
-        return self._scores[i] if self._scores else None
+        return self._scores.get(self._doc(i)) if self._plan is not None and \
+            self.sort == "relevance" else None
+
+    def highlights(self, i: int) -> Spans:
+        """Spans of matched words in paper(i)'s display title and abstract."""
+        if self._plan is None:
+            return {}
+        return highlight_spans(self.paper(i), self._plan.terms)
+
+    def hit(self, i: int) -> Hit:
+        return Hit(self.paper(i), self.score(i), self._plan.terms if self._plan else {})
 
     def index_of(self, paper_id: str) -> int | None:
-        for i in range(len(self._docs)):
-            if self.paper(i).id == paper_id:
-                return i
-        return None
+        doc = self._snap.docnum(paper_id)
+        if doc is None or doc not in self._all:
+            return None
+        if doc not in self._docs and not self._complete:
+            self._complete_ranking()
+        return self._docs.index(doc)
+
+    def facets(self) -> dict[str, dict[str, int]]:
+        """Counts per tag, status, venue and year among the hits, most frequent first."""
+        snap, hits = self._snap, self._all
+        everything = hits is snap.live
+        out: dict[str, dict[str, int]] = {}
+        for name, fieldname in (("tag", "tags"), ("status", "status"), ("venue", "venue"),
+                                ("year", "year")):
+            counts: dict[str, int] = {}
+            for btext in snap.reader.lexicon(fieldname):
+                docs = snap.term_docs(fieldname, btext)
+                n = len(docs) if everything else len(docs & hits)
+                if n:
+                    counts[_facet_label(snap, fieldname, btext, docs)] = n
+            order = (lambda kv: (-int(kv[0]), 0)) if name == "year" else \
+                (lambda kv: (-kv[1], kv[0]))
+            out[name] = dict(sorted(counts.items(), key=order))
+        return out
 
     def close(self) -> None:
-        self._searcher.close()
+        """Forget the loaded papers; the shared searcher stays with the index."""
+        self._cache.clear()
+
+
+def _facet_label(snap: _Snapshot, fieldname: str, btext: bytes, docs: frozenset[int]) -> str:
+    """Venues as written (``NeurIPS``); other values as indexed."""
+    if fieldname == "venue" and docs:
+        return snap.paper(next(iter(docs))).venue
+    return btext.decode()
+

@@ -1,0 +1,165 @@
+"""The query language, before any search engine sees it: folding, checks and rewrites.
+
+Pure Python (no whoosh here): :mod:`paper_tui.index` turns the cleaned string into an
+engine query. What lives here is what a user can get wrong and what makes ``MemR$^3$``,
+``MemR³`` and ``memr3`` the same word.
+
+Syntax: words (stemmed), ``"phrases"``, ``AND`` / ``OR`` / ``NOT`` / ``-word``,
+parentheses, ``title:`` ``author:`` ``abstract:`` ``venue:`` ``name:`` ``keyword:``,
+``year:2024`` ``year:2019..2023`` ``year:>=2020``, ``tag:`` ``status:`` ``starred:yes``
+``list:`` ``note:``, ``word*`` (prefix) and ``word~`` / ``word~2`` (fuzzy).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import unicodedata
+
+from paper_tui.errors import QueryError
+
+# What a user may type before ``:`` -> the index field it searches.
+FIELDS: dict[str, str] = {
+    "title": "title", "name": "name", "abstract": "abstract", "author": "authors",
+    "authors": "authors", "venue": "venue", "year": "year", "keyword": "keywords",
+    "keywords": "keywords", "tag": "tags", "tags": "tags", "status": "status",
+    "starred": "starred", "list": "lists", "lists": "lists", "note": "note", "id": "id",
+}
+ANNOTATION_FIELDS = frozenset({"tags", "status", "starred", "lists", "note"})
+
+WORD = re.compile(r"\w+(?:\.?\w+)*")
+"""A word: the tokenizer the index uses (letters, digits, ``³``; inner dots kept)."""
+
+_MATH = re.compile(r"(?<!\\)\$([^$]*)(?<!\\)\$")
+_MATH_NOISE = re.compile(r"\\(?:mathrm|mathbf|mathit|text|textbf|textit|operatorname)\b|[\^_{}\\]")
+_FIELD = re.compile(r"(?<![\w\"])([A-Za-z]+):(?=\S)")
+_YEAR = re.compile(r"\byear:(\S*)", re.IGNORECASE)
+_YEAR_RANGE = re.compile(r"(\d{4})?\.\.(\d{4})?")
+_YEAR_CMP = re.compile(r"(>=|<=|>|<)(\d{4})")
+_STARRED = re.compile(r"\bstarred:(\S+)", re.IGNORECASE)
+_TRUE = {"yes", "y", "true", "1", "on"}
+_FALSE = {"no", "n", "false", "0", "off"}
+_OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
+
+
+def fold(text: str) -> str:
+    """Case, accents and compatibility forms folded: ``Rodolà`` -> ``rodola``, ``³`` -> ``3``."""
+    if text.isascii():
+        return text.lower()
+    text = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
+
+
+def strip_latex(text: str) -> str:
+    """Inline math as plain characters: ``MemR$^3$`` -> ``MemR3``, ``$\\mathrm{L}_2$`` -> ``L2``."""
+    return _MATH.sub(lambda m: _MATH_NOISE.sub("", m.group(1)), text)
+
+
+def _year(m: re.Match[str]) -> str:
+    value = m.group(1)
+    if re.fullmatch(r"\d{4}", value):
+        return f"year:{value}"
+    if rng := _YEAR_RANGE.fullmatch(value):
+        low, high = rng.group(1), rng.group(2)
+        if not (low or high):
+            raise QueryError("year range needs a year on at least one side, e.g. year:2019..2023")
+        if low and high and low > high:
+            raise QueryError(f"year range {value} is backwards: write year:{high}..{low}")
+        return f"year:[{low or ''} TO {high or ''}]"
+    if cmp := _YEAR_CMP.fullmatch(value):
+        op, year = cmp.group(1), int(cmp.group(2))
+        return {">=": f"year:[{year} TO]", ">": f"year:[{year + 1} TO]",
+                "<=": f"year:[TO {year}]", "<": f"year:[TO {year - 1}]"}[op]
+    raise QueryError(f"year:{value} is not a year: use year:2024, year:2019..2023 "
+                     "or year:>=2020")
+
+
+def _starred(m: re.Match[str]) -> str:
+    value = m.group(1).lower()
+    if value in _TRUE:
+        return "starred:true"
+    if value in _FALSE:
+        return "starred:false"
+    raise QueryError(f"starred:{m.group(1)} should be starred:yes or starred:no")
+
+
+def _check_balance(query: str) -> None:
+    if query.count('"') % 2:
+        raise QueryError('a quote is not closed: phrases are written "like this"')
+    depth = 0
+    in_phrase = False
+    for ch in query:
+        if ch == '"':
+            in_phrase = not in_phrase
+        elif not in_phrase and ch == "(":
+            depth += 1
+        elif not in_phrase and ch == ")":
+            depth -= 1
+            if depth < 0:
+                raise QueryError("a ')' has no matching '('")
+    if depth:
+        raise QueryError("a '(' is not closed")
+
+
+def _check_operators(query: str) -> None:
+    words = [w for w in re.split(r"[\s()]+", re.sub(r'"[^"]*"', " x ", query)) if w]
+    if not words:
+        return
+    if words[0] in _OPERATORS - {"NOT"}:
+        raise QueryError(f"the query starts with {words[0]}: put a word before it")
+    if words[-1] in _OPERATORS:
+        raise QueryError(f"the query ends with {words[-1]}: put a word after it")
+    for a, b in itertools.pairwise(words):
+        if a in _OPERATORS and b in _OPERATORS - {"NOT"}:
+            raise QueryError(f"{a} {b}: two operators in a row")
+
+
+def _check_fields(query: str) -> None:
+    outside = re.sub(r'"[^"]*"', " ", query)
+    for m in _FIELD.finditer(outside):
+        name = m.group(1).lower()
+        if name not in FIELDS:
+            known = ", ".join(sorted({k for k in FIELDS if k not in ("authors", "keywords",
+                                                                      "tags", "lists")}))
+            raise QueryError(f"unknown field {m.group(1)}: (known fields: {known})")
+
+
+def _canonical_fields(query: str) -> str:
+    """``Author:x`` -> ``authors:x``: the index's field names, in lower case."""
+    return _FIELD.sub(lambda m: f"{FIELDS.get(m.group(1).lower(), m.group(1))}:", query)
+
+
+def clean(query: str) -> str:
+    """The query as the engine parses it; :class:`QueryError` for what cannot be meant."""
+    query = " ".join(strip_latex(query).split())
+    if not query:
+        return ""
+    _check_balance(query)
+    _check_fields(query)
+    _check_operators(query)
+    for m in re.finditer(r"(?<![\w\"])([A-Za-z]+):(?=\s|$)", query):
+        raise QueryError(f"{m.group(1)}: needs something to search for after the colon")
+    query = _YEAR.sub(_year, query)
+    query = _STARRED.sub(_starred, query)
+    return _canonical_fields(query)
+
+
+def plain_words(query: str) -> list[str]:
+    """The unqualified search words of a query (for spelling suggestions), folded."""
+    text = re.sub(r"\b[A-Za-z]+:(\"[^\"]*\"|\S+)", " ", strip_latex(query))
+    text = re.sub(r"(?<!\w)-\S+", " ", text)
+    words = []
+    for m in WORD.finditer(text):
+        word = m.group(0)
+        if word in _OPERATORS:
+            continue
+        end = m.end()
+        if end < len(text) and text[end] in "*~":
+            continue
+        words.append(fold(word))
+    return words
+
+
+def mentions_annotations(cleaned: str) -> bool:
+    """Whether a cleaned query filters on the reader's annotations (tag:, status: …)."""
+    return any(m.group(1) in ANNOTATION_FIELDS for m in _FIELD.finditer(cleaned))
