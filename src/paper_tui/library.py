@@ -213,3 +213,17 @@ class Library:
         note = self.annotations.get(paper_id)
         return {"status": note.status, "starred": note.starred, "tags": list(note.tags),
                 "note": note.note, "lists": self.lists.lists_of(paper_id)}
+
+    def orphans(self) -> list[str]:
+        """Annotated or listed ids whose paper is not in the library (kept, not dropped)."""
+        return self.annotations.orphans(_Known(self.index))
+
+
+class _Known:
+    """Membership in the index, asked one id at a time."""
+
+    def __init__(self, index: PaperIndex) -> None:
+        self.index = index
+
+    def __contains__(self, paper_id: object) -> bool:
+        return isinstance(paper_id, str) and self.index.get(paper_id) is not None

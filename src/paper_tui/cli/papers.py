@@ -90,6 +90,14 @@ def cmd_show(args: argparse.Namespace, ctx: Context) -> int:
             print(f"{label + ':':<8} {value}")
     if paper.truncated:
         print("(the abstract is cut at the start in the source list)")
+    extras = lib.paper_extras(paper.id)
+    print(f"Status:  {extras['status']}" + ("  ★ starred" if extras["starred"] else ""))
+    for label, values in (("Tags", extras["tags"]), ("Lists", extras["lists"])):
+        if values:
+            print(f"{label + ':':<8} {', '.join(values)}")
     print()
     print(textwrap.fill(paper.display_abstract, width=88))
+    if extras["note"]:
+        print("\nNote:")
+        print(textwrap.indent(extras["note"], "  "))
     return 0

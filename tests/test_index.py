@@ -1,0 +1,201 @@
+"""The index's life: opened not rebuilt, re-indexed per changed source, rebuilt when
+corrupt (annotations surviving), safe with two processes, analyzer fast path exact."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from paper_tui import config as config_mod
+from paper_tui.index import PaperIndex, _analyzer, terms_of
+from paper_tui.library import Library
+from paper_tui.model import Paper
+from paper_tui.sources import checksum
+from test_search import PAPERS, write_jsonl
+
+MORE = [{"title": f"Extra paper {n}", "abstract": f"Extra abstract number {n} about bandits.",
+         "venue": "colt", "year": 2020} for n in range(5)]
+
+
+def open_lib(root: Path, progress=None) -> Library:
+    return Library.open(root, config=config_mod.defaults(), bundled=False, progress=progress)
+
+
+def index_files(root: Path) -> dict[str, int]:
+    return {p.name: p.stat().st_mtime_ns for p in (root / "index").iterdir()}
+
+
+def test_fast_indexing_path_gives_the_analyzers_terms() -> None:
+    text = ("Running the L²EAP agents: Rodolà's MemR³ model-based, state-of-the-art "
+            "results on 3.5 datasets; ﬁne-tuning is not all we need")
+    for stemmed in (True, False):
+        slow = [(t.pos, t.text) for t in _analyzer(stemmed)(text, positions=True)]
+        fast = [(pos, term) for pos, term, _, _ in terms_of(text, stemmed)]
+        assert fast == slow
+    terms = {term for _, term, _, _ in terms_of(text)}
+    assert {"run", "l2eap", "rodola", "memr3", "fine"} <= terms
+
+
+def test_reopening_does_not_reindex(tmp_path: Path) -> None:
+    root = tmp_path / "lib"
+    with open_lib(root) as lib:
+        lib.import_paths([write_jsonl(tmp_path / "a.jsonl", PAPERS)])
+    before = index_files(root)
+    stages: list[str] = []
+    with open_lib(root, progress=lambda stage, done, total: stages.append(stage)) as lib:
+        assert lib.count() == len(PAPERS)
+        assert lib.search("graph").total == 2
+    assert stages == []
+    assert index_files(root) == before
+
+
+def test_reimporting_an_unchanged_file_adds_nothing(tmp_path: Path) -> None:
+    path = write_jsonl(tmp_path / "a.jsonl", PAPERS)
+    with open_lib(tmp_path / "lib") as lib:
+        lib.import_paths([path])
+        before = index_files(tmp_path / "lib")
+        report = lib.import_paths([path])
+        assert (report.added, report.unchanged) == (0, len(PAPERS))
+        assert index_files(tmp_path / "lib") == before
+
+
+def test_a_changed_source_is_reindexed_alone(tmp_path: Path) -> None:
+    root = tmp_path / "lib"
+    a = write_jsonl(tmp_path / "a.jsonl", PAPERS)
+    b = write_jsonl(tmp_path / "b.jsonl", MORE[:2])
+    with open_lib(root) as lib:
+        lib.import_paths([a, b])
+        # The source copy changes but the index is not told (as when an import is cut
+        # short between storing the file and indexing it, or another copy of the library
+        # is synced in): the checksum differs from the one the index recorded.
+        b = write_jsonl(b, MORE)
+        papers = [p for p in _read(b)]
+        lib.sources.write("b-jsonl", b, checksum(b), "jsonl", papers)
+    stages: list[tuple[str, int | None]] = []
+    with open_lib(root, progress=lambda s, d, t: stages.append((s, t))) as lib:
+        assert {stage for stage, _ in stages} == {"indexing b-jsonl"}
+        assert {total for _, total in stages} == {len(MORE)}
+        assert lib.search("bandits").total == len(MORE)
+        assert lib.count() == len(PAPERS) + len(MORE)
+    stages.clear()
+    with open_lib(root, progress=lambda s, d, t: stages.append((s, t))) as lib:
+        assert stages == []
+
+
+def _read(path: Path) -> list[Paper]:
+    from paper_tui.importers import import_file
+
+    return [r for r in import_file(path)[2] if isinstance(r, Paper)]
+
+
+@pytest.mark.parametrize("damage", ["garbage", "empty", "missing", "old-schema"])
+def test_a_damaged_index_is_rebuilt_and_annotations_survive(tmp_path: Path,
+                                                            damage: str) -> None:
+    root = tmp_path / "lib"
+    with open_lib(root) as lib:
+        lib.import_paths([write_jsonl(tmp_path / "a.jsonl", PAPERS)])
+        paper = lib.search("memr3").hits[0].paper
+        lib.annotations.add_tags([paper.id], ["to-cite"])
+        lib.annotations.set_starred([paper.id], True)
+        assert lib.search("tag:to-cite").total == 1
+    index = root / "index"
+    if damage == "garbage":
+        for f in index.iterdir():
+            if f.suffix in (".toc", ".seg"):
+                f.write_bytes(b"\x00garbage" * 10)
+    elif damage == "empty":
+        for f in index.iterdir():
+            f.unlink()
+    elif damage == "missing":
+        import shutil
+
+        shutil.rmtree(index)
+    else:
+        meta = json.loads((index / "paper-tui-index.json").read_text())
+        meta["schema"] = 1
+        (index / "paper-tui-index.json").write_text(json.dumps(meta))
+    stages: list[str] = []
+    with open_lib(root, progress=lambda s, d, t: stages.append(s)) as lib:
+        assert "indexing" in stages
+        assert lib.count() == len(PAPERS)
+        assert [h.paper.id for h in lib.search("tag:to-cite starred:yes").hits] == [paper.id]
+
+
+def test_index_add_takes_annotations_and_set_annotations_replaces_them(tmp_path: Path) -> None:
+    papers = _read(write_jsonl(tmp_path / "a.jsonl", PAPERS))
+    notes = {papers[0].id: {"status": "read", "starred": False, "tags": ["robots"],
+                            "lists": [], "note": ""}}
+    index = PaperIndex(tmp_path / "index")
+    assert index.open() is True
+    index.add(papers, annotations=notes.get)
+    assert [index.results("tag:robots").paper(0).id] == [papers[0].id]
+    index.set_annotations(papers[0].id, {"status": "to-read", "starred": True, "tags": [],
+                                         "lists": [], "note": ""})
+    assert index.flush(timeout=10)
+    assert len(index.results("tag:robots")) == 0
+    assert len(index.results("status:to-read starred:yes")) == 1
+    assert index.count() == len(papers)  # replaced, not duplicated
+    index.close()
+
+
+def test_set_annotations_does_not_block(tmp_path: Path) -> None:
+    import time
+
+    papers = _read(write_jsonl(tmp_path / "a.jsonl", PAPERS))
+    index = PaperIndex(tmp_path / "index")
+    index.open()
+    index.add(papers)
+    start = time.perf_counter()
+    for i, paper in enumerate(papers):
+        index.set_annotations(paper.id, {"tags": [f"t{i}"]})
+    queued = time.perf_counter() - start
+    index.close()  # flushes
+    index = PaperIndex(tmp_path / "index")
+    assert index.open() is False
+    assert all(len(index.results(f"tag:t{i}")) == 1 for i in range(len(papers)))
+    index.close()
+    assert queued < 1.0  # queued, not written in the caller (the writes take longer)
+
+
+_WRITER = """
+import sys, json
+from pathlib import Path
+from paper_tui.index import PaperIndex
+from paper_tui.importers import import_file
+from paper_tui.model import Paper
+index = PaperIndex(Path(sys.argv[1]))
+index.open()
+papers = [r for r in import_file(Path(sys.argv[2]))[2] if isinstance(r, Paper)]
+for round in range(3):
+    index.add(papers)
+    for p in papers:
+        index.set_annotations(p.id, {"tags": [f"round{round}"]})
+    index.flush()
+index.close()
+"""
+
+
+def test_two_processes_writing_and_reading_never_corrupt_the_index(tmp_path: Path) -> None:
+    a = write_jsonl(tmp_path / "a.jsonl", PAPERS)
+    b = write_jsonl(tmp_path / "b.jsonl", MORE)
+    index_dir = tmp_path / "index"
+    index = PaperIndex(index_dir)
+    index.open()
+    index.close()
+    procs = [subprocess.Popen([sys.executable, "-c", _WRITER, str(index_dir), str(f)])
+             for f in (a, b)]
+    reader = PaperIndex(index_dir)
+    assert reader.open() is False
+    while any(p.poll() is None for p in procs):
+        assert reader.results("").error is None  # a reader never waits on the writers
+    assert [p.returncode for p in procs] == [0, 0]
+    reader.close()
+    reader = PaperIndex(index_dir)
+    assert reader.open() is False
+    assert reader.count() == len(PAPERS) + len(MORE)
+    assert len(reader.results("tag:round2")) == len(PAPERS) + len(MORE)
+    reader.close()
