@@ -1,0 +1,321 @@
+"""Annotation verbs: ``tag``, ``untag``, ``status``, ``star``, ``unstar``, ``note``,
+``lists``, ``export``, ``tags``, ``orphans``.
+
+Each change goes through the same core calls the TUI makes, then waits until it is on disk
+(``flush``) before the command exits: exit status 0 means the change is durable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from paper_tui import atomic, export
+from paper_tui.annotations import STATUSES, Annotation
+from paper_tui.cli.context import Context
+from paper_tui.cli.output import line, print_json
+from paper_tui.errors import StoreError
+from paper_tui.library import Library
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("tag", help="add tags to a paper")
+    p.add_argument("id", metavar="ID", help="a paper id or a unique prefix of one")
+    p.add_argument("tags", nargs="+", metavar="TAG")
+    p.set_defaults(handler=cmd_tag)
+
+    p = sub.add_parser("untag", help="remove tags from a paper")
+    p.add_argument("id", metavar="ID")
+    p.add_argument("tags", nargs="+", metavar="TAG")
+    p.set_defaults(handler=cmd_untag)
+
+    p = sub.add_parser("status", help="set the triage status of papers")
+    p.add_argument("ids", nargs="+", metavar="ID")
+    p.add_argument("status", choices=STATUSES)
+    p.set_defaults(handler=cmd_status)
+
+    for name, starred in (("star", True), ("unstar", False)):
+        p = sub.add_parser(name, help=f"{name} papers")
+        p.add_argument("ids", nargs="+", metavar="ID")
+        p.set_defaults(handler=cmd_star, starred=starred)
+
+    p = sub.add_parser("note", help="set, extend or edit ($EDITOR) a paper's note")
+    p.add_argument("id", metavar="ID")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--set", metavar="TEXT", help="replace the note (\"\" clears it)")
+    how.add_argument("--append", metavar="TEXT", help="add a line to the note")
+    p.set_defaults(handler=cmd_note)
+
+    p = sub.add_parser("lists", help="reading lists: all of them, or show/add/remove/…")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_lists)
+    verbs = p.add_subparsers(dest="verb", metavar="VERB")
+    q = verbs.add_parser("show", help="the papers of a list, in order")
+    q.add_argument("name")
+    q.add_argument("--json", action="store_true")
+    q = verbs.add_parser("create", help="create a list")
+    q.add_argument("name")
+    q.add_argument("--description", "-d", default="")
+    q = verbs.add_parser("add", help="add papers to a list (creating it if needed)")
+    q.add_argument("name")
+    q.add_argument("ids", nargs="+", metavar="ID")
+    q = verbs.add_parser("remove", help="remove papers from a list")
+    q.add_argument("name")
+    q.add_argument("ids", nargs="+", metavar="ID")
+    q = verbs.add_parser("rename", help="rename a list")
+    q.add_argument("name")
+    q.add_argument("new_name")
+    q = verbs.add_parser("delete", help="delete a list (its papers stay in the library)")
+    q.add_argument("name")
+    q = verbs.add_parser("describe", help="set a list's description")
+    q.add_argument("name")
+    q.add_argument("text")
+    q = verbs.add_parser("move", help="move a paper to a position (1 = first) in a list")
+    q.add_argument("name")
+    q.add_argument("id", metavar="ID")
+    q.add_argument("position", type=int)
+
+    p = sub.add_parser("export", help="export a reading list or a query's results")
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--list", metavar="NAME", help="a reading list")
+    which.add_argument("--query", metavar="Q", help="a search query (\"\" for every paper)")
+    p.add_argument("--format", "-f", choices=export.FORMATS, default="markdown")
+    p.add_argument("--output", "-o", metavar="FILE", type=Path,
+                   help="write to FILE (atomically) instead of stdout")
+    p.set_defaults(handler=cmd_export)
+
+    p = sub.add_parser("tags", help="every tag with the number of papers carrying it")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_tags)
+
+    p = sub.add_parser("orphans", help="annotated or listed ids no longer in the library")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_orphans)
+
+
+def _summary(paper_id: str, note: Annotation) -> str:
+    parts = [paper_id, note.status]
+    if note.starred:
+        parts.append("★")
+    if note.tags:
+        parts.append("tags: " + ", ".join(note.tags))
+    return "  ".join(parts)
+
+
+def _done(lib: Library, ids: list[str]) -> int:
+    """Wait for the change to be on disk, then say what each paper now carries."""
+    lib.annotations.flush()
+    for paper_id in ids:
+        print(_summary(paper_id, lib.annotations.get(paper_id)))
+    return 0
+
+
+def _resolve(lib: Library, ids: list[str]) -> list[str]:
+    return list(dict.fromkeys(lib.resolve(i) for i in ids))
+
+
+def cmd_tag(args: argparse.Namespace, ctx: Context) -> int:
+    lib = ctx.library
+    ids = _resolve(lib, [args.id])
+    lib.annotations.add_tags(ids, args.tags)
+    return _done(lib, ids)
+
+
+def cmd_untag(args: argparse.Namespace, ctx: Context) -> int:
+    lib = ctx.library
+    ids = _resolve(lib, [args.id])
+    lib.annotations.remove_tags(ids, args.tags)
+    return _done(lib, ids)
+
+
+def cmd_status(args: argparse.Namespace, ctx: Context) -> int:
+    lib = ctx.library
+    ids = _resolve(lib, args.ids)
+    lib.annotations.set_status(ids, args.status)
+    return _done(lib, ids)
+
+
+def cmd_star(args: argparse.Namespace, ctx: Context) -> int:
+    lib = ctx.library
+    ids = _resolve(lib, args.ids)
+    lib.annotations.set_starred(ids, args.starred)
+    return _done(lib, ids)
+
+
+def cmd_note(args: argparse.Namespace, ctx: Context) -> int:
+    lib = ctx.library
+    paper_id = lib.resolve(args.id)
+    if args.set is not None:
+        lib.annotations.set_note(paper_id, args.set)
+    elif args.append is not None:
+        lib.annotations.append_note(paper_id, args.append)
+    else:
+        if lib.annotations.read_only_reason:
+            raise StoreError(lib.annotations.read_only_reason)
+        text = _edit(lib.annotations.get(paper_id).note)
+        if text is None:
+            print("paper-tui: note unchanged (the editor failed)", file=sys.stderr)
+            return 1
+        lib.annotations.set_note(paper_id, text)
+    lib.annotations.flush()
+    note = lib.annotations.get(paper_id).note
+    print(note if note else f"{paper_id}: no note")
+    return 0
+
+
+def _edit(text: str) -> str | None:
+    """Open $VISUAL / $EDITOR (else vi) on ``text``; the edited text, None on failure."""
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+    with tempfile.TemporaryDirectory(prefix="paper-tui-note-") as tmp:
+        path = Path(tmp) / "note.md"
+        path.write_text(text + "\n" if text else "", "utf-8")
+        try:
+            status = subprocess.call([*shlex.split(editor), str(path)])
+        except OSError as exc:
+            raise StoreError(f"cannot run the editor {editor!r}: {exc.strerror}") from None
+        return path.read_text("utf-8") if status == 0 else None
+
+
+def cmd_lists(args: argparse.Namespace, ctx: Context) -> int:
+    lib = ctx.library
+    lists = lib.lists
+    verb = args.verb
+    if verb is None:
+        everything = lists.all()
+        if args.json:
+            print_json([{"name": rl.name, "description": rl.description, "count": len(rl.ids),
+                         "ids": list(rl.ids)} for rl in everything])
+        elif not everything:
+            print("no reading lists yet: paper-tui lists create NAME", file=sys.stderr)
+        for rl in [] if args.json else everything:
+            about = rl.description.split("\n", 1)[0]
+            print(f"{rl.name}  ({len(rl.ids)} paper{'s' if len(rl.ids) != 1 else ''})"
+                  + (f"  {about}" if about else ""))
+        return 0
+    if verb == "show":
+        return _show_list(lib, args.name, args.json)
+    if verb == "create":
+        rl = lists.create(args.name, args.description)
+        lib.annotations.flush()
+        print(f"created list “{rl.name}”")
+    elif verb == "add":
+        ids = _resolve(lib, args.ids)
+        if lists.get(args.name) is None:
+            lists.create(args.name)
+            print(f"created list “{args.name.strip()}”", file=sys.stderr)
+        added = lists.add(args.name, ids)
+        lib.annotations.flush()
+        print(f"added {added} of {len(ids)} to “{lists.get(args.name).name}”")  # type: ignore
+    elif verb == "remove":
+        ids = [_resolve_member(lib, args.name, i) for i in args.ids]
+        removed = lists.remove(args.name, ids)
+        lib.annotations.flush()
+        print(f"removed {removed} from “{lists.get(args.name).name}”")  # type: ignore
+    elif verb == "rename":
+        lists.rename(args.name, args.new_name)
+        lib.annotations.flush()
+        print(f"renamed to “{lists.get(args.new_name).name}”")  # type: ignore
+    elif verb == "delete":
+        lists.delete(args.name)
+        lib.annotations.flush()
+        print(f"deleted list “{args.name}”")
+    elif verb == "describe":
+        lists.describe(args.name, args.text)
+        lib.annotations.flush()
+    elif verb == "move":
+        lists.move(args.name, _resolve_member(lib, args.name, args.id), args.position - 1)
+        lib.annotations.flush()
+        return _show_list(lib, args.name, False)
+    return 0
+
+
+def _resolve_member(lib: Library, name: str, key: str) -> str:
+    """A list member by id or prefix, even when the paper has left the library."""
+    rl = lib.lists.get(name)
+    if rl is not None and key in rl.ids:
+        return key
+    matches = [pid for pid in rl.ids if pid.startswith(key)] if rl else []
+    return matches[0] if len(matches) == 1 else lib.resolve(key)
+
+
+def _show_list(lib: Library, name: str, as_json: bool) -> int:
+    rl = lib.lists.get(name)
+    if rl is None:
+        raise StoreError(f"no reading list named {name!r}")
+    if as_json:
+        print_json({"name": rl.name, "description": rl.description, "ids": list(rl.ids)})
+        return 0
+    print(f"{rl.name}  ({len(rl.ids)} paper{'s' if len(rl.ids) != 1 else ''})")
+    if rl.description:
+        print(rl.description)
+    for number, paper_id in enumerate(rl.ids, 1):
+        paper = lib.index.get(paper_id)
+        print(f"{number:>3}. " + (line(paper) if paper else f"{paper_id}  (not in the library)"))
+    return 0
+
+
+def cmd_export(args: argparse.Namespace, ctx: Context) -> int:
+    lib = ctx.library
+    title = description = ""
+    if args.list is not None:
+        rl = lib.lists.get(args.list)
+        if rl is None:
+            raise StoreError(f"no reading list named {args.list!r}")
+        papers = []
+        for paper_id in rl.ids:
+            paper = lib.index.get(paper_id)
+            if paper is None:
+                print(f"paper-tui: {paper_id} is in “{rl.name}” but not in the library; "
+                      "left out", file=sys.stderr)
+            else:
+                papers.append(paper)
+        title, description = rl.name, rl.description
+    else:
+        papers = [hit.paper for hit in lib.search(args.query, limit=None).hits]
+        title = f"Search: {args.query}" if args.query.strip() else "All papers"
+    text = export.export(lib, papers, args.format, title=title, description=description)
+    if args.output is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        atomic.write_text(args.output, text)
+    except OSError as exc:
+        raise StoreError(f"{args.output}: cannot write ({exc.strerror or exc})") from None
+    print(f"wrote {len(papers)} paper{'s' if len(papers) != 1 else ''} to {args.output}",
+          file=sys.stderr)
+    return 0
+
+
+def cmd_tags(args: argparse.Namespace, ctx: Context) -> int:
+    counts = ctx.library.annotations.tag_counts()
+    if args.json:
+        print_json(counts)
+        return 0
+    for tag, count in counts.items():
+        print(f"{count:>6}  {tag}")
+    if not counts:
+        print("no tags yet: paper-tui tag ID TAG", file=sys.stderr)
+    return 0
+
+
+def cmd_orphans(args: argparse.Namespace, ctx: Context) -> int:
+    lib = ctx.library
+    orphans = lib.orphans()
+    if args.json:
+        print_json([{"id": pid, **lib.paper_extras(pid)} for pid in orphans])
+        return 0
+    for pid in orphans:
+        extras = lib.paper_extras(pid)
+        what = [extras["status"]] + (["★"] if extras["starred"] else [])
+        what += [f"tags: {', '.join(extras['tags'])}"] if extras["tags"] else []
+        what += [f"lists: {', '.join(extras['lists'])}"] if extras["lists"] else []
+        what += ["note"] if extras["note"] else []
+        print(f"{pid}  " + "  ".join(what))
+    print(f"{len(orphans)} annotated or listed id{'s' if len(orphans) != 1 else ''} "
+          "not in the library (kept; they come back with their papers)", file=sys.stderr)
+    return 0
