@@ -14,13 +14,12 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from paper_tui import atomic
+from paper_tui import atomic, export
 from paper_tui.errors import PaperTuiError
 from paper_tui.model import Paper
 from paper_tui.tui.screens.confirm import DIALOG_CSS, Confirm
 
-EXTENSIONS = {"bibtex": ".bib", "markdown": ".md", "csv": ".csv", "yaml": ".yaml",
-              "json": ".json"}
+EXTENSIONS = export.EXTENSIONS
 DESCRIPTIONS = {
     "bibtex": "BibTeX entries, for LaTeX and reference managers",
     "markdown": "a readable reading list: title, authors, venue/year, link, note",
@@ -45,12 +44,13 @@ class ExportDialog(ModalScreen[Path | None]):
     """
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, lib, papers: Sequence[Paper], name: str,
+    def __init__(self, lib, papers: Sequence[Paper], name: str, *, description: str = "",
                  directory: Path | None = None) -> None:
         super().__init__()
         self.lib = lib
         self.papers = list(papers)
         self.name_text = name
+        self.description = description
         self.directory = directory or Path.cwd()
         self.format = "bibtex"
 
@@ -60,7 +60,7 @@ class ExportDialog(ModalScreen[Path | None]):
             yield Label(f"Export {self.name_text} ({n:,} paper{'s' * (n != 1)})",
                         classes="dialog-title")
             yield OptionList(*[Option(f"{fmt:<9} {DESCRIPTIONS[fmt]}", id=fmt)
-                               for fmt in EXTENSIONS], id="export-format")
+                               for fmt in export.FORMATS], id="export-format")
             yield Input(file_stem(self.name_text) + EXTENSIONS[self.format], id="export-path")
             yield Static("", classes="dialog-error", id="export-error")
             yield Label(f"Enter on a format picks it · Enter in the file name writes "
@@ -105,10 +105,9 @@ class ExportDialog(ModalScreen[Path | None]):
             self._write(path)
 
     def _write(self, path: Path) -> None:
-        from paper_tui import export  # TODO(issue 8): top-level once the export core lands
-
         try:
-            text = export.export(self.lib, self.papers, self.format)
+            text = export.export(self.lib, self.papers, self.format, title=self.name_text,
+                                 description=self.description)
             atomic.write_text(path, text)
         except PaperTuiError as exc:
             self._error(str(exc))

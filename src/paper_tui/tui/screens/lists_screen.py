@@ -152,8 +152,9 @@ class _ListActions:
             if path is not None:
                 self.app.notify(f"Exported {name!r} to {path}")  # type: ignore[attr-defined]
 
-        self.app.push_screen(ExportDialog(self.lib, self._list_papers(),  # type: ignore
-                                          name), written)
+        description = self.lib.lists.get(name).description or ""
+        self.app.push_screen(ExportDialog(self.lib, self._list_papers(), name,  # type: ignore
+                                          description=description), written)
 
     def action_cite(self) -> None:
         papers = self._list_papers()

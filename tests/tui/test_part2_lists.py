@@ -1,0 +1,141 @@
+"""Pilot tests for the reading-lists screen: open, reorder, remove, rename, describe,
+delete (asks first) and export (format picker + file name, written atomically)."""
+
+from __future__ import annotations
+
+import pytest
+from part2_host import Host, ids_of, reopened
+from textual.widgets import Input, OptionList
+
+from paper_tui import export
+from paper_tui.tui.screens.confirm import Confirm, Prompt
+from paper_tui.tui.screens.export_dialog import ExportDialog, file_stem
+from paper_tui.tui.screens.lists_screen import ListsScreen, ReadingListScreen
+
+
+@pytest.fixture
+def with_lists(library):
+    ids = ids_of(library, 4)
+    library.lists.create("survey", "papers for the related-work section")
+    library.lists.add("survey", ids[:3])
+    library.lists.create("later")
+    library.lists.add("later", ids[3:])
+    return library, ids
+
+
+def test_file_stem():
+    assert file_stem("Read: RL/2024") == "read-rl-2024"
+    assert file_stem("  ") == "papers"
+
+
+async def test_lists_screen_shows_counts_and_descriptions(with_lists):
+    library, _ids = with_lists
+    app = Host(lambda: ListsScreen(library))
+    async with app.run_test(size=(120, 30)) as pilot:
+        box = app.screen.query_one("#lists", OptionList)
+        assert [o.id for o in box.options] == ["later", "survey"]
+        survey = str(box.get_option("survey").prompt)
+        assert "3 papers" in survey and "related-work" in survey
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ReadingListScreen)
+        assert len(app.screen.results) == 3
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ListsScreen)
+
+
+async def test_reorder_and_remove_in_an_open_list(with_lists, library_dir):
+    library, ids = with_lists
+    app = Host(lambda: ReadingListScreen(library, "survey"))
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.press("J")  # first paper one down
+        await pilot.pause()
+        assert list(library.lists.get("survey").ids) == [ids[1], ids[0], ids[2]]
+        assert app.screen.results.current_paper().id == ids[0]  # the cursor follows it
+        await pilot.press("J", "K", "K")
+        await pilot.pause()
+        assert list(library.lists.get("survey").ids) == [ids[0], ids[1], ids[2]]
+        await pilot.press("j", "d")  # remove the second paper
+        await pilot.pause()
+        assert list(library.lists.get("survey").ids) == [ids[0], ids[2]]
+    library.annotations.flush()
+    with reopened(library_dir) as again:
+        assert list(again.lists.get("survey").ids) == [ids[0], ids[2]]
+
+
+async def test_rename_describe_and_delete_asks_first(with_lists, library_dir):
+    library, _ids = with_lists
+    app = Host(lambda: ListsScreen(library))
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.press("down", "r")  # rename "survey"
+        await pilot.pause()
+        assert isinstance(app.screen, Prompt)
+        app.screen.query_one(Input).value = ""
+        await pilot.press(*"related work", "enter")
+        await pilot.pause()
+        await pilot.press("e")
+        await pilot.pause()
+        app.screen.query_one(Input).value = ""
+        await pilot.press(*"cite these", "enter")
+        await pilot.pause()
+        box = app.screen.query_one("#lists", OptionList)
+        assert box.highlighted_option.id == "related work"
+        await pilot.press("D")
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm)
+        await pilot.press("n")  # no: nothing deleted
+        await pilot.pause()
+        assert library.lists.get("related work") is not None
+        await pilot.press("D", "y")
+        await pilot.pause()
+        assert [o.id for o in box.options] == ["later"]
+    library.annotations.flush()
+    with reopened(library_dir) as again:
+        assert [rl.name for rl in again.lists.all()] == ["later"]
+    assert library.lists.get("survey") is None
+
+
+async def test_export_a_list_to_markdown(with_lists, tmp_path, monkeypatch):
+    library, ids = with_lists
+    monkeypatch.chdir(tmp_path)
+    app = Host(lambda: ReadingListScreen(library, "survey"))
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.press("x")
+        await pilot.pause()
+        assert isinstance(app.screen, ExportDialog)
+        path_box = app.screen.query_one("#export-path", Input)
+        assert path_box.value == "survey.bib"
+        await pilot.press("down")  # bibtex -> markdown
+        assert path_box.value == "survey.md"
+        await pilot.press("enter", "enter")  # pick the format, then write
+        await pilot.pause()
+        assert isinstance(app.screen, ReadingListScreen)
+    papers = [library.paper(pid) for pid in ids[:3]]
+    written = (tmp_path / "survey.md").read_text()
+    assert written == export.export(library, papers, "markdown", title="survey",
+                                    description="papers for the related-work section")
+    assert written.startswith("# survey\n")
+
+
+async def test_export_asks_before_replacing_a_file(with_lists, tmp_path):
+    library, ids = with_lists
+    target = tmp_path / "out.json"
+    target.write_text("keep me")
+    papers = [library.paper(pid) for pid in ids[:2]]
+    app = Host(lambda: ExportDialog(library, papers, "two", directory=tmp_path))
+    async with app.run_test(size=(120, 30)) as pilot:
+        app.screen.query_one("#export-format", OptionList).highlighted = 4  # json
+        path_box = app.screen.query_one("#export-path", Input)
+        path_box.value = "out.json"
+        path_box.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm)
+        await pilot.press("n")
+        await pilot.pause()
+        assert target.read_text() == "keep me"
+        await pilot.press("enter", "y")
+        await pilot.pause()
+    assert app.returned == [target]
+    assert target.read_text() == export.export(library, papers, "json", title="two")
