@@ -17,7 +17,7 @@ async def test_typing_a_query_shows_its_hits(make_app, settle):
         hits = [app.results_list.results.paper(i) for i in range(len(app.results_list))]
         assert 0 < len(hits) < 38
         assert all("diffusion" in (p.display_title + p.display_abstract).lower() for p in hits)
-        status = str(app.query_one("#status").render())
+        status = app.query_one("#status").text.plain
         assert f"{len(hits)} hits" in status
         assert app.focused is app.query_one(SearchBox)
 
@@ -31,12 +31,12 @@ async def test_enter_moves_to_the_first_hit_and_shows_its_abstract(make_app, set
         results = app.results_list
         assert app.focused is results and results.cursor == 0
         first = results.results.paper(0)
-        body = str(app.query_one("#abstract-body").render())
+        body = app.query_one(AbstractView).text.plain
         assert first.display_abstract[:30] in body.replace("\n", " ")
         await pilot.press("j")
         assert results.cursor == 1
         second = results.results.paper(1)
-        body = str(app.query_one("#abstract-body").render())
+        body = app.query_one(AbstractView).text.plain
         assert second.display_abstract[:20] in body.replace("\n", " ")
         await pilot.press("enter")
         assert isinstance(app.focused, AbstractView)
@@ -71,7 +71,7 @@ async def test_query_error_is_shown_inline(make_app, settle):
         app.post_message(ResultsReady(control.generation, failed, None, ""))
         await settle(pilot)
         assert app.search_control.error
-        assert app.search_control.error[:20] in str(app.query_one("#status").render())
+        assert app.search_control.error[:20] in app.query_one("#status").text.plain
         assert len(app.results_list) == shown  # the last good results stay
 
 

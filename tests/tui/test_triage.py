@@ -31,7 +31,7 @@ async def test_triage_keys_set_status_and_advance(make_app, settle):
         await pilot.press("x")
         assert status(app, 2) == "skipped" and results.cursor == 3
         assert any("to read" in m for m in notifications(app))
-        assert "3 / 38 triaged" in str(app.query_one("#status").render())
+        assert "3 / 38 triaged" in app.query_one("#status").text.plain
 
 
 async def test_no_advance_when_the_config_says_so(make_app, settle):

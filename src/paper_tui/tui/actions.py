@@ -50,7 +50,7 @@ class TriageActions(_Base):
                 and self.config.get("triage.advance_after_triage", True)
                 and results.cursor < len(results) - 1):
             results.cursor += 1
-            results.refresh()
+            self.show_current()  # now, not a frame later when Highlighted arrives
             self.search_control.update_status()
         else:
             self.refresh_current()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual.app import App, ComposeResult, SystemCommand
@@ -57,7 +58,7 @@ class SaveState(Message):
 class PaperApp(EditingActions, TriageActions, App[None]):
     """Search on top, results and abstract side by side (stacked when narrow), status, keys."""
 
-    CSS_PATH = "app.tcss"
+    CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: subclasses live elsewhere
     TITLE = "paper-tui"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
 
@@ -95,6 +96,8 @@ class PaperApp(EditingActions, TriageActions, App[None]):
         self.problems: list[str] = list(config.problems)
         self._register_themes(theme_dirs)
         self.search_control = SearchController(self)
+        self._shown: tuple | None = None
+        """(result set, cursor, annotation) the abstract view shows: skip redundant redraws."""
 
     # -- layout ----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -187,17 +190,25 @@ class PaperApp(EditingActions, TriageActions, App[None]):
 
     # -- wiring ----------------------------------------------------------------------------
     def show_current(self) -> None:
+        """Show the paper under the cursor, as it is now, in the abstract view."""
         results = self.results_list
         paper = results.current_paper()
         view = self.query_one(AbstractView)
         if paper is None:
             view.show(None)
-            return
-        view.show(paper, self.annotation_of(paper.id), self.library.lists.lists_of(paper.id),
-                  results.highlights(results.cursor))
+        else:
+            note = self.annotation_of(paper.id)
+            view.show(paper, note, self.library.lists.lists_of(paper.id),
+                      results.highlights(results.cursor))
+        self._shown = (results.results, results.cursor, note if paper else None)
 
     def on_results_list_highlighted(self, _message: ResultsList.Highlighted) -> None:
-        self.show_current()
+        results = self.results_list
+        paper = results.current_paper()
+        now = (results.results, results.cursor,
+               self.annotation_of(paper.id) if paper else None)
+        if now != self._shown:  # not already shown by a key's action
+            self.show_current()
 
     def on_results_list_open_abstract(self, _message: ResultsList.OpenAbstract) -> None:
         self.query_one(AbstractView).focus()

@@ -118,6 +118,6 @@ class SearchController:
             triaged = sum(n for status, n in counts.items() if status != "new")
             total = self.app.library.count()
         hits = None if results is None else len(results)
-        self.app.query_one(StatusLine).update(status_text(
+        self.app.query_one(StatusLine).show(status_text(
             hits, self.searching, triaged, total, self.sort, self.mode,
             self.error, getattr(results, "suggestion", None)))

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
-from textual.containers import VerticalScroll
-from textual.widgets import Static
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from paper_tui.model import Paper, Span
 
@@ -37,7 +38,7 @@ def render_paper(paper: Paper, annotation: Annotation, lists: Sequence[str],
                     highlights.get("title", ()), match_style, "bold")
     out.append_text(title)
     out.append("\n")
-    if paper.name and paper.name != paper.display_title:
+    if paper.name and not (paper.display_title or "").startswith(paper.name):
         out.append(paper.name, "italic")
         out.append("\n")
     if paper.authors:
@@ -79,33 +80,81 @@ def render_paper(paper: Paper, annotation: Annotation, lists: Sequence[str],
     return out
 
 
-class AbstractView(VerticalScroll, can_focus=True):
-    """Scrolls with the usual keys; ``Esc`` goes back to the results."""
+class AbstractView(ScrollView, can_focus=True):
+    """The paper's text, wrapped once per paper and width and drawn line by line.
+
+    A Line-API widget of fixed size: showing another paper repaints it without a layout
+    pass over the whole screen (a Static would relayout on every cursor move).
+    ``Esc`` goes back to the results.
+    """
 
     BINDINGS = [
         Binding("escape", "back", "Back to results", id="back"),
-        Binding("j,down", "scroll_down", "Scroll down", show=False, id="abstract-down"),
-        Binding("k,up", "scroll_up", "Scroll up", show=False, id="abstract-up"),
+        Binding("j", "scroll_down", "Scroll down", show=False, id="abstract-down"),
+        Binding("k", "scroll_up", "Scroll up", show=False, id="abstract-up"),
     ]
 
     DEFAULT_CSS = """
+    AbstractView { overflow-x: hidden; overflow-y: scroll; }
     AbstractView > .abstract--match { color: $accent; text-style: bold underline; }
     """
     COMPONENT_CLASSES = {"abstract--match"}
 
-    def compose(self):
-        yield Static(id="abstract-body")
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.text = Text("")
+        """What is shown, unwrapped (tests and screenshots read ``text.plain``)."""
+        self._lines: list[Strip] = []
+        self._wrapped_at = -1
 
     def show(self, paper: Paper | None, annotation: Annotation | None = None,
              lists: Sequence[str] = (),
              highlights: dict[str, list[tuple[int, int]]] | None = None) -> None:
-        body = self.query_one("#abstract-body", Static)
         if paper is None:
-            body.update(Text("No paper to show.", style="italic"))
+            self.text = Text("No paper to show.", style="italic")
+        else:
+            assert annotation is not None
+            match = self.get_component_rich_style("abstract--match", partial=True)
+            self.text = render_paper(paper, annotation, lists, highlights or {}, match)
+        self._wrapped_at = -1
+        self.scroll_to(y=0, animate=False)
+        self._wrap()
+        self.refresh()
+
+    def _wrap(self) -> None:
+        width = self.scrollable_content_region.width
+        if width <= 0 or width == self._wrapped_at:
             return
-        match = self.get_component_rich_style("abstract--match", partial=True)
-        assert annotation is not None
-        body.update(render_paper(paper, annotation, lists, highlights or {}, match))
+        console = self.app.console
+        options = console.options.update_width(width)
+        self._lines = [Strip(line) for line in
+                       console.render_lines(self.text, options, pad=False)]
+        self._wrapped_at = width
+        size = Size(width, len(self._lines))
+        if size != self.virtual_size:
+            # Set without Widget.virtual_size's layout pass over the whole screen: the
+            # vertical scrollbar is always there (CSS), so nothing else moves.
+            self.set_reactive(ScrollView.virtual_size, size)
+            self.vertical_scrollbar.window_virtual_size = size.height
+            self.vertical_scrollbar.window_size = self.scrollable_content_region.height
+
+    def on_resize(self) -> None:
+        self._wrap()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._wrapped_at = -1
+        if self.is_mounted:
+            self._wrap()
+
+    def render_line(self, y: int) -> Strip:
+        self._wrap()
+        index = self.scroll_offset.y + y
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if index >= len(self._lines):
+            return Strip.blank(width, base)
+        return self._lines[index].crop_extend(0, width, base).apply_style(base)
 
     def action_back(self) -> None:
         self.screen.query_one("#results").focus()

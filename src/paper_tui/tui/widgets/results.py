@@ -13,6 +13,7 @@ from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
+from textual.cache import LRUCache
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
@@ -104,11 +105,13 @@ class ResultsList(ScrollView, can_focus=True):
         self.marked: set[str] = set()
         """Ids of marked papers (multi-select); bulk actions act on these."""
         self._styles: dict[str, Style] = {}
+        self._lines: LRUCache[tuple, Strip] = LRUCache(1000)
 
     # -- data ------------------------------------------------------------------------------
     def set_results(self, results: Any, keep_id: str | None = None) -> None:
         """Show ``results``; keep the cursor on ``keep_id`` when it is among them."""
         self.results = results
+        self._lines.clear()
         index = results.index_of(keep_id) if keep_id and len(results) else None
         self.virtual_size = Size(self.size.width, len(results))
         self.scroll_to(y=0, animate=False)
@@ -164,6 +167,7 @@ class ResultsList(ScrollView, can_focus=True):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._styles.clear()
+        self._lines.clear()
 
     def _style(self, name: str) -> Style:
         style = self._styles.get(name)
@@ -176,18 +180,26 @@ class ResultsList(ScrollView, can_focus=True):
         _scroll_x, scroll_y = self.scroll_offset
         index = scroll_y + y
         width = self.scrollable_content_region.width
-        base = self.rich_style
+        base = self._styles.get("") or self._styles.setdefault("", self.rich_style)
         if index >= len(self):
             return Strip.blank(width, base)
-        text = self._row(index, width)
-        if index == self.cursor:
-            text.stylize(self._style("cursor" if self.has_focus else "cursor-blurred"))
-        strip = Strip(text.render(self.app.console), cell_len(text.plain))
-        return strip.crop_extend(0, width, base)
-
-    def _row(self, index: int, width: int) -> Text:
         paper = self.results.paper(index)
         note = self.annotation_of(paper.id)
+        cursor = ("cursor" if self.has_focus else "cursor-blurred") if index == self.cursor \
+            else ""
+        # A whole-screen repaint (any layout change) asks for every visible row again:
+        # rows are cached by everything they show.
+        key = (index, width, cursor, note, paper.id in self.marked)
+        strip = self._lines.get(key)
+        if strip is None:
+            text = self._row(paper, note, index, width)
+            if cursor:
+                text.stylize(self._style(cursor))
+            strip = Strip(text.render(self.app.console), cell_len(text.plain))
+            strip = self._lines[key] = strip.crop_extend(0, width, base)
+        return strip
+
+    def _row(self, paper: Paper, note: Annotation, index: int, width: int) -> Text:
         status = note.status if note.status in STATUS_MARKS else "new"
         text = Text(no_wrap=True, overflow="ellipsis", end="")
         text.append("▌" if paper.id in self.marked else " ", self._style("mark"))

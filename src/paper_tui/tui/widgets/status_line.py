@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import Static
+from textual.widget import Widget
 
 
 def status_text(hits: int | None, busy: bool, triaged: int | None, total: int | None,
@@ -29,7 +29,20 @@ def status_text(hits: int | None, busy: bool, triaged: int | None, total: int | 
     return out
 
 
-class StatusLine(Static):
+class StatusLine(Widget):
+    """One line; :meth:`show` repaints it without a layout pass (a Static would relayout)."""
+
     DEFAULT_CSS = """
     StatusLine { height: 1; background: $panel; color: $foreground; padding: 0 1; }
     """
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.text = Text("")
+
+    def show(self, text: Text) -> None:
+        self.text = text
+        self.refresh()
+
+    def render(self) -> Text:
+        return self.text
