@@ -1,0 +1,48 @@
+"""``cite``: print or copy the citations of papers (BibTeX, plain, Markdown, key)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from paper_tui import citations, clipboard
+from paper_tui.cli.context import Context
+
+EXIT_NO_CLIPBOARD = 3
+"""``cite --copy`` could not reach a clipboard: the citation went to stdout instead."""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "cite", help="print or copy citations of papers",
+        description="Print the citations of papers, or copy them to the clipboard. "
+                    f"With --copy and no clipboard, the citation is printed and the exit "
+                    f"status is {EXIT_NO_CLIPBOARD}.")
+    p.add_argument("ids", nargs="+", metavar="ID", help="paper ids or unique prefixes of them")
+    p.add_argument("--format", "-f", choices=citations.STYLES, default=None,
+                   help="citation style (default: citation_style in config.yaml, else bibtex)")
+    p.add_argument("--copy", "-c", action="store_true",
+                   help="copy to the clipboard instead of printing; a one-line confirmation "
+                        "goes to stderr")
+    p.set_defaults(handler=cmd_cite)
+
+
+def cmd_cite(args: argparse.Namespace, ctx: Context) -> int:
+    style = args.format
+    if style is None:
+        style, problem = citations.configured_style(ctx.config)
+        if problem:
+            print(f"paper-tui: {problem}", file=sys.stderr)
+    lib = ctx.library
+    papers = [lib.paper(paper_id) for paper_id in args.ids]
+    text = citations.cite(papers, style)
+    if not args.copy:
+        print(text)
+        return 0
+    result = clipboard.copy(text, what=citations.describe(papers, style))
+    if result.ok:
+        print(f"paper-tui: {result.message}", file=sys.stderr)
+        return 0
+    print(f"paper-tui: {result.message}; printing it instead", file=sys.stderr)
+    print(text)
+    return EXIT_NO_CLIPBOARD

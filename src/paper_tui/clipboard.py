@@ -1,0 +1,107 @@
+"""Putting text on the system clipboard without ever holding the caller's stdio.
+
+pyperclip picks the backend (``pyperclip.determine_clipboard()``, asked afresh every time:
+``is_available()`` keeps answering from the first attempt even after a failure). For the
+command-line backends we run the tool ourselves, because pyperclip lets it inherit our
+stdout and stderr, and ``xclip``, ``xsel`` and ``wl-copy`` leave a background process
+serving the selection: a script capturing ``paper-tui cite … --copy`` would wait for that
+process to die. Here the tool gets ``stdin`` as a pipe, ``stdout`` on ``/dev/null``,
+``stderr`` on an unnamed temporary file (read back for the error message) and a new
+session, and its exit status is checked (pyperclip ignores it). In-process backends
+(Windows, macOS pyobjc, Qt) and Klipper are called through pyperclip.
+
+Over SSH there is usually no clipboard here at all; the TUI then also sends OSC 52 to the
+terminal (that is a terminal feature, so it lives in the TUI, not in this module).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+from dataclasses import dataclass
+
+import pyperclip
+
+TIMEOUT = 5.0
+"""Seconds a clipboard tool may take to take the text and go to the background."""
+
+# pyperclip's copy function -> (how we name it, the command we run, the text encoding)
+_COMMANDS: dict[str, tuple[str, list[str], str]] = {
+    "copy_xclip": ("xclip", ["xclip", "-selection", "clipboard"], "utf-8"),
+    "copy_xsel": ("xsel", ["xsel", "--clipboard", "--input"], "utf-8"),
+    "copy_wl": ("wl-copy", ["wl-copy"], "utf-8"),
+    "copy_osx_pbcopy": ("pbcopy", ["pbcopy"], "utf-8"),
+    "copy_wsl": ("clip.exe", ["clip.exe"], "utf-16-le"),
+}
+# Backends that run in our process, or run a tool that exits at once: pyperclip calls them.
+_THROUGH_PYPERCLIP = {"copy_windows": "the Windows clipboard",
+                      "copy_osx_pyobjc": "the macOS pasteboard", "copy_qt": "the Qt clipboard",
+                      "copy_klipper": "Klipper", "copy_dev_clipboard": "/dev/clipboard"}
+
+
+@dataclass(frozen=True)
+class CopyResult:
+    """``ok``: the text is on the clipboard. ``method``: the tool used (``xclip``, …; empty
+    when none was found). ``message``: one line for the user saying which way it went."""
+
+    ok: bool
+    method: str
+    message: str
+
+
+def _no_clipboard_reason() -> str:
+    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        return ("no clipboard here: no graphical session (DISPLAY / WAYLAND_DISPLAY unset, "
+                "e.g. over SSH)")
+    return "no clipboard tool found: install xclip or xsel (X11) or wl-clipboard (Wayland)"
+
+
+def _run(command: list[str], data: bytes) -> str | None:
+    """Run a clipboard tool detached from our stdio; None on success, else the reason."""
+    with tempfile.TemporaryFile() as err:
+        try:
+            proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                    stderr=err, start_new_session=True, close_fds=True)
+        except OSError as exc:
+            return f"cannot run {command[0]}: {exc.strerror or exc}"
+        try:
+            proc.communicate(data, timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            return f"{command[0]} did not finish within {TIMEOUT:g} s"
+        if proc.returncode == 0:
+            return None
+        err.seek(0)
+        detail = " ".join(err.read().decode("utf-8", "replace").split())[:200]
+        return f"{command[0]} failed (exit status {proc.returncode})" + \
+            (f": {detail}" if detail else "")
+
+
+def copy(text: str, what: str = "") -> CopyResult:
+    """Put ``text`` on the clipboard. Never raises; never leaves a process on our stdio.
+
+    ``what`` names the content in the message (``BibTeX for vaswani2017attention``);
+    without it the message counts characters.
+    """
+    what = what or f"{len(text):,} characters"
+    try:
+        copy_func, _paste = pyperclip.determine_clipboard()
+    except Exception as exc:  # a broken backend probe must not stop the caller
+        return CopyResult(False, "", f"could not copy {what}: {exc}")
+    name = getattr(copy_func, "__name__", type(copy_func).__name__)
+    if name in _COMMANDS:
+        method, command, encoding = _COMMANDS[name]
+        problem = _run(command, text.encode(encoding))
+        if problem is None:
+            return CopyResult(True, method, f"copied {what} to the clipboard with {method}")
+        return CopyResult(False, method, f"could not copy {what}: {problem}")
+    if name in _THROUGH_PYPERCLIP:
+        method = _THROUGH_PYPERCLIP[name]
+        try:
+            copy_func(text)
+        except Exception as exc:  # every backend has its own exceptions
+            return CopyResult(False, method, f"could not copy {what} to {method}: {exc}")
+        return CopyResult(True, method, f"copied {what} to {method}")
+    return CopyResult(False, "", f"could not copy {what}: {_no_clipboard_reason()}")
