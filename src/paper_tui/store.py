@@ -598,9 +598,16 @@ def _plain_is_string(text: str) -> bool:
     return _RESOLVER.resolve(yaml.ScalarNode, text, (True, False)) == "tag:yaml.org,2002:str"
 
 
+def _literal_fits(text: str) -> bool:
+    """A literal block (``|``) shows ``text`` as is. Not with spaces at a line's end:
+    libyaml then writes a block that runs into the next key."""
+    return ("\n" in text and not _AWKWARD.search(text)
+            and all(line == line.rstrip(" ") for line in text.split("\n")))
+
+
 def _string(text: str, style: str | None = None) -> ScalarEvent:
     if style is None and "\n" in text:
-        style = "|"  # the emitter falls back to a quoted style when a literal block can't
+        style = "|" if _literal_fits(text) else '"'
     return ScalarEvent(None, None, (_plain_is_string(text), True), text, style=style)
 
 

@@ -1,0 +1,228 @@
+"""The annotation service: the calls both fronts make, undo, saving off the caller's path."""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from paper_tui.annotations import UNDO_LIMIT, Annotation, Annotations
+from paper_tui.errors import StoreError
+from paper_tui.library import Library
+
+
+@pytest.fixture
+def notes(tmp_path: Path):
+    service = Annotations(tmp_path)
+    yield service
+    service.close()
+
+
+def _on_disk(root: Path) -> dict:
+    return yaml.safe_load((root / "annotations.yaml").read_text("utf-8"))["papers"]
+
+
+def test_defaults_for_an_unknown_paper(notes: Annotations) -> None:
+    assert notes.get("nope") == Annotation()
+    assert notes.index_fields("nope") is None
+
+
+def test_status_star_tags_and_note(notes: Annotations, tmp_path: Path) -> None:
+    notes.set_status(["a", "b"], "to-read")
+    notes.set_starred(["a"], True)
+    notes.add_tags(["a", "b"], [" Deep   Learning ", "ML,rl", ""])
+    notes.set_note("a", "first\r\nsecond   \n\n")
+    notes.append_note("a", "third")
+    notes.flush()
+    a = notes.get("a")
+    assert (a.status, a.starred, a.tags) == ("to-read", True, ("Deep Learning", "ML", "rl"))
+    assert a.note == "first\nsecond\nthird"
+    assert a.updated and a.updated.endswith("Z")
+    assert _on_disk(tmp_path)["b"]["tags"] == ["Deep Learning", "ML", "rl"]
+    with pytest.raises(StoreError, match="unknown status 'reading'"):
+        notes.set_status(["a"], "reading")
+
+
+def test_tags_match_ignoring_case_and_keep_the_first_spelling(notes: Annotations) -> None:
+    notes.add_tags(["a"], ["GNN"])
+    notes.add_tags(["b"], ["gnn", "Vision"])
+    notes.add_tags(["b"], ["VISION"])
+    assert notes.get("b").tags == ("GNN", "Vision")
+    assert notes.tag_counts() == {"GNN": 2, "Vision": 1}
+    notes.remove_tags(["a", "b"], ["gnn"])
+    assert notes.tag_counts() == {"Vision": 1}
+    assert notes.get("a") == Annotation()
+
+
+def test_toggle_star_sets_all_to_one_value(notes: Annotations) -> None:
+    notes.set_starred(["a"], True)
+    assert notes.toggle_star(["a", "b"]) is True
+    assert notes.get("b").starred
+    assert notes.toggle_star(["a", "b"]) is False
+    assert not notes.get("a").starred
+
+
+def test_counts_and_index_fields(notes: Annotations) -> None:
+    notes.set_status(["a", "b"], "read")
+    notes.set_status(["c"], "skipped")
+    notes.lists.create("week")
+    notes.lists.add("week", ["a", "z"])
+    assert notes.status_counts() == {"to-read": 0, "read": 2, "skipped": 1}
+    assert notes.index_fields("a") == {"status": "read", "starred": False, "tags": [],
+                                       "lists": ["week"], "note": ""}
+    assert notes.index_fields("z")["lists"] == ["week"]  # only in a list
+    assert notes.orphans({"a", "b"}) == ["c", "z"]
+
+
+def test_undo_reverses_the_last_changes_in_order(notes: Annotations, tmp_path: Path) -> None:
+    notes.set_status(["a"], "read")
+    notes.add_tags(["a", "b"], ["x"])
+    notes.set_note("a", "hello")
+    notes.lists.create("L")
+    notes.lists.add("L", ["a"])
+    assert notes.undo() == "add 1 paper to “L”"
+    assert notes.lists.get("L").ids == ()
+    assert notes.undo() == "create list “L”"
+    assert notes.lists.get("L") is None
+    assert notes.undo() == "edit note on a"
+    assert notes.get("a").note == ""
+    assert notes.undo() == "tag x on 2 papers"
+    assert notes.get("b") == Annotation()
+    assert notes.get("a").tags == ()
+    assert notes.undo() == "status read on a"
+    assert notes.get("a") == Annotation()
+    assert notes.undo() is None
+    notes.flush()
+    assert _on_disk(tmp_path) == {}
+
+
+def test_undo_keeps_the_last_hundred(notes: Annotations) -> None:
+    for i in range(UNDO_LIMIT + 20):
+        notes.set_note("a", f"v{i}")
+    undone = 0
+    while notes.undo():
+        undone += 1
+    assert undone == UNDO_LIMIT
+    assert notes.get("a").note == "v19"
+
+
+def test_undo_restores_only_the_fields_it_changed(notes: Annotations, tmp_path: Path) -> None:
+    """Undo must not throw away what another process changed on the same paper."""
+    notes.set_status(["a"], "read")
+    notes.flush()
+    other = Annotations(tmp_path)
+    other.set_starred(["a"], True)
+    other.close()
+    notes.store.refresh()
+    notes.undo()
+    assert notes.get("a").status == "new"
+    assert notes.get("a").starred is True
+
+
+def test_a_change_is_on_disk_within_a_second_without_flush(notes: Annotations,
+                                                           tmp_path: Path) -> None:
+    notes.set_status(["a"], "skipped")
+    deadline = time.time() + 1.0
+    while time.time() < deadline:
+        path = tmp_path / "annotations.yaml"
+        if path.exists() and "skipped" in path.read_text():
+            break
+        time.sleep(0.02)
+    assert _on_disk(tmp_path)["a"]["status"] == "skipped"
+
+
+def test_a_burst_of_changes_is_coalesced(notes: Annotations, tmp_path: Path) -> None:
+    notes.get("warm-up")
+    path = tmp_path / "annotations.yaml"
+    inodes = set()
+    stop = threading.Event()
+
+    def watch() -> None:
+        while not stop.is_set():
+            with contextlib.suppress(FileNotFoundError):
+                inodes.add(path.stat().st_ino)
+            time.sleep(0.001)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    for i in range(200):
+        notes.set_status([f"p{i}"], "read")
+    notes.flush()
+    stop.set()
+    watcher.join()
+    assert len(_on_disk(tmp_path)) == 200
+    assert len(inodes) < 20  # far fewer saves than changes
+
+
+def test_changes_from_elsewhere_reach_listeners_and_the_mirror(tmp_path: Path) -> None:
+    mirrored: dict[str, dict | None] = {}
+    seen: list[set[str]] = []
+    notes = Annotations(tmp_path, mirror=lambda pid, fields: mirrored.__setitem__(pid, fields))
+    notes.add_change_listener(seen.append)
+    notes.set_status(["a"], "read")
+    assert mirrored["a"]["status"] == "read"  # mirrored right away, before any save
+    notes.flush()
+    path = tmp_path / "annotations.yaml"
+    path.write_text(path.read_text() + '  "hand":\n    tags:\n    - edited\n')
+    deadline = time.time() + 3
+    while "hand" not in mirrored and time.time() < deadline:
+        time.sleep(0.02)
+    assert mirrored["hand"]["tags"] == ["edited"]
+    assert {"hand"} in seen
+    assert notes.get("hand").tags == ("edited",)
+    notes.close()
+
+
+def test_a_failed_save_is_reported_and_retried(tmp_path: Path) -> None:
+    errors: list[str | None] = []
+    notes = Annotations(tmp_path)
+    notes.add_save_listener(errors.append)
+    notes.set_status(["a"], "read")
+    notes.flush()
+    path = tmp_path / "annotations.yaml"
+    good = path.read_bytes()
+    notes.set_status(["b"], "read")
+    path.write_bytes(b"version: 1\npapers: [oops\n")  # broken behind our back
+    with pytest.raises(StoreError, match=r"annotations.yaml:2:"):
+        notes.flush()
+    assert notes.last_save_error and errors and errors[-1] == notes.last_save_error
+    assert notes.read_only_reason
+    with pytest.raises(StoreError):
+        notes.set_status(["c"], "read")
+    path.write_bytes(good)  # fixed
+    time.sleep(0.01)
+    notes.flush()
+    assert notes.last_save_error is None and errors[-1] is None
+    assert set(_on_disk(tmp_path)) == {"a", "b"}
+    notes.close()
+
+
+def test_library_wires_annotations_into_extras_and_the_index(library: Library) -> None:
+    paper = next(library.papers())
+    library.annotations.add_tags([paper.id], ["triage-me"])
+    library.annotations.set_status([paper.id], "to-read")
+    library.lists.create("Reading group")
+    library.lists.add("reading group", [paper.id])
+    extras = library.paper_extras(paper.id)
+    assert extras == {"status": "to-read", "starred": False, "tags": ["triage-me"],
+                      "note": "", "lists": ["Reading group"]}
+    assert [h.paper.id for h in library.search("tag:triage-me").hits] == [paper.id]
+    assert library.orphans() == []
+    library.annotations.set_status(["gone-paper-1234"], "read")
+    assert library.orphans() == ["gone-paper-1234"]
+
+
+def test_an_index_rebuild_carries_the_annotations(library_dir: Path) -> None:
+    lib = Library.open(library_dir)
+    paper = next(lib.papers())
+    lib.annotations.add_tags([paper.id], ["kept"])
+    lib.close()
+    shutil.rmtree(library_dir / "index")
+    again = Library.open(library_dir)
+    assert [h.paper.id for h in again.search("tag:kept").hits] == [paper.id]
+    again.close()
