@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -16,12 +17,21 @@ from paper_tui.tui.app import PaperApp
 MakeApp = Callable[..., PaperApp]
 
 
+@pytest.fixture(scope="session")
+def bundled_library(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled list imported and indexed once per session (tests get a copy)."""
+    root = tmp_path_factory.mktemp("bundled") / "library"
+    Library.open(root, config=config_mod.defaults()).close()
+    return root
+
+
 @pytest.fixture
-def make_app(library_dir: Path, tmp_path: Path) -> Iterator[MakeApp]:
+def make_app(bundled_library: Path, library_dir: Path, tmp_path: Path) -> Iterator[MakeApp]:
     """``make_app(**config_overrides)``: the app on a fresh library of the bundled list.
 
     Overrides go through a real config file, the same path a user's file takes."""
     opened: list[Library] = []
+    shutil.copytree(bundled_library, library_dir)
 
     def make(**overrides) -> PaperApp:
         explicit = None

@@ -63,16 +63,12 @@ async def test_query_error_is_shown_inline(make_app, settle):
         await settle(pilot)
         await pilot.press("slash", *"diffusion")
         await settle(pilot)
-        shown = len(app.results_list)
-        control = app.search_control
-        control.generation += 1  # as a new search does
-        failed = app.library.results("bad")
-        failed.error = "invalid query 'bad': expected a closing quote"  # as the core reports
-        app.post_message(ResultsReady(control.generation, failed, None, ""))
+        await pilot.press("ctrl+u", *'title:"unclosed')
         await settle(pilot)
-        assert app.search_control.error
+        assert "quote is not closed" in (app.search_control.error or "")
         assert app.search_control.error[:20] in app.query_one("#status").text.plain
-        assert len(app.results_list) == shown  # the last good results stay
+        # the results of the last query that parsed stay on screen
+        assert app.results_list.results.query != 'title:"unclosed'
 
 
 async def test_history_walks_back_and_forth(make_app, settle):
@@ -132,3 +128,37 @@ async def test_help_lists_the_live_keys_and_a_remapped_key_works(make_app, settl
         await pilot.press("escape")
         assert app.screen is app.screen_stack[0]
     assert any("keymap.nonsense" in p for p in app.problems)
+
+
+async def test_did_you_mean_and_matched_words_are_shown(make_app, settle):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"difusion")
+        await settle(pilot)
+        assert "did you mean: diffusion" in app.query_one("#status").text.plain
+        await pilot.press("ctrl+u", *"diffusion", "enter")
+        await settle(pilot)
+        spans = app.results_list.highlights(0)
+        assert spans.get("title") or spans.get("abstract")
+        view = app.query_one(AbstractView)
+        marked = [view.text.plain[s.start:s.end].lower() for s in view.text.spans
+                  if s.style == view.get_component_rich_style("abstract--match",
+                                                              partial=True)]
+        assert "diffusion" in marked
+
+
+async def test_more_like_this_and_back(make_app, settle):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        paper = app.current_paper()
+        await pilot.press("m")
+        await settle(pilot)
+        assert app.search_control.mode.startswith("like: ")
+        assert "like: " in app.query_one("#status").text.plain
+        like = [app.results_list.results.paper(i).id for i in range(len(app.results_list))]
+        assert like and paper.id not in like
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.search_control.mode == "" and len(app.results_list) == 38

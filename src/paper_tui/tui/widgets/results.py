@@ -30,12 +30,6 @@ STATUS_MARKS = {"new": "·", "to-read": "+", "read": "✓", "skipped": "×"}
 AnnotationOf = Callable[[str], "Annotation"]
 
 
-def highlights_of(results: Any, i: int) -> dict[str, list[tuple[int, int]]]:
-    """The matched-word spans of hit ``i`` (``{"title": [...], "abstract": [...]}``)."""
-    highlights = getattr(results, "highlights", None)  # until the search core has them
-    return (highlights(i) or {}) if highlights else {}
-
-
 def row_label(paper: Paper) -> tuple[str, int]:
     """The text a row shows and where the display title starts in it."""
     title = paper.display_title or paper.title
@@ -127,7 +121,8 @@ class ResultsList(ScrollView, can_focus=True):
         return self.results.paper(self.cursor)
 
     def highlights(self, index: int) -> dict[str, list[tuple[int, int]]]:
-        return highlights_of(self.results, index) if index < len(self) else {}
+        """The matched-word spans of hit ``index`` (``{"title": [...], "abstract": [...]}``)."""
+        return self.results.highlights(index) if index < len(self) else {}
 
     # -- cursor ----------------------------------------------------------------------------
     def validate_cursor(self, value: int) -> int:
@@ -218,7 +213,7 @@ class ResultsList(ScrollView, can_focus=True):
         for start, end, kind in paper.title_emphasis:
             title.stylize("italic" if kind == "italic" else "bold", start + offset, end + offset)
         match = self._style("match")
-        for start, end in highlights_of(self.results, index).get("title", ()):
+        for start, end in self.results.highlights(index).get("title", ()):
             title.stylize(match, start + offset, end + offset)
         title.truncate(room, overflow="ellipsis", pad=True)
         text.append_text(title)
