@@ -34,6 +34,7 @@ from pathlib import Path
 from paper_tui import display
 from paper_tui.atomic import write_text
 from paper_tui.naming import name_and_title
+from paper_tui.naming_rules import long_form_start
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "papers-ml.jsonl.gz"
 RESULTS = Path(__file__).resolve().parent / "results" / "naming.json"
@@ -69,6 +70,18 @@ def norm(text: str) -> str:
     return re.sub(r"[^\w]+", "", display.plain(text).casefold())
 
 
+def same(name: str, expected: str) -> bool:
+    """Equal up to case, markup, punctuation and a plural s (Sinkformer/Sinkformers)."""
+    a, b = norm(name), norm(expected)
+    return a == b or a.rstrip("s") == b.rstrip("s")
+
+
+def abbreviates(name: str, text: str) -> bool:
+    """Is ``name`` an acronym of words in ``text`` (VWTS: Vertex Weighting-based Tabu
+    Search)? Then it is evidently the paper's own, title or not."""
+    return long_form_start(display.plain(name), text) >= 0
+
+
 def load() -> list[dict]:
     data = gzip.decompress(CORPUS.read_bytes())
     return [json.loads(line) for line in data.split(b"\n") if line.strip()]
@@ -85,8 +98,9 @@ def main() -> int:
     started = time.perf_counter()
     papers = load()
     times: list[int] = []
-    score = {h: {"named_total": 0, "named_hit": 0, "named_other": 0, "plain_total": 0,
-                 "plain_named": 0, "plain_invented": 0} for h in ("dev", "heldout")}
+    score = {h: {"named_total": 0, "named_hit": 0, "named_alias": 0, "named_other": 0,
+                 "plain_total": 0, "plain_named": 0, "plain_invented": 0,
+                 "plain_invented_strict": 0} for h in ("dev", "heldout")}
     misses: list[tuple[str, str, str]] = []
     invented: list[tuple[str, str]] = []
     for paper in papers:
@@ -99,13 +113,15 @@ def main() -> int:
         if has_colon and not expected:
             continue
         t0 = time.perf_counter_ns()
-        name, _ = name_and_title(abstract)
+        name, made_title = name_and_title(abstract)
         times.append(time.perf_counter_ns() - t0)
         s = score[half(paper)]
         if expected:
             s["named_total"] += 1
-            if norm(name) == norm(expected):
+            if same(name, expected):
                 s["named_hit"] += 1
+            elif name and same(made_title.partition(": ")[2], expected):
+                s["named_alias"] += 1  # "KN" for "Kalman Normalization (KN)"
             else:
                 if name:
                     s["named_other"] += 1
@@ -117,17 +133,23 @@ def main() -> int:
                 s["plain_named"] += 1
                 if norm(name) not in norm(title):
                     s["plain_invented"] += 1
-                    if half(paper) == "dev":
-                        invented.append((name, title))
+                    if not abbreviates(name, title):
+                        s["plain_invented_strict"] += 1
+                        if half(paper) == "dev":
+                            invented.append((name, title))
 
     def rates(s: dict) -> dict:
         return {
             "named_papers": s["named_total"],
             "recall": round(s["named_hit"] / s["named_total"], 4),
+            "recall_counting_long_forms": round(
+                (s["named_hit"] + s["named_alias"]) / s["named_total"], 4),
             "wrong_name_on_named": round(s["named_other"] / s["named_total"], 4),
             "plain_papers": s["plain_total"],
             "named_rate_on_plain": round(s["plain_named"] / s["plain_total"], 4),
             "invented_rate_on_plain": round(s["plain_invented"] / s["plain_total"], 4),
+            "invented_rate_on_plain_not_title_acronym": round(
+                s["plain_invented_strict"] / s["plain_total"], 4),
         }
 
     total = {k: score["dev"][k] + score["heldout"][k] for k in score["dev"]}

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +59,8 @@ _MATH = r"\$[\^_](?:\{[^{}$]{1,8}\}|\\?[A-Za-z0-9+\-*]{1,6})\$"
 _MATH_RE = re.compile(_MATH)
 _TOK = re.compile(
     rf"(?:[^\W_]|{_MATH})(?:[^\W_]|{_MATH}|[-&/](?=[^\W_]|\$)|\.(?=\d)|[+*]{{1,2}}(?![^\W_*+]))*")
-_QUOTE = re.compile(r"[\"“”'`‘’]+")
+_QUOTE_CHARS = "\"“”'`‘’"
+_QUOTE = re.compile(rf"[{_QUOTE_CHARS}]+")
 # A modifier, not a name: "LLM-based agents", "KG-guided search".
 _MODIFIER = re.compile(
     r"-(?:based|driven|aware|guided|free|level|like|style|specific|agnostic|efficient|oriented"
@@ -90,6 +92,7 @@ _INNER_UPPER = re.compile(r"[^\W_][A-Z]|^[A-Z]-")
 _DIGIT_UPPER = re.compile(r"\d.*[A-Z]|[A-Z].*\d")
 
 
+@lru_cache(maxsize=8192)
 def _shape(tok: str) -> int:
     """2: distinctive (``KGO``, ``KiteNorm``, ``vOPD``, ``K12``, ``MemR$^3$``);
     1: a capitalised word (``Kairos``, ``Vision-Language``); 0: anything else."""
@@ -103,10 +106,15 @@ def _shape(tok: str) -> int:
     return 1 if core[0].isupper() else 0
 
 
+_LOWER_NAME = re.compile(r"[a-z]+[A-Z\d$]")
+
+
 def _phrase(text: str, pos: int) -> tuple[list[tuple[str, int]], int]:
     """Up to three capitalised or distinctive tokens at ``pos``, space separated."""
     toks: list[tuple[str, int]] = []
     end = pos
+    if pos >= len(text) or (text[pos].islower() and not _LOWER_NAME.match(text, pos)):
+        return toks, end  # the common case: an ordinary lowercase word
     p = pos
     while len(toks) < 3:
         m = _TOK.match(text, p)
@@ -159,21 +167,39 @@ def long_form_start(short: str, long: str) -> int:
     return start if words <= min(n + 5, 2 * n) else -1
 
 
+def _abbreviates_whole(short: str, long: str) -> bool:
+    """Do the letters of ``short`` run through all of ``long`` from its first letter on
+    ("EleGANt" in "Exquisite and locally editable GAN for makeup transfer")?"""
+    letters = [c.lower() for c in (_MATH_RE.sub("", short) if "$" in short else short)
+               if c.isalpha()]
+    low = long.lower()
+    if len(letters) < 2 or not low or low[0] != letters[0]:
+        return False
+    i = 1
+    for c in letters[1:]:
+        i = low.find(c, i) + 1
+        if i == 0:
+            return False
+    n = len(letters)
+    return len(long.split()) <= min(n + 5, 2 * n)
+
+
 # --- Cues. ----------------------------------------------------------------------------------
 # Each cue pattern starts with a literal so the regex engine can skip ahead quickly; they run
 # on a lower-cased copy of the abstract (same offsets).
 _VERB = (r"(?:propos|present|introduc|releas|develop|design|buil[dt]|construct|contribut"
-         r"|creat|devis|offer|describ|curat|establish|unveil|open-sourc)\w*|put\s+forward")
+         r"|creat|devis|offer|describ|curat|collect|establish|unveil|open-sourc)\w*"
+         r"|put\s+forward")
 _ADVERBS = (r"(?:\s+(?:also|further|then|first|here|now|finally|additionally|therefore|thus"
             r"|hence|instead|next|accordingly|have|has|can|will|\w+ly))*")
 _CUE_WE = re.compile(
     rf"we{_ADVERBS}\s+(?:(?P<intro>{_VERB})|(?P<naming>(?:call|name|term|dub)"
     r"(?:\s+(?:it|this|them|these|(?:our|the|this)\s+\w+))?)"
     r"|(?P<address>(?:address|tackle|solve|overcome|mitigate|remedy|resolve|bridge|fill|close)"
-    r"\w*\s+(?:[\w-]+\s+){0,5}?(?:with|via|through)))\s+")
+    r"\w*\s+(?:[\w-]+\s+){0,5}?(?:with|via|through))),?\s+")
 _CUE_THIS = re.compile(
     rf"this\s+(?:paper|work|article|study|report|note|thesis|chapter|submission){_ADVERBS}"
-    rf"\s+(?P<intro>{_VERB})\s+")
+    rf"\s+(?P<intro>{_VERB}),?\s+")
 _CUE_AND = re.compile(rf"and\s+(?P<intro>{_VERB})\s+")
 _CUE_OURS = (r"(?:[\w-]+\s+){0,2}?(?:method|approach|model|framework|algorithm|system"
              r"|architecture|benchmark|dataset|data\s+set|technique|pipeline|tool|toolkit|library"
@@ -194,10 +220,15 @@ _GERUND_LEADS = (" by ", " via ", " through ", " thus ", " hence ", " and ", " t
 _NAMING_STEMS = (" call", " nam", " dubb", " coin", " term", " nicknam", " codenam", " denot",
                  " referr")
 _NAMING_TAIL = re.compile(r"(?:\s+(?:as|to\s+as|by))?\s+")
+_PASSIVE = (" is proposed", " is introduced", " is presented", " is developed", " are proposed",
+            " are introduced", " is designed", " was developed", " is described")
 # Rarer naming phrases, found by a plain substring search first.
 _NAMING_NEEDLES = (
     ("namely", re.compile(r"namely,?\s+")),
     ("known as", re.compile(r"known\s+as\s+")),
+    ("resulting in", re.compile(r"resulting\s+in\s+(?P<intro>)")),
+    ("contribution", re.compile(r"contributions?\s+(?:is|are|includes?)\s+(?P<intro>)")),
+    (" i ", re.compile(rf" i\s+(?P<intro>{_VERB})\s+")),
     ("refer to", re.compile(r"refer\s+to\s+(?:it|this|them|(?:the|our)\s+[\w\s-]{1,30}?)\s+as\s+")),
 )
 
@@ -235,8 +266,15 @@ def _cues(text: str) -> list[tuple[int, int, str]]:
         while i >= 0:
             m = pattern.match(low, i)
             if m:
-                found.append((i, m.end(), "naming"))
+                found.append((i, m.end(), m.lastgroup or "naming"))
             i = low.find(needle, i + 4)
+    # "A new Temporal CAM (TCAM) method is introduced": parse from the sentence start.
+    for needle in _PASSIVE if " is " in low or " are " in low or " was " in low else ():
+        i = low.find(needle)
+        while i >= 0:
+            j = max(low.rfind(". ", 0, i) + 2, 0) if low.rfind(". ", 0, i) >= 0 else 0
+            found.append((j, j, "intro"))
+            i = low.find(needle, i + 5)
     # "SALVe, our novel alignment verifier": the name comes first.
     i = low.find(", our ")
     while i >= 0:
@@ -251,14 +289,16 @@ def _cues(text: str) -> list[tuple[int, int, str]]:
 _ARTICLE = re.compile(r"(?:(?:the|a|an|our|this)\s+)?")
 _PAREN = re.compile(r"\s*\(([^()]{1,160})\)")
 # The long form of an acronym: words up to its parenthesis, within one clause.
-_LONG_PAREN = re.compile(r"([^().;:!?]{3,140}?)\s*\(\s*[\"“`']*([^()\s,;\"“”`']{2,24})[\"”']*\s*\)")
+_NAMED_IN_PAREN = (r"\s*\(\s*(?:(?:dubbed|called|named|termed|abbreviated|denoted)(?:\s+as)?\s+)?"
+                   r"[\"“`']*([^()\s,;\"“”`']{2,24})[\"”']*\s*\)")
+_LONG_PAREN = re.compile(rf"([^().;:!?]{{3,140}}?){_NAMED_IN_PAREN}")
 _LEAD_WORD = re.compile(r"[a-z][a-z\-]*")
 # A generic noun phrase ("a novel framework"), then the name.
-_GEN_WORD = re.compile(r"[a-z0-9][\w\-]*")
+_GEN_WORD = re.compile(r"[\w][\w\-]*")
 _GEN_SEP = re.compile(r"\s*(?:,|:|\s-+|-+(?=\s)|—|–)\s*(?:the\s+|namely\s+)?"
                       r"|\s+(?:called|named|dubbed|termed|coined|namely)\s+(?:the\s+)?"
                       r"|\s+(?:the\s+)?")
-_GEN_PAREN = re.compile(r"\s*\(([^()\s,;]{2,24})\)")
+_GEN_PAREN = re.compile(_NAMED_IN_PAREN)
 _GEN_STOP = frozenset({"that", "which", "where", "who", "to", "whose", "while", "and", "is",
                        "are", "was", "were"})
 # What a contribution is ("a new method X", "the X benchmark").
@@ -273,6 +313,7 @@ _KINDS = frozenset({
     "measure", "score", "criterion", "family", "collection", "testbed", "gripper", "hand",
     "interface", "compiler", "sampler", "solver", "generator", "learner", "filter", "kernel",
     "index", "head", "block", "unit", "cell", "variant", "extension", "formulation", "task",
+    "set", "database", "repository", "specification", "lexicon", "treebank", "ontology",
 })
 # Words a name may be followed by (anything else lowercase makes it a modifier).
 _FOLLOW = frozenset({
@@ -283,9 +324,13 @@ _FOLLOW = frozenset({
     "together", "specifically", "inspired", "able", "tailored", "aimed", "aiming", "exploits",
     "a", "an",
 }) | _KINDS
+# After a name used as a subject ("our approach X can …").
+_VERBISH = frozenset({"can", "could", "may", "might", "will", "would", "should", "must",
+                      "also", "not", "significantly", "consistently", "further", "then",
+                      "first", "only", "successfully", "substantially", "clearly"})
 _NEXT_WORD = re.compile(r" ([a-z]+)\b")
 _APPOSITION = re.compile(r"\s*(?:,|:|—|–|-+)\s*(?:which\s+is\s+|that\s+is\s+)?"
-                         r"(?=(?:a|an|the|our)\s)")
+                         r"(?=(?:a|an|the|our)\s)|\s+(?=(?:a|an)\s)")
 _CLAUSE_END = re.compile(r",\s(?:which|where|while|whereas|and\s+(?:we|it|show|demonstrate))\b"
                          r"|;|\.\s|\.$|\s\((?:i\.e|e\.g|see)|,\s(?:we|our)\b")
 _SENTENCE_GAP = re.compile(r"[.!?]\s+")
@@ -309,16 +354,21 @@ def gist_after(text: str, end: int) -> str:
 
 
 def _skip_quotes(text: str, pos: int) -> int:
-    m = _QUOTE.match(text, pos)
-    return m.end() if m else pos
+    if pos < len(text) and text[pos] in _QUOTE_CHARS:
+        return _QUOTE.match(text, pos).end()
+    return pos
 
 
-def _followed_ok(text: str, end: int, shapes: list[int], named: bool = False) -> bool:
+def _followed_ok(text: str, end: int, shapes: list[int], named: bool = False,
+                 verb_ok: bool = False) -> bool:
     """May a phrase ending at ``end`` be a name? Not if a noun follows ("GAN models").
 
     A plain capitalised phrase ("Kairos") needs an apposition ("Kairos, a …"), a long form
-    or a naming verb before it; a distinctive one ("KiteNorm") does not.
+    or a naming verb before it; a distinctive one ("KiteNorm") does not. ``verb_ok``: where
+    the name is a subject ("our approach X enhances …"), a verb in -s may follow.
     """
+    if end + 1 < len(text) and text[end] == " " and text[end + 1] in ",;:(":
+        end += 1  # "IDD-3D , which"
     if end >= len(text):
         return True
     ch = text[end]
@@ -335,7 +385,8 @@ def _followed_ok(text: str, end: int, shapes: list[int], named: bool = False) ->
         if not m:
             return distinctive and text[end + 1:end + 2] in "(—–-"
         word = m.group(1)
-        return (distinctive and word in _FOLLOW) or word in _KINDS
+        return ((distinctive and (word in _FOLLOW or (verb_ok and (
+            word.endswith("s") or word in _VERBISH)))) or word in _KINDS)
     return False
 
 
@@ -350,12 +401,21 @@ def _acronym_candidate(text: str, p: int, start: int, strong: bool, lead_max: in
     if not _TOK.fullmatch(acr) or _shape(acr) != 2:
         return False
     s = long_form_start(acr, long)
-    if s < 0:
-        return False
-    lead = long[:s].split()
-    if len(lead) > lead_max or any(w in _PREPOSITIONS or not _LEAD_WORD.fullmatch(w)
-                                   for w in lead):
-        return False
+    if s < 0 or not _lead_ok(long[:s].split(), lead_max):
+        # The greedy match may start too late ("cascaded Depth Denoising and Refinement
+        # Network (DDRNet)"): try each word after a run of adjectives instead.
+        words = long.split()
+        for k in range(min(lead_max, len(words) - 1) + 1):
+            if not _lead_ok(words[:k], lead_max):
+                break
+            rest = " ".join(words[k:])
+            if _abbreviates_whole(acr, rest):
+                long, s = rest, 0
+                break
+        else:
+            return False
+        if s:
+            return False
     long = long[s:].strip()
     if _TOK.fullmatch(long) and _shape(long) == 2:  # "AutoProteinEngine (AutoPE)"
         return None if _bad_name(long, text, start) else Candidate(long, start, m.end(), strong)
@@ -364,8 +424,15 @@ def _acronym_candidate(text: str, p: int, start: int, strong: bool, lead_max: in
     return Candidate(acr, start, m.end(), strong, expansion=long)
 
 
-def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool
-                      ) -> Candidate | bool | None:
+def _lead_ok(words: list[str], lead_max: int) -> bool:
+    """Words before a long form: a few adjectives ("novel", "RL-based"), no prepositions."""
+    return len(words) <= lead_max and not any(
+        w in _PREPOSITIONS or not (_LEAD_WORD.fullmatch(w) or _MODIFIER.search(w))
+        for w in words)
+
+
+def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool,
+                      verb_ok: bool = False) -> Candidate | bool | None:
     """The name itself at ``p`` ("KV-PRM, a …", "L$^2$EAP (LLM-in-Lean …)")."""
     toks, end = _phrase(text, p)
     if not toks:
@@ -373,7 +440,7 @@ def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool
     phrase = text[p:end]
     shapes = [s for _, s in toks]
     after = _skip_quotes(text, end)
-    if not _followed_ok(text, after, shapes, named):
+    if not _followed_ok(text, after, shapes, named, verb_ok):
         return False
     # A plain capitalised phrase is a name only with an apposition or a long form.
     if 2 not in shapes and not named and not (
@@ -400,9 +467,14 @@ def _generic_candidate(text: str, pos: int, p: int, start: int, strong: bool
         if not w or w.group() in _GEN_STOP:
             return False
         word, wend = w.group(), w.end()
-        paren = _GEN_PAREN.match(text, wend)
+        paren = _GEN_PAREN.match(text, wend) if text.startswith((" (", "("), wend) else None
         if paren:
-            # "(X)" names the phrase unless it merely abbreviates it ("… labeling (SRL)").
+            # "(X)" abbreviates the phrase ("a simple … Generation (MulZDG)"), or names it
+            # ("a simple baseline approach (PARE)"); but "… based on graph neural networks
+            # (GNNs)" only abbreviates its end.
+            got = _acronym_candidate(text, p, start, strong, 6)
+            if got is not False:
+                return got
             name = paren.group(1)
             if _shape(name) != 2 or not _TOK.fullmatch(name) or \
                     long_form_start(name, text[p:wend]) >= 0:
@@ -417,20 +489,19 @@ def _generic_candidate(text: str, pos: int, p: int, start: int, strong: bool
         nxt = _skip_quotes(text, sep.end())
         toks, end = _phrase(text, nxt)
         shapes = [sh for _, sh in toks]
-        if toks and 2 in shapes:
-            after = _skip_quotes(text, end)
+        after = _skip_quotes(text, end)
+        if toks and (2 in shapes or (explicit and text.startswith((",", " (", "("), after))):
             kind_after = _NEXT_WORD.match(text, after)
             if (explicit or word in _KINDS or (kind_after and kind_after.group(1) in _KINDS)) \
-                    and _followed_ok(text, after, shapes):
+                    and _followed_ok(text, after, shapes, explicit):
                 if kind_after and kind_after.group(1) in _KINDS:
                     # "a novel SSL algorithm named AllMatch": the later name wins.
                     later = _generic_candidate(text, pos, kind_after.start(1), start, strong)
                     if later:
                         return later
                 name = text[nxt:end]
-                if _bad_name(name, text, start):
-                    return None
-                return Candidate(name, start, after, strong, gist=text[pos:wend])
+                if not _bad_name(name, text, start):
+                    return Candidate(name, start, after, strong, gist=text[pos:wend])
         if explicit:
             got = _acronym_candidate(text, nxt, start, strong, 0)
             return got
@@ -438,22 +509,21 @@ def _generic_candidate(text: str, pos: int, p: int, start: int, strong: bool
     return False
 
 
-def _after_intro(text: str, pos: int, start: int, strong: bool, named: bool = False
-                 ) -> Candidate | str | None:
+def _after_intro(text: str, pos: int, start: int, strong: bool, named: bool = False,
+                 verb_ok: bool = False) -> Candidate | str | None:
     """Parse what follows an introducing cue: a Candidate; or, when the cue introduces a
     nameless "a … framework", that phrase (str) as the gist of a name in the next sentence;
     or None."""
     pos = _skip_quotes(text, pos)
     p = _skip_quotes(text, _ARTICLE.match(text, pos).end())
     for got in (_acronym_candidate(text, p, start, strong),
-                _direct_candidate(text, p, start, strong, named),
+                _direct_candidate(text, p, start, strong, named, verb_ok),
                 _generic_candidate(text, pos, p, start, strong)):
         if got is not False:
             return got
-    gist = _clause(text, pos)
-    if not named and any(w in _KINDS for w in gist.split()[:10]):
-        return gist
-    return None
+    if named or not any(w in _KINDS for w in text[pos:pos + 90].split()[:10]):
+        return None
+    return _clause(text, pos)
 
 
 def _next_sentence_name(text: str, pos: int, gist: str) -> Candidate | None:
@@ -470,9 +540,7 @@ def _next_sentence_name(text: str, pos: int, gist: str) -> Candidate | None:
     if len(toks) != 1 or toks[0][1] != 2:
         return None
     name = text[s:end]
-    verb = _NEXT_WORD.match(text, end)
-    if _bad_name(name, text, s) or not (_followed_ok(text, end, [2]) or
-                                        (verb and verb.group(1).endswith("s"))):
+    if _bad_name(name, text, s) or not _followed_ok(text, end, [2], verb_ok=True):
         return None
     return Candidate(name, s, end, False, gist=gist)
 
@@ -482,7 +550,8 @@ def find_candidates(text: str) -> Candidate | None:
     first weak one, else None."""
     weak: Candidate | None = None
     for start, end, kind in _cues(text):
-        got = _after_intro(text, end, start, kind != "ours", named=kind != "intro")
+        got = _after_intro(text, end, start, kind != "ours", named=kind == "naming",
+                           verb_ok=kind == "ours")
         if isinstance(got, str):
             got = _next_sentence_name(text, end, got)
         if got is None:
