@@ -6,10 +6,16 @@ those pipes (pyperclip's way of running xclip) would make them time out.
 
 from __future__ import annotations
 
+import base64
+import fcntl
 import os
+import pty
+import select
+import shlex
 import shutil
 import subprocess
 import sys
+import termios
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -60,10 +66,16 @@ def xvfb(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
         proc.wait(timeout=10)
 
 
-def read_clipboard() -> str:
-    out = subprocess.run(["xclip", "-o", "-selection", "clipboard"], capture_output=True,
-                         timeout=5, check=True)
-    return out.stdout.decode("utf-8")
+def read_clipboard(expected: str) -> str:
+    """The clipboard, once it holds ``expected`` (or after 5 s): xclip takes the selection
+    from its background child, a moment after the command itself has returned."""
+    deadline = time.monotonic() + 5
+    while True:
+        out = subprocess.run(["xclip", "-o", "-selection", "clipboard"], capture_output=True,
+                             timeout=5, check=True).stdout.decode("utf-8")
+        if out == expected or time.monotonic() > deadline:
+            return out
+        time.sleep(0.05)
 
 
 def paper_tui() -> list[str]:
@@ -91,10 +103,10 @@ def test_copy_puts_the_text_on_the_x_clipboard(xvfb: str) -> None:
     result = clipboard.copy(text, what="a test entry")
     assert result == clipboard.CopyResult(True, "xclip",
                                           "copied a test entry to the clipboard with xclip")
-    assert read_clipboard() == text
+    assert read_clipboard(text) == text
     again = clipboard.copy("second", what="")
     assert again.ok and again.message == "copied 6 characters to the clipboard with xclip"
-    assert read_clipboard() == "second"
+    assert read_clipboard("second") == "second"
 
 
 @needs_x
@@ -109,12 +121,14 @@ def test_cli_copy_with_captured_output_returns_promptly(xvfb: str, two_papers: l
     keys = list(citations.citation_keys(two_papers).values())
     assert done.stderr == (f"paper-tui: copied BibTeX for 2 papers ({keys[0]}, {keys[1]}) "
                            "to the clipboard with xclip\n")
-    assert read_clipboard() == citations.cite(two_papers, "bibtex")
+    expected = citations.cite(two_papers, "bibtex")
+    assert read_clipboard(expected) == expected
 
     done = run_cite(library_dir, ids[0], "--copy", "--format", "markdown")
     assert done.returncode == 0 and done.stdout == ""
     assert "Markdown reference for" in done.stderr
-    assert read_clipboard() == citations.cite(two_papers[:1], "markdown")
+    expected = citations.cite(two_papers[:1], "markdown")
+    assert read_clipboard(expected) == expected
 
 
 @needs_x
@@ -136,10 +150,65 @@ def test_no_display_falls_back_to_printing(monkeypatch: pytest.MonkeyPatch,
         False, "", "could not copy 4 characters: no clipboard here: no graphical session "
                    "(DISPLAY / WAYLAND_DISPLAY unset, e.g. over SSH)")
 
-    done = run_cite(library_dir, two_papers[0].id, "--copy", "--format", "plain")
+    done = run_cite(library_dir, two_papers[0].id, "--copy", "--format", "plain")  # no tty
     assert done.returncode == EXIT_NO_CLIPBOARD == 3
     assert done.stdout == citations.cite(two_papers[:1], "plain") + "\n"
     assert done.stderr.count("\n") == 1
     assert done.stderr.startswith("paper-tui: could not copy reference for ")
     assert done.stderr.endswith("no graphical session (DISPLAY / WAYLAND_DISPLAY unset, "
                                 "e.g. over SSH); printing it instead\n")
+
+
+def test_over_ssh_the_cli_asks_the_terminal_with_osc52(
+        monkeypatch: pytest.MonkeyPatch, two_papers: list[Paper], library_dir: Path) -> None:
+    """No graphical session but a terminal (an SSH login): OSC 52 goes to the terminal."""
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    master, slave = pty.openpty()
+
+    def take_terminal() -> None:  # in the child, after setsid: the pty becomes its /dev/tty
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    try:
+        done = subprocess.run([*paper_tui(), "--library", str(library_dir), "cite",
+                               two_papers[0].id, "--copy"], stdin=slave, capture_output=True,
+                              text=True, timeout=60, start_new_session=True,
+                              preexec_fn=take_terminal)
+        seen = b""
+        while select.select([master], [], [], 0.2)[0]:
+            seen += os.read(master, 65536)
+    finally:
+        os.close(master)
+        os.close(slave)
+    text = citations.cite(two_papers[:1], "bibtex")
+    assert done.returncode == 0
+    assert seen == clipboard.osc52(text).encode()
+    assert base64.b64decode(seen[len(b"\x1b]52;c;"):-1]).decode() == text
+    assert done.stdout == text + "\n"
+    assert done.stderr.startswith("paper-tui: sent BibTeX for ")
+    assert done.stderr.count("\n") == 1
+
+
+@pytest.mark.skipif(not shutil.which("tmux"), reason="tmux not installed")
+def test_in_tmux_osc52_reaches_tmux_clipboard(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                               two_papers: list[Paper],
+                                               library_dir: Path) -> None:
+    """Inside a real tmux (``set-clipboard on``), the copy lands in tmux's paste buffer."""
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.delenv("TMUX", raising=False)
+    sock, conf = tmp_path / "tmux.sock", tmp_path / "tmux.conf"
+    conf.write_text("set -g set-clipboard on\n", "utf-8")
+    tmux = ["tmux", "-S", str(sock), "-f", str(conf)]
+    command = shlex.join([*paper_tui(), "--library", str(library_dir), "cite",
+                          *(p.id for p in two_papers), "--copy", "--format", "key"])
+    signal = shlex.join([*tmux, "wait-for", "-S", "cited"])
+    try:
+        subprocess.run([*tmux, "new-session", "-d", "-x", "120", "-y", "30",
+                        f"{command}; {signal}; sleep 30"], check=True, timeout=10)
+        subprocess.run([*tmux, "wait-for", "cited"], check=True, timeout=60)
+        buffer = subprocess.run([*tmux, "show-buffer"], capture_output=True, text=True,
+                                check=True, timeout=10).stdout
+    finally:
+        subprocess.run([*tmux, "kill-server"], capture_output=True, timeout=10)
+    assert buffer == citations.cite(two_papers, "key")

@@ -10,12 +10,14 @@ process to die. Here the tool gets ``stdin`` as a pipe, ``stdout`` on ``/dev/nul
 session, and its exit status is checked (pyperclip ignores it). In-process backends
 (Windows, macOS pyobjc, Qt) and Klipper are called through pyperclip.
 
-Over SSH there is usually no clipboard here at all; the TUI then also sends OSC 52 to the
-terminal (that is a terminal feature, so it lives in the TUI, not in this module).
+Over SSH there is usually no clipboard here at all. Then the terminal itself can help: the
+OSC 52 escape sequence asks it to set *its* (the reader's local) clipboard. The TUI sends it
+through Textual; the CLI through :func:`copy_via_terminal`, to ``/dev/tty``.
 """
 
 from __future__ import annotations
 
+import base64
 import os
 import subprocess
 import tempfile
@@ -105,3 +107,31 @@ def copy(text: str, what: str = "") -> CopyResult:
             return CopyResult(False, method, f"could not copy {what} to {method}: {exc}")
         return CopyResult(True, method, f"copied {what} to {method}")
     return CopyResult(False, "", f"could not copy {what}: {_no_clipboard_reason()}")
+
+
+def osc52(text: str) -> str:
+    """The OSC 52 sequence asking the terminal to put ``text`` on its clipboard."""
+    return "\x1b]52;c;" + base64.b64encode(text.encode("utf-8")).decode("ascii") + "\x07"
+
+
+def copy_via_terminal(text: str, what: str = "") -> CopyResult:
+    """Send ``text`` to the controlling terminal with OSC 52 (works over SSH).
+
+    ``ok`` means the sequence reached a terminal, not that the terminal obeyed: most do;
+    some ask first or refuse, and tmux passes it on only with ``set-clipboard on``.
+    """
+    what = what or f"{len(text):,} characters"
+    try:
+        fd = os.open("/dev/tty", os.O_WRONLY | os.O_NOCTTY)
+    except OSError:
+        return CopyResult(False, "", f"could not copy {what}: no terminal to send OSC 52 to")
+    try:
+        os.write(fd, osc52(text).encode("ascii"))
+    except OSError as exc:
+        return CopyResult(False, "OSC 52", f"could not send {what} to the terminal: "
+                                           f"{exc.strerror or exc}")
+    finally:
+        os.close(fd)
+    return CopyResult(True, "OSC 52", f"sent {what} to your terminal's clipboard with OSC 52 "
+                                      "(most terminals accept it, also over SSH; in tmux: "
+                                      "set -g set-clipboard on)")

@@ -9,15 +9,16 @@ from paper_tui import citations, clipboard
 from paper_tui.cli.context import Context
 
 EXIT_NO_CLIPBOARD = 3
-"""``cite --copy`` could not reach a clipboard: the citation went to stdout instead."""
+"""``cite --copy`` found neither a clipboard nor a terminal: the citation went to stdout."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "cite", help="print or copy citations of papers",
         description="Print the citations of papers, or copy them to the clipboard. "
-                    f"With --copy and no clipboard, the citation is printed and the exit "
-                    f"status is {EXIT_NO_CLIPBOARD}.")
+                    "With --copy and no clipboard tool (e.g. over SSH), it is sent to the "
+                    "terminal with OSC 52 and printed; with no terminal either, it is printed "
+                    f"and the exit status is {EXIT_NO_CLIPBOARD}.")
     p.add_argument("ids", nargs="+", metavar="ID", help="paper ids or unique prefixes of them")
     p.add_argument("--format", "-f", choices=citations.STYLES, default=None,
                    help="citation style (default: citation_style in config.yaml, else bibtex)")
@@ -39,9 +40,17 @@ def cmd_cite(args: argparse.Namespace, ctx: Context) -> int:
     if not args.copy:
         print(text)
         return 0
-    result = clipboard.copy(text, what=citations.describe(papers, style))
+    what = citations.describe(papers, style)
+    result = clipboard.copy(text, what=what)
     if result.ok:
         print(f"paper-tui: {result.message}", file=sys.stderr)
+        return 0
+    # No clipboard here (e.g. over SSH): ask the reader's terminal, and show the text too.
+    terminal = clipboard.copy_via_terminal(text, what=what)
+    if terminal.ok:
+        print(f"paper-tui: {terminal.message}; no clipboard tool here, so it is printed too",
+              file=sys.stderr)
+        print(text)
         return 0
     print(f"paper-tui: {result.message}; printing it instead", file=sys.stderr)
     print(text)
