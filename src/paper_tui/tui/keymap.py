@@ -24,6 +24,8 @@ class KeyAction:
     action: str
     owner: DOMNode
     """The node whose binding this is (the app or a pane); the action runs there."""
+    where: str
+    """Where the key works: ``anywhere`` (app keys) or the pane's id."""
 
     @property
     def key_display(self) -> str:
@@ -88,5 +90,6 @@ def live_bindings(nodes: Iterable[DOMNode], keymap: Mapping[str, str]) -> list[K
             found[binding_id] = KeyAction(
                 id=binding_id, keys=tuple(dict.fromkeys(b.key for b in bs)),
                 description=first.description, help=first.tooltip or first.description,
-                action=first.action, owner=node)
+                action=first.action, owner=node,
+                where="anywhere" if node is node.app else (node.id or type(node).__name__))
     return list(found.values())

@@ -13,14 +13,24 @@ from textual.widgets import Static
 
 from paper_tui.tui.keymap import KeyAction
 
+WHERE = {"anywhere": "Anywhere", "results": "In the results", "abstract": "In the abstract",
+         "search": "In the search box"}
+
 
 def keys_table(actions: Sequence[KeyAction]) -> Table:
+    """The keys grouped by where they work, in the order the app declares them."""
     table = Table(box=None, expand=True, pad_edge=False, show_edge=False)
     table.add_column("Keys", style="bold", no_wrap=True)
     table.add_column("Action")
     table.add_column("Id (for keymap:)", style="dim", no_wrap=True)
+    groups: dict[str, list[KeyAction]] = {}
     for action in actions:
-        table.add_row(action.key_display, action.help, action.id)
+        groups.setdefault(action.where, []).append(action)
+    for where, group in groups.items():
+        table.add_row(WHERE.get(where, where), style="italic", end_section=False)
+        for action in group:
+            table.add_row(action.key_display, action.help, action.id)
+        table.add_row()
     return table
 
 
@@ -31,8 +41,9 @@ class HelpScreen(ModalScreen[None]):
 
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
+    HelpScreen #help-keys, HelpScreen #help-hint { height: auto; }
     HelpScreen > VerticalScroll {
-        width: 90%; max-width: 100; height: 90%;
+        width: 90%; max-width: 100; height: auto; max-height: 90%;
         border: round $primary; background: $surface; padding: 0 1;
     }
     """
