@@ -224,6 +224,7 @@ class Annotations:
     def _commit(self, description: str, store: YamlStore,
                 before: dict[str, Record | None]) -> None:
         """A change was made in memory: remember it for undo, mirror it, save it soon."""
+        self._ready()
         self._undo.append(_Entry(description, store, before))
         self._mirror_ids(self._touched(store, {k: (v, store.get(k)) for k, v in before.items()}))
         self._wake.set()
@@ -278,17 +279,14 @@ class Annotations:
 
     def flush(self) -> None:
         """Block until every change is on disk; :class:`StoreError` if it cannot be."""
-        if self._thread is None:
-            return
         self._sync(save=True, strict=True)
 
     def close(self) -> None:
         """Stop the saver, then flush (raising :class:`StoreError` if that fails)."""
-        if self._thread is None:
-            return
         self._stop.set()
         self._wake.set()
-        self._thread.join()
+        if self._thread is not None:
+            self._thread.join()
         self._sync(save=True, strict=True)
 
     def _run(self) -> None:
@@ -306,6 +304,8 @@ class Annotations:
         errors = []
         outside: set[str] = set()
         for store in self._stores:
+            if not store.loaded:
+                continue
             try:
                 changes = store.save() if save and store.needs_save else store.refresh()
             except StoreError as exc:

@@ -747,6 +747,10 @@ class YamlStore:
         self.version = 0  # bumped whenever the records change
 
     # -- reading ---------------------------------------------------------------------------
+    @property
+    def loaded(self) -> bool:
+        return self._loaded
+
     def ensure_loaded(self) -> None:
         if not self._loaded:
             self.load()

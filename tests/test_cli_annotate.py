@@ -1,0 +1,166 @@
+"""The annotation verbs as a user runs them: real `paper-tui` subprocesses on a real library."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from paper_tui import config as config_mod
+from paper_tui.library import Library
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+    """A library with the bundled list, built once; each test copies it."""
+    root = tmp_path_factory.mktemp("template") / "library"
+    lib = Library.open(root, config=config_mod.defaults())
+    ids = [p.id for p in lib.papers()]
+    lib.close()
+    return root, ids
+
+
+@pytest.fixture
+def lib_dir(template: tuple[Path, list[str]], tmp_path: Path) -> Path:
+    root = tmp_path / "library"
+    shutil.copytree(template[0], root)
+    return root
+
+
+@pytest.fixture
+def ids(template: tuple[Path, list[str]]) -> list[str]:
+    return template[1]
+
+
+def run(lib_dir: Path, *args: str, env: dict | None = None, check: bool = True
+        ) -> subprocess.CompletedProcess:
+    done = subprocess.run([sys.executable, "-m", "paper_tui", "--library", str(lib_dir), *args],
+                          capture_output=True, text=True, timeout=60,
+                          env={**os.environ, **(env or {})})
+    if check:
+        assert done.returncode == 0, done.stderr
+    return done
+
+
+def on_disk(lib_dir: Path, name: str = "annotations.yaml") -> dict:
+    return yaml.safe_load((lib_dir / name).read_text("utf-8"))
+
+
+def test_triage_verbs_reach_disk_show_and_search(lib_dir: Path, ids: list[str]) -> None:
+    a, b = ids[0], ids[1]
+    out = run(lib_dir, "tag", a[:16], "ML", "to discuss", "ml").stdout
+    assert out.strip() == f"{a}  new  tags: ML, to discuss"
+    run(lib_dir, "status", a, b, "to-read")
+    run(lib_dir, "star", a, b)
+    run(lib_dir, "unstar", b)
+    run(lib_dir, "untag", a, "TO DISCUSS")
+    run(lib_dir, "note", a, "--set", "  leading spaces\nkey: value # x\n- dash\nünï ✓")
+    assert run(lib_dir, "note", a, "--append", "more").stdout.endswith("ünï ✓\nmore\n")
+    papers = on_disk(lib_dir)["papers"]
+    assert papers[a]["status"] == "to-read" and papers[a]["starred"] is True
+    assert papers[a]["tags"] == ["ML"]
+    assert papers[a]["note"] == "  leading spaces\nkey: value # x\n- dash\nünï ✓\nmore"
+    assert "starred" not in papers[b]
+    shown = json.loads(run(lib_dir, "show", a, "--json").stdout)
+    assert (shown["status"], shown["starred"], shown["tags"], shown["lists"]) == (
+        "to-read", True, ["ML"], [])
+    assert shown["note"].startswith("  leading spaces")
+    found = json.loads(run(lib_dir, "search", "tag:ml", "--json").stdout)
+    assert [(p["id"], p["tags"]) for p in found] == [(a, ["ML"])]
+    text = run(lib_dir, "show", a).stdout
+    assert "Status:  to-read  ★ starred" in text and "Tags:    ML" in text
+    assert run(lib_dir, "tags").stdout == "     1  ML\n"
+
+
+def test_note_without_a_flag_opens_the_editor(lib_dir: Path, ids: list[str],
+                                              tmp_path: Path) -> None:
+    editor = tmp_path / "editor.py"
+    editor.write_text("import sys\nopen(sys.argv[1], 'a').write('written in the editor\\n')\n")
+    run(lib_dir, "note", ids[0], "--set", "first")
+    out = run(lib_dir, "note", ids[0], env={"EDITOR": f"{sys.executable} {editor}",
+                                             "VISUAL": ""}).stdout
+    assert out == "first\nwritten in the editor\n"
+    assert on_disk(lib_dir)["papers"][ids[0]]["note"] == "first\nwritten in the editor"
+
+
+def test_list_verbs(lib_dir: Path, ids: list[str]) -> None:
+    run(lib_dir, "lists", "create", "Reading group", "-d", "Thursdays")
+    run(lib_dir, "lists", "add", "reading group", ids[0], ids[1], ids[2])
+    run(lib_dir, "lists", "move", "Reading group", ids[2], "1")
+    run(lib_dir, "lists", "remove", "Reading group", ids[1])
+    run(lib_dir, "lists", "rename", "Reading group", "Group")
+    run(lib_dir, "lists", "describe", "Group", "Thursdays, 4pm")
+    assert on_disk(lib_dir, "reading-lists.yaml")["lists"] == {
+        "Group": {"description": "Thursdays, 4pm", "papers": [ids[2], ids[0]],
+                  "updated": on_disk(lib_dir, "reading-lists.yaml")["lists"]["Group"]["updated"]}}
+    assert run(lib_dir, "lists").stdout == "Group  (2 papers)  Thursdays, 4pm\n"
+    shown = run(lib_dir, "lists", "show", "group").stdout.splitlines()
+    assert shown[0] == "Group  (2 papers)" and shown[2].startswith(f"  1. {ids[2]}")
+    assert json.loads(run(lib_dir, "show", ids[0], "--json").stdout)["lists"] == ["Group"]
+    run(lib_dir, "lists", "delete", "Group")
+    assert on_disk(lib_dir, "reading-lists.yaml")["lists"] == {}
+    failed = run(lib_dir, "lists", "show", "Group", check=False)
+    assert failed.returncode == 1 and failed.stderr == "paper-tui: no reading list named 'Group'\n"
+
+
+def test_export_a_list_and_a_query(lib_dir: Path, ids: list[str], tmp_path: Path) -> None:
+    run(lib_dir, "lists", "add", "Picks", ids[0], ids[1])
+    run(lib_dir, "tag", ids[0], "best")
+    markdown = run(lib_dir, "export", "--list", "picks", "--format", "markdown").stdout
+    assert markdown.startswith("# Picks\n\n1. ") and "tags: best" in markdown
+    target = tmp_path / "out" / "picks.bib"
+    done = run(lib_dir, "export", "--list", "Picks", "-f", "bibtex", "-o", str(target))
+    assert done.stdout == "" and "wrote 2 papers" in done.stderr
+    assert target.read_text().count("@") == 2
+    data = json.loads(run(lib_dir, "export", "--query", "tag:best", "-f", "json").stdout)
+    assert [d["id"] for d in data] == [ids[0]]
+    rows = run(lib_dir, "export", "--query", "", "-f", "csv").stdout.splitlines()
+    assert rows[0].startswith("id,title,authors") and len(rows) == len(ids) + 1
+
+
+def test_orphans_are_kept_and_listed(lib_dir: Path, ids: list[str]) -> None:
+    run(lib_dir, "status", ids[0], "read")
+    path = lib_dir / "annotations.yaml"
+    path.write_text(path.read_text() + '  "gone-2019-abc":\n    tags:\n    - old\n')  # by hand
+    done = run(lib_dir, "orphans")
+    assert done.stdout == "gone-2019-abc  new  tags: old\n"
+    run(lib_dir, "status", ids[1], "skipped")  # a save keeps the orphan
+    assert on_disk(lib_dir)["papers"]["gone-2019-abc"] == {"tags": ["old"]}
+    assert run(lib_dir, "tags").stdout == "     1  old\n"
+
+
+def test_a_corrupt_file_is_reported_in_one_line_and_left_intact(lib_dir: Path,
+                                                                ids: list[str]) -> None:
+    run(lib_dir, "status", ids[0], "read")
+    run(lib_dir, "status", ids[1], "read")
+    path = lib_dir / "annotations.yaml"
+    broken = path.read_bytes().replace(b"status: read", b"status: {read", 1)
+    path.write_bytes(broken)
+    failed = run(lib_dir, "tag", ids[2], "x", check=False)
+    assert failed.returncode == 1
+    message = failed.stderr.strip()
+    assert "\n" not in message and message.startswith(f"paper-tui: {path}:")
+    assert "read-only until the file is fixed" in message
+    assert str(path) + ".bak" in message
+    assert path.read_bytes() == broken
+    shown = json.loads(run(lib_dir, "show", ids[1], "--json").stdout)  # reading still works
+    assert shown["id"] == ids[1]
+
+
+def test_two_cli_processes_at_once_keep_both_changes(lib_dir: Path, ids: list[str]) -> None:
+    procs = [subprocess.Popen([sys.executable, "-m", "paper_tui", "--library", str(lib_dir),
+                               "tag", pid, f"tag-{n}"], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+             for n, pid in enumerate(ids[:4])]
+    for proc in procs:
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 0, err
+    papers = on_disk(lib_dir)["papers"]
+    assert {pid: papers[pid]["tags"] for pid in ids[:4]} == {
+        pid: [f"tag-{n}"] for n, pid in enumerate(ids[:4])}
