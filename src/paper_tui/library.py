@@ -53,6 +53,7 @@ class Library:
             bundled = bool(cfg.get("bundled_lists", True))
         if bundled and not lib.sources.manifest:
             lib.import_paths([paths.bundled_data_dir()], progress=progress)
+        lib.annotations.sync_index()  # hand edits made while no paper-tui ran
         return lib
 
     def close(self) -> None:

@@ -13,7 +13,7 @@ from textual.widgets import Static
 
 from paper_tui.tui.keymap import KeyAction
 
-WHERE = {"anywhere": "Anywhere", "results": "In the results", "abstract": "In the abstract",
+WHERE = {"anywhere": "Outside the search box", "results": "In the results", "abstract": "In the abstract",
          "search": "In the search box"}
 
 
