@@ -13,8 +13,8 @@ from textual.widgets import Static
 
 from paper_tui.tui.keymap import KeyAction
 
-WHERE = {"anywhere": "Outside the search box", "results": "In the results", "abstract": "In the abstract",
-         "search": "In the search box"}
+WHERE = {"anywhere": "Outside the search box", "results": "In the results",
+         "abstract": "In the abstract", "search": "In the search box"}
 
 
 def keys_table(actions: Sequence[KeyAction]) -> Table:
