@@ -226,3 +226,22 @@ def test_an_index_rebuild_carries_the_annotations(library_dir: Path) -> None:
     again = Library.open(library_dir)
     assert [h.paper.id for h in again.search("tag:kept").hits] == [paper.id]
     again.close()
+
+
+def test_hand_edits_made_while_closed_reach_the_index(library_dir: Path) -> None:
+    lib = Library.open(library_dir)
+    paper_id = next(lib.papers()).id
+    lib.annotations.add_tags([paper_id], ["before"])
+    lib.close()
+    path = library_dir / "annotations.yaml"
+    path.write_text(path.read_text().replace("- before", "- after"))
+    lib = Library.open(library_dir)
+    assert [h.paper.id for h in lib.search("tag:after").hits] == [paper_id]
+    assert lib.search("tag:before").hits == []
+    lib.close()
+    mirrored: list[str] = []
+    notes = Annotations(library_dir, mirror=lambda pid, fields: mirrored.append(pid))
+    assert notes.sync_index() == 0  # nothing changed since the index last saw the files
+    path.write_text(path.read_text().replace("- after", "- again"))
+    assert notes.sync_index() == 1 and mirrored == [paper_id]
+    notes.close()

@@ -9,6 +9,10 @@ everything is on disk (the CLI calls it before exiting).
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import json
+import os
 import threading
 import time
 from collections import Counter, deque
@@ -17,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from paper_tui import atomic
 from paper_tui.errors import StoreError
 from paper_tui.reading_lists import SCHEMA as LIST_SCHEMA
 from paper_tui.reading_lists import ReadingLists, clean_text
@@ -35,6 +40,9 @@ SCHEMA = Schema(
 UNDO_LIMIT = 100
 COALESCE = 0.05  # seconds a save waits for more changes of the same burst
 POLL = 0.5  # seconds between looks at the files for changes made elsewhere
+INDEXED = ".annotations-indexed.json"
+"""What the search index last got from the files (their identity, a digest per paper), so
+changes made while no paper-tui ran (a hand edit, a git pull) reach the index at start."""
 
 Mirror = Callable[[str, dict[str, Any] | None], None]
 """``mirror(paper_id, index_fields)``: keep the search index in step (Library passes
@@ -82,6 +90,8 @@ class Annotations:
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
         self._tag_spelling: tuple[int, dict[str, str]] = (-1, {})
+        self._indexed_path = root / INDEXED
+        self._mirrored = False
 
     # -- reading ---------------------------------------------------------------------------
     def _ready(self) -> YamlStore:
@@ -260,6 +270,7 @@ class Annotations:
     def _mirror_ids(self, ids: Iterable[str]) -> None:
         if self._mirror is None:
             return
+        self._mirrored = True
         for pid in ids:
             try:
                 self._mirror(pid, self.index_fields(pid))
@@ -288,6 +299,47 @@ class Annotations:
         if self._thread is not None:
             self._thread.join()
         self._sync(save=True, strict=True)
+        if self._mirrored:
+            self._remember_indexed()
+
+    # -- keeping the search index in step across runs ----------------------------------------
+    def sync_index(self) -> int:
+        """Mirror into the index what changed in the files since the index last saw them
+        (edits made while no paper-tui ran); returns how many papers that was."""
+        if self._mirror is None:
+            return 0
+        try:
+            indexed = json.loads(self._indexed_path.read_text("utf-8"))
+        except (OSError, ValueError):
+            indexed = {}
+        files = {s.path.name: _identity(s.path) for s in self._stores}
+        if indexed.get("files") == files or (not indexed and not any(files.values())):
+            return 0
+        self._ready()
+        old = indexed.get("papers") if isinstance(indexed.get("papers"), dict) else {}
+        new = self._digests()
+        changed = sorted(pid for pid in old.keys() | new.keys() if old.get(pid) != new.get(pid))
+        self._mirror_ids(changed)
+        self._mirrored = True
+        return len(changed)
+
+    def _digests(self) -> dict[str, str]:
+        ids = set(self.store.snapshot())
+        for lst in self.lists.all():
+            ids.update(lst.ids)
+        return {pid: hashlib.blake2b(json.dumps(self.index_fields(pid), sort_keys=True)
+                                     .encode(), digest_size=6).hexdigest() for pid in ids}
+
+    def _remember_indexed(self) -> None:
+        """Record what the index now holds, when memory matches the files exactly."""
+        files = {}
+        for store in self._stores:
+            if store.needs_save or store.read_only_reason or _identity(store.path) != store.seen:
+                return  # someone else changed a file meanwhile: the next start re-checks
+            files[store.path.name] = _identity(store.path)
+        with contextlib.suppress(OSError):
+            atomic.write_text(self._indexed_path, json.dumps({"files": files,
+                                                              "papers": self._digests()}))
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -324,3 +376,11 @@ class Annotations:
                 callback(error)
         if error and strict:
             raise StoreError(error)
+
+
+def _identity(path: Path) -> list[int] | None:
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return [st.st_ino, st.st_mtime_ns, st.st_size]

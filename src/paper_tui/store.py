@@ -751,6 +751,11 @@ class YamlStore:
     def loaded(self) -> bool:
         return self._loaded
 
+    @property
+    def seen(self) -> list[int] | None:
+        """The identity (inode, mtime, size) of the file as last read or written."""
+        return list(self._seen) if self._seen else None
+
     def ensure_loaded(self) -> None:
         if not self._loaded:
             self.load()
