@@ -181,3 +181,29 @@ async def test_facets_panel_in_the_app_narrows_the_query(make_app, settle):
         await settle(pilot)
         assert app.query_one("#search", Input).value == "year:2026"
         assert len(app.results_list) == 38
+
+
+async def test_triage_and_tags_inside_an_opened_reading_list(make_app, settle):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        main_paper = app.current_paper()
+        ids = [app.results_list.results.paper(i).id for i in (5, 6)]
+        app.library.lists.create("queue")
+        app.library.lists.add("queue", ids)
+        await pilot.press("L", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ReadingListScreen)
+        await pilot.press("i")  # the list's first paper, not the main screen's
+        assert app.annotations.get(ids[0]).status == "to-read"
+        assert app.annotations.get(main_paper.id).status == "new"
+        assert app.current_paper().id == ids[1]  # advanced within the list
+        await pilot.press("t", *"queued", "enter")
+        await pilot.pause()
+        assert list(app.annotations.get(ids[1]).tags) == ["queued"]
+        await pilot.press("slash")  # search keys do nothing here
+        assert isinstance(app.screen, ReadingListScreen)
+        await pilot.press("escape", "escape")
+        await pilot.pause()
+        assert app.current_paper() == main_paper
+        assert "1 / 38 triaged" in str(app.query_one("#status").render())

@@ -157,7 +157,11 @@ class PaperApp(EditingActions, TriageActions, App[None]):
 
     @property
     def results_list(self) -> ResultsList:
-        return self.query_one("#results", ResultsList)
+        """The active screen's results list (an opened reading list has its own), else the
+        main screen's: the keys act on what the reader sees."""
+        here = self.screen.query("#results")
+        return here.first(ResultsList) if here else self.screen_stack[0].query_one(
+            "#results", ResultsList)
 
     def current_paper(self) -> Paper | None:
         return self.results_list.current_paper()
@@ -193,7 +197,7 @@ class PaperApp(EditingActions, TriageActions, App[None]):
         """Show the paper under the cursor, as it is now, in the abstract view."""
         results = self.results_list
         paper = results.current_paper()
-        view = self.query_one(AbstractView)
+        view = results.screen.query_one(AbstractView)
         if paper is None:
             view.show(None)
         else:

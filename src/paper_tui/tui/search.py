@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from textual.message import Message
 from textual.worker import get_current_worker
 
+from paper_tui.tui.widgets.results import ResultsList
 from paper_tui.tui.widgets.status_line import StatusLine, status_text
 
 if TYPE_CHECKING:
@@ -97,7 +98,7 @@ class SearchController:
             return
         self.searching = False
         self.mode = message.mode
-        results_list = self.app.results_list
+        results_list = self._main_results()
         old = results_list.results
         self.error = message.results.error
         if self.error and old is not None:  # keep the last good results under the error
@@ -109,8 +110,13 @@ class SearchController:
             old.close()
         self.update_status()
 
+    def _main_results(self) -> ResultsList:
+        """The main screen's results list (another screen, e.g. an opened reading list,
+        may be on top and have its own)."""
+        return self.app.screen_stack[0].query_one("#results", ResultsList)
+
     def update_status(self) -> None:
-        results = self.app.results_list.results
+        results = self._main_results().results
         store = self.app.annotations
         triaged = total = None
         if store is not None:
@@ -118,6 +124,6 @@ class SearchController:
             triaged = sum(n for status, n in counts.items() if status != "new")
             total = self.app.library.count()
         hits = None if results is None else len(results)
-        self.app.query_one(StatusLine).show(status_text(
+        self.app.screen_stack[0].query_one(StatusLine).show(status_text(
             hits, self.searching, triaged, total, self.sort, self.mode,
             self.error, getattr(results, "suggestion", None)))
