@@ -164,13 +164,12 @@ class Annotations:
         return sorted(pid for pid in ids if pid not in known_ids)
 
     def _spellings(self) -> dict[str, str]:
-        """casefolded tag -> the spelling used first (in id order)."""
+        """casefolded tag -> the spelling seen first (in file order, then order of change)."""
         version, spelling = self._tag_spelling
         if version != self.store.version:
             spelling = {}
-            records = self._ready().snapshot()
-            for key in sorted(records):
-                for tag in records[key].get("tags", ()):
+            for record in self._ready().snapshot().values():
+                for tag in record.get("tags", ()):
                     spelling.setdefault(tag.casefold(), tag)
             self._tag_spelling = (self.store.version, spelling)
         return spelling
