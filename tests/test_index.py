@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from paper_tui import config as config_mod
-from paper_tui.index import PaperIndex, _analyzer, terms_of
+from paper_tui.index import FoldedText, PaperIndex, _analyzer, terms_of
 from paper_tui.library import Library
 from paper_tui.model import Paper
 from paper_tui.sources import checksum
@@ -38,6 +38,15 @@ def test_fast_indexing_path_gives_the_analyzers_terms() -> None:
         assert fast == slow
     terms = {term for _, term, _, _ in terms_of(text)}
     assert {"run", "l2eap", "rodola", "memr3", "fine"} <= terms
+
+
+def test_fast_index_gives_whooshs_postings_byte_for_byte() -> None:
+    text = ("The Rodolà model runs; running runners ran the MemR³ model, then the model "
+            "ran again: L²EAP vs. L2EAP on 3.5 datasets. ") * 30
+    for stemmed, phrase in ((True, True), (False, False)):
+        field = FoldedText(stemmed=stemmed, phrase=phrase)
+        slow = field.format.word_values(text, field.analyzer, mode="index")
+        assert sorted(field.index(text)) == sorted((t.encode(), f, w, v) for t, f, w, v in slow)
 
 
 def test_reopening_does_not_reindex(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 import json
+import math
 import re
 import shutil
 import threading
@@ -23,6 +24,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -32,7 +34,7 @@ from whoosh import qparser
 from whoosh import query as wq
 from whoosh.analysis import Filter, IDTokenizer, RegexTokenizer, StemFilter, StopFilter
 from whoosh.analysis.filters import STOP_WORDS
-from whoosh.codec.whoosh3 import W3LeafMatcher
+from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3Codec, W3LeafMatcher, _lenfield
 from whoosh.columns import VarBytesColumn
 from whoosh.fields import BOOLEAN, COLUMN, ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.index import LockError
@@ -40,13 +42,14 @@ from whoosh.lang import stemmer_for_language
 from whoosh.matching.wrappers import FilterMatcher
 from whoosh.query.qcore import QueryError as WhooshQueryError
 from whoosh.system import pack_uint
+from whoosh.util.numeric import byte_to_length
 
 from paper_tui import atomic
 from paper_tui.errors import QueryError, StoreError
 from paper_tui.model import Paper
 from paper_tui.query import WORD, clean, fold, mentions_annotations, plain_words
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 _META_FILE = "paper-tui-index.json"
 Progress = Callable[[int], None]
 AnnotationFields = dict[str, Any]
@@ -57,8 +60,12 @@ Spans = dict[str, list[tuple[int, int]]]
 
 SORTS = ("relevance", "year", "title")
 _DEFAULT_FIELDS = ("title", "name", "abstract", "authors", "keywords")
+_TEXT_FIELDS = frozenset({*_DEFAULT_FIELDS, "note"})
+_K1, _B = 1.2, 0.75  # BM25F, as Whoosh's default weighting
+_CODEC = W3Codec(blocklimit=1024, compression=1)
+"""Posting blocks of 1,024 (Whoosh: 128): fewer per-block steps in pure Python when whole
+posting lists are read for counting and scoring, and when they are written."""
 _BOOSTS = {"title": 3.0, "name": 3.0, "abstract": 1.0, "authors": 1.5, "keywords": 1.5}
-_TOP = 100  # hits scored up front; the rest only when someone scrolls past them
 _MP_THRESHOLD = 5000  # papers in one add() before the writer uses two processes
 _VOCAB_FILE = "vocabulary.txt"
 _MAX_EXPANSION = 400  # words a prefix* or fuzzy~ query may expand to
@@ -115,15 +122,46 @@ class FoldedText(TEXT):
         self.stemmed = stemmed
 
     def index(self, value, **kwargs):
-        positions: dict[str, list[int]] = {}
-        for pos, term, _, _ in terms_of(value, self.stemmed):
-            positions.setdefault(term, []).append(pos)
-        if self.format.__class__.__name__ == "Positions":
-            for term, poslist in positions.items():
-                yield term.encode(), len(poslist), float(len(poslist)), self.format.encode(poslist)
+        positions = term_positions(value, self.stemmed)
+        if self.format.supports("positions"):
+            encode, single = self.format.encode, _single_position(self.format)
+            return [(term.encode(), len(ps), float(len(ps)),
+                     single[ps[0]] if len(ps) == 1 and ps[0] < len(single) else encode(ps))
+                    for term, ps in positions.items()]
+        return [(term.encode(), len(ps), float(len(ps)), pack_uint(len(ps)))
+                for term, ps in positions.items()]
+
+
+_SINGLE: dict[type, list[bytes]] = {}
+
+
+def _single_position(fmt) -> list[bytes]:
+    """Encoded one-position postings, by position: most words occur once in a text."""
+    single = _SINGLE.get(type(fmt))
+    if single is None:
+        single = _SINGLE[type(fmt)] = [fmt.encode([p]) for p in range(1024)]
+    return single
+
+
+def term_positions(text: str, stemmed: bool = True) -> dict[str, list[int]]:
+    """``{term: positions}`` as the field's analyzer would index ``text`` (the hot path of
+    indexing: whole-list operations instead of a generator of tokens)."""
+    folded = [w.lower() if w.isascii() else fold(w) for w in WORD.findall(text)]
+    kept = [w for w in folded if len(w) > 1 and w not in STOP_WORDS]
+    if not kept:
+        return {}
+    # Stop words are dropped and the rest renumbered from the first kept word's position.
+    base = next(i for i, w in enumerate(folded) if len(w) > 1 and w not in STOP_WORDS)
+    if stemmed:
+        cached = _STEM_CACHE.get
+        kept = [cached(w) or stem(w) for w in kept]
+    out: dict[str, list[int]] = {}
+    for pos, term in enumerate(kept, base):
+        if term in out:
+            out[term].append(pos)
         else:
-            for term, poslist in positions.items():
-                yield term.encode(), len(poslist), float(len(poslist)), pack_uint(len(poslist))
+            out[term] = [pos]
+    return out
 
 
 def _schema() -> Schema:
@@ -150,6 +188,15 @@ def _schema() -> Schema:
     )
 
 
+_PAPER_FIELDS = tuple(f.name for f in dataclass_fields(Paper))
+
+
+def _stored(paper: Paper) -> dict[str, Any]:
+    """The paper as stored in the index (what :meth:`Paper.from_dict` reads back); plain
+    attribute reads, as ``dataclasses.asdict`` costs more than indexing the title."""
+    return {name: getattr(paper, name) for name in _PAPER_FIELDS}
+
+
 def _sortkey(paper: Paper) -> bytes:
     year = paper.year or 0
     return "\x1f".join((fold(paper.venue), f"{9999 - year:04d}",
@@ -169,6 +216,12 @@ class Hit:
     @cached_property
     def highlights(self) -> Spans:
         return highlight_spans(self.paper, self._terms)
+
+    def fragments(self) -> dict[str, str]:
+        """The matched words marked ``«like this»``: the whole title, bits of the abstract."""
+        texts = {"title": self.paper.display_title, "abstract": self.paper.display_abstract}
+        return {name: fragments(texts[name], spans, width=len(texts[name]) if name == "title"
+                                else 80) for name, spans in self.highlights.items()}
 
 
 @dataclass
@@ -227,6 +280,8 @@ class _Snapshot:
         self.leaves = self.reader.leaf_readers()
         self._lock = threading.RLock()
         self._term_docs: dict[tuple[str, str], frozenset[int]] = {}
+        self._score_cache: dict[tuple[str, str], dict[int, float]] = {}
+        self._norm_cache: dict[str, list[float]] = {}
 
     def up_to_date(self) -> bool:
         try:
@@ -266,6 +321,78 @@ class _Snapshot:
                 self._term_docs.clear()
             self._term_docs[key] = docs
         return docs
+
+    def _postings(self, fieldname: str, btext: bytes) -> tuple[list[int], list[float]]:
+        """Global doc numbers and weights (term frequencies) of one term's live postings."""
+        ids: list[int] = []
+        weights: list[float] = []
+        for reader, offset in self.leaves:
+            if (fieldname, btext) not in reader:
+                continue
+            matcher = reader.postings(fieldname, btext)
+            deleted = ()
+            if isinstance(matcher, FilterMatcher):
+                deleted, matcher = reader.deleted_docs_set, matcher.child
+            for d, w in _all_items(matcher):
+                if d not in deleted:
+                    ids.append(offset + d)
+                    weights.append(w)
+        return ids, weights
+
+    def _norms(self, fieldname: str) -> list[float]:
+        """Per document, BM25's length normalisation ``K1 * (1 - B + B * len / avglen)``."""
+        with self._lock:
+            norms = self._norm_cache.get(fieldname)
+            if norms is None:
+                lengths: list[int] = []
+                for reader, _ in self.leaves:
+                    count = reader.doc_count_all()
+                    column = _length_column(reader, fieldname)
+                    lengths.extend(_LENGTHS[b] for b in column) if column is not None \
+                        else lengths.extend([0] * count)
+                avg = (sum(lengths) / len(lengths)) if lengths else 1.0
+                avg = avg or 1.0
+                norms = [_K1 * ((1 - _B) + _B * n / avg) for n in lengths]
+                self._norm_cache[fieldname] = norms
+            return norms
+
+    def term_scores(self, fieldname: str, text: str) -> dict[int, float]:
+        """BM25 score of one term in one field, per document holding it (cached)."""
+        key = (fieldname, text)
+        cached = self._score_cache.get(key)
+        if cached is not None:
+            return cached
+        ids, weights = self._postings(fieldname, text.encode())
+        out: dict[int, float] = {}
+        if ids:
+            norms = self._norms(fieldname)
+            idf = math.log(self.reader.doc_count_all() / (len(ids) + 1)) + 1
+            c = idf * (_K1 + 1)
+            out = {d: c * w / (w + norms[d]) for d, w in zip(ids, weights, strict=True)}
+        with self._lock:
+            if len(self._score_cache) > 256:
+                self._score_cache.clear()
+            self._score_cache[key] = out
+        return out
+
+    def scores(self, terms: list[tuple[str, str, float]], docs: Iterable[int]
+               ) -> dict[int, float]:
+        """Summed BM25F scores of ``docs`` for weighted terms."""
+        docs = docs if isinstance(docs, set | frozenset) else set(docs)
+        total: dict[int, float] = {}
+        get = total.get
+        for fieldname, text, boost in terms:
+            per_doc = self.term_scores(fieldname, text)
+            if len(per_doc) > len(docs):
+                for d in docs:
+                    v = per_doc.get(d)
+                    if v:
+                        total[d] = get(d, 0.0) + boost * v
+            else:
+                for d, v in per_doc.items():
+                    if d in docs:
+                        total[d] = get(d, 0.0) + boost * v
+        return total
 
     def docs(self, q: wq.Query) -> frozenset[int] | set[int]:
         """Every live document matching ``q``, by set algebra over posting lists."""
@@ -307,12 +434,15 @@ class _Snapshot:
         return sorted((d for d in range(len(keys)) if d in live), key=keys.__getitem__)
 
     def rank(self, sort: str) -> list[int] | Callable[[int], Any]:
-        """A sort key per document number for ``sort`` ("year" or "title")."""
+        """A sort key per document number for ``sort``: "year", "title" or "list" (venue,
+        newest year, title)."""
         with self._lock:
             cache = self.__dict__.setdefault("_ranks", {})
             if sort not in cache:
                 keys = self._keys
-                if sort == "title":
+                if sort == "list":
+                    split = keys
+                elif sort == "title":
                     split = [k.split(b"\x1f", 2)[-1] for k in keys]
                 else:  # year: newest first, then title
                     split = [b"\x1f".join(k.split(b"\x1f", 2)[1:]) for k in keys]
@@ -335,6 +465,37 @@ class _Snapshot:
 
     def close(self) -> None:
         self.searcher.close()
+
+
+_LENGTHS = [byte_to_length(b) for b in range(256)]
+
+
+def _length_column(reader, fieldname: str):
+    """The per-document field lengths Whoosh keeps (one byte each), or None."""
+    perdoc = getattr(reader, "_perdoc", None)
+    name = _lenfield(fieldname)
+    if perdoc is None or not perdoc.has_column(name):
+        return None
+    return perdoc.column_reader(name, LENGTHS_COLUMN)
+
+
+def _all_items(matcher) -> Iterator[tuple[int, float]]:
+    """(id, weight) of every posting: a block at a time for on-disk postings."""
+    if type(matcher) is not W3LeafMatcher:
+        while matcher.is_active():
+            yield matcher.id(), matcher.weight()
+            matcher.next()
+        return
+    m = matcher
+    while not m._atend:
+        if m._ids is None:
+            m._read_ids()
+        if m._weights is None:
+            m._read_weights()
+        yield from zip(m._ids, m._weights, strict=False)
+        if m._lastblock:
+            break
+        m._goto(m._nextoffset)
 
 
 def _all_ids(matcher) -> Iterable[int]:
@@ -384,6 +545,29 @@ class _Plan:
     loose: wq.Query | None
     terms: dict[str, set[str]]
     annotations: bool = False
+
+    @cached_property
+    def scoring(self) -> list[tuple[str, str, float]]:
+        """``(field, term, boost)`` of every positive word in a text field: what ranks."""
+        best: dict[tuple[str, str], float] = {}
+
+        def walk(q: wq.Query) -> None:
+            if isinstance(q, wq.Not):
+                return
+            if isinstance(q, wq.AndNot):
+                return walk(q.a)
+            if isinstance(q, wq.Term) and q.fieldname in _TEXT_FIELDS:
+                text = q.text.decode() if isinstance(q.text, bytes) else str(q.text)
+                key = (q.fieldname, text)
+                best[key] = max(best.get(key, 0.0), q.boost)
+            elif isinstance(q, wq.Phrase) and q.fieldname in _TEXT_FIELDS:
+                for word in q.words:
+                    best[(q.fieldname, word)] = max(best.get((q.fieldname, word), 0.0), q.boost)
+            for child in q.children():
+                walk(child)
+
+        walk(self.strict)
+        return [(f, t, b) for (f, t), b in best.items()]
 
 
 def _loosen(strict: wq.Query) -> wq.Query | None:
@@ -671,22 +855,20 @@ class PaperIndex:
             "year": str(paper.year) if paper.year else "",
             "keywords": ",".join(paper.keywords),
             "sortkey": _sortkey(paper),
-            "paper": paper.to_dict(),
+            "paper": _stored(paper),
         }
         doc.update(PaperIndex._annotation_doc(annotations))
         return {k: v for k, v in doc.items() if v not in (None, "")}
 
     @staticmethod
     def _collect_words(paper: Paper, into: set[str]) -> None:
-        for text in (paper.display_title, paper.display_abstract, paper.name,
-                     " ".join(paper.authors)):
-            for m in WORD.finditer(text):
-                into.add(m.group())
+        for text in (paper.display_title, paper.display_abstract, paper.name, *paper.authors):
+            into.update(WORD.findall(text))
 
     @contextmanager
     def _writer(self, procs: int = 1, timeout: float = 60.0):
         """A Whoosh writer, waiting up to ``timeout`` for another process's lock."""
-        kwargs: dict[str, Any] = {"limitmb": 256}
+        kwargs: dict[str, Any] = {"limitmb": 256, "codec": _CODEC}
         if procs > 1:
             kwargs.update(procs=procs, multisegment=True)
         deadline = time.monotonic() + timeout
@@ -965,9 +1147,9 @@ class ResultSet:
     """Every hit of one query, in order, without loading any paper until asked.
 
     The set of hits is exact and cheap (posting-list set algebra), so ``len()`` is true.
-    In relevance order, papers matching all words come first, then those matching some;
-    only the first :data:`_TOP` are scored up front, the rest when asked for. Valid until
-    ``close()``; a query error is in ``error`` (never raised), with no hits.
+    In relevance order (BM25F over the query's words, title boosted), papers matching all
+    words come first, then those matching some. Valid until ``close()``; a query error is
+    in ``error`` (never raised), with no hits.
     """
 
     def __init__(self, index: PaperIndex, query: str, sort: str = "relevance", *,
@@ -984,7 +1166,6 @@ class ResultSet:
         self._cache: dict[int, Paper] = {}
         self._docs: list[int] = []
         self._scores: dict[int, float] = {}
-        self._complete = True
         self._all: frozenset[int] | set[int] = frozenset()
         self._plan: _Plan | None = plan
         if error is not None:
@@ -1015,49 +1196,18 @@ class ResultSet:
         if self.sort != "relevance":
             self._docs = sorted(every, key=snap.rank(self.sort).__getitem__)
             return
-        self._strict = strict
-        self._top()
+        if not plan.scoring:  # filters only (year:, tag: …): list order
+            self._docs = sorted(every, key=snap.rank("list").__getitem__)
+            return
+        scores = self._scores = snap.scores(plan.scoring, every)
 
-    def _scored(self, q: wq.Query, limit: int | None, allowed: set[int] | frozenset[int]
-                ) -> list[tuple[int, float]]:
-        if not allowed:
-            return []
-        results = self._snap.searcher.search(q, limit=limit, filter=set(allowed))
-        return [(hit.docnum, hit.score or 0.0) for hit in results]
+        def ranked(docs: Iterable[int]) -> list[int]:
+            return sorted(docs, key=lambda d: (-scores.get(d, 0.0), d))
 
-    def _top(self) -> None:
-        """Score only the first _TOP hits: enough for any first screen."""
-        plan = self._plan
-        assert plan is not None
-        first = self._scored(plan.strict, _TOP, self._strict)
-        rest: list[tuple[int, float]] = []
-        rest_docs = self._all - self._strict
-        if len(first) < _TOP and plan.loose is not None:
-            rest = self._scored(plan.loose, _TOP - len(first), rest_docs)
-        self._docs = [d for d, _ in first + rest]
-        self._scores = dict(first + rest)
-        self._complete = len(self._docs) >= len(self._all)
-
-    def _complete_ranking(self) -> None:
-        plan = self._plan
-        assert plan is not None
-        first = self._scored(plan.strict, None, self._strict)
-        rest = self._scored(plan.loose, None, self._all - self._strict) \
-            if plan.loose is not None else []
-        seen = {d for d, _ in first} | {d for d, _ in rest}
-        leftover = [(d, 0.0) for d in sorted(self._all - seen)]
-        ranked = first + rest + leftover
-        self._docs = [d for d, _ in ranked]
-        self._scores = dict(ranked)
-        self._complete = True
+        self._docs = ranked(strict) if every is strict else \
+            ranked(strict) + ranked(every - strict)
 
     def _doc(self, i: int) -> int:
-        if i < 0:
-            i += len(self)
-        if not 0 <= i < len(self):
-            raise IndexError(i)
-        if i >= len(self._docs) and not self._complete:
-            self._complete_ranking()
         return self._docs[i]
 
     def __len__(self) -> int:
@@ -1098,8 +1248,6 @@ class ResultSet:
         doc = self._snap.docnum(paper_id)
         if doc is None or doc not in self._all:
             return None
-        if doc not in self._docs and not self._complete:
-            self._complete_ranking()
         return self._docs.index(doc)
 
     def facets(self) -> dict[str, dict[str, int]]:

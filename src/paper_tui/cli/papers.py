@@ -8,6 +8,7 @@ import textwrap
 
 from paper_tui.cli.context import Context, progress_printer
 from paper_tui.cli.output import line, print_json, record
+from paper_tui.errors import QueryError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -24,7 +25,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("query", nargs="?", default="")
     p.add_argument("--json", action="store_true")
     p.add_argument("--limit", type=int, default=20)
-    p.add_argument("--sort", choices=("relevance", "year", "title"), default="relevance")
+    p.add_argument("--sort", choices=("relevance", "year", "title"), default="relevance",
+                   help="relevance (default: papers with all the words first), newest year, "
+                        "or title")
+    p.add_argument("--similar", metavar="ID",
+                   help="papers like this one (an id or a unique prefix) instead of a query")
     p.set_defaults(handler=cmd_search)
 
     p = sub.add_parser("show", help="show one paper")
@@ -60,15 +65,31 @@ def cmd_list(args: argparse.Namespace, ctx: Context) -> int:
 
 def cmd_search(args: argparse.Namespace, ctx: Context) -> int:
     lib = ctx.library
-    page = lib.search(args.query, sort=args.sort, limit=args.limit)
+    if args.similar and args.query:
+        raise QueryError("give a query or --similar ID, not both")
+    if args.similar:
+        results = lib.similar(args.similar)
+        hits = [results.hit(i) for i in range(min(args.limit, len(results)))]
+        total, exact, suggestion, error = results.total, True, None, results.error
+    else:
+        page = lib.search(args.query, sort=args.sort, limit=args.limit)
+        hits, total, exact, suggestion, error = (page.hits, page.total, page.exact,
+                                                 page.suggestion, page.error)
+    if error:
+        raise QueryError(error)
     if args.json:
-        print_json([record(lib, h.paper, score=h.score) for h in page.hits])
+        # score, plus where the query matched: marked fragments («word») and the character
+        # spans in display_title / display_abstract
+        print_json([record(lib, hit.paper, score=hit.score, highlights=hit.fragments(),
+                           highlight_spans={k: [list(s) for s in v]
+                                            for k, v in hit.highlights.items()})
+                    for hit in hits])
         return 0
-    for hit in page.hits:
+    for hit in hits:
         print(line(hit.paper))
-    about = "" if page.exact else "about "
-    print(f"{about}{page.total:,} hits" + (f"; did you mean: {page.suggestion}"
-                                          if page.suggestion else ""), file=sys.stderr)
+    about = "" if exact else "about "
+    print(f"{about}{total:,} hits" + (f"; did you mean: {suggestion}" if suggestion else ""),
+          file=sys.stderr)
     return 0
 
 
