@@ -62,6 +62,22 @@ def test_reopening_does_not_reindex(tmp_path: Path) -> None:
     assert index_files(root) == before
 
 
+def test_list_orders_are_kept_beside_the_index_per_version(tmp_path: Path) -> None:
+    root = tmp_path / "lib"
+    with open_lib(root) as lib:
+        lib.import_paths([write_jsonl(tmp_path / "a.jsonl", PAPERS)])
+        listed = [p.id for p in lib.papers()]
+        by_year = [lib.results("", sort="year").paper(i).id for i in range(len(PAPERS))]
+    files = sorted(p.name for p in (root / "index").glob("order-*.bin"))
+    assert [f.split("-")[-1] for f in files] == ["list.bin", "year.bin"]
+    with open_lib(root) as lib:
+        assert [p.id for p in lib.papers()] == listed
+        assert [lib.results("", sort="year").paper(i).id for i in range(len(PAPERS))] == by_year
+        lib.import_paths([write_jsonl(tmp_path / "b.jsonl", MORE)])
+        assert len(list(lib.papers())) == len(PAPERS) + len(MORE)
+    assert len(list((root / "index").glob("order-*-list.bin"))) == 1  # old version removed
+
+
 def test_reimporting_an_unchanged_file_adds_nothing(tmp_path: Path) -> None:
     path = write_jsonl(tmp_path / "a.jsonl", PAPERS)
     with open_lib(tmp_path / "lib") as lib:

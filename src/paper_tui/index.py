@@ -21,6 +21,7 @@ import re
 import shutil
 import threading
 import time
+from array import array
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -274,7 +275,8 @@ class _Snapshot:
     """A searcher plus everything derived from its document numbers (sort orders, sets of
     documents per term). Replaced, never mutated, when the index changes."""
 
-    def __init__(self, ix: windex.Index) -> None:
+    def __init__(self, ix: windex.Index, directory: Path | None = None) -> None:
+        self.directory = directory
         self.searcher = ix.searcher()
         self.reader = self.searcher.reader()
         self.leaves = self.reader.leaf_readers()
@@ -427,28 +429,64 @@ class _Snapshot:
             keys.extend(list(column) if column is not None else [b""] * count)
         return keys
 
-    @cached_property
+    @property
     def default_order(self) -> list[int]:
         """Every paper by venue, newest year, title: the empty query's list."""
-        keys, live = self._keys, self.live
-        return sorted((d for d in range(len(keys)) if d in live), key=keys.__getitem__)
+        return self.order("list")
 
-    def rank(self, sort: str) -> list[int] | Callable[[int], Any]:
-        """A sort key per document number for ``sort``: "year", "title" or "list" (venue,
-        newest year, title)."""
+    def order(self, sort: str) -> list[int]:
+        """Live documents sorted for ``sort``: "list" (venue, newest year, title), "year"
+        (newest first, then title) or "title". Computed once per index version and kept
+        in a small file beside the index, so a fresh process lists 87,549 papers at once."""
+        with self._lock:
+            cache = self.__dict__.setdefault("_orders", {})
+            if sort not in cache:
+                cache[sort] = self._load_order(sort) or self._compute_order(sort)
+            return cache[sort]
+
+    def _order_file(self, sort: str) -> Path | None:
+        generation = self.reader.generation()
+        if self.directory is None or generation is None or generation < 0:
+            return None
+        return self.directory / f"order-{generation}-{sort}.bin"
+
+    def _load_order(self, sort: str) -> list[int] | None:
+        path = self._order_file(sort)
+        if path is None:
+            return None
+        try:
+            data = array("i")
+            data.frombytes(path.read_bytes())
+        except (OSError, ValueError):
+            return None
+        return data.tolist() if len(data) == len(self.live) else None
+
+    def _compute_order(self, sort: str) -> list[int]:
+        keys = self._keys
+        if sort == "title":
+            keys = [k.split(b"\x1f", 2)[-1] for k in keys]
+        elif sort == "year":
+            keys = [k.split(b"\x1f", 1)[-1] for k in keys]
+        live = self.live
+        order = sorted((d for d in range(len(keys)) if d in live), key=keys.__getitem__)
+        path = self._order_file(sort)
+        if path is not None:
+            try:
+                atomic.write_bytes(path, array("i", order).tobytes())
+                for old in path.parent.glob(f"order-*-{sort}.bin"):
+                    if old != path:
+                        old.unlink(missing_ok=True)
+            except OSError:  # a read-only library still searches, just without the cache
+                pass
+        return order
+
+    def rank(self, sort: str) -> list[int]:
+        """A sort key per document number for ``sort`` (see :meth:`order`)."""
         with self._lock:
             cache = self.__dict__.setdefault("_ranks", {})
             if sort not in cache:
-                keys = self._keys
-                if sort == "list":
-                    split = keys
-                elif sort == "title":
-                    split = [k.split(b"\x1f", 2)[-1] for k in keys]
-                else:  # year: newest first, then title
-                    split = [b"\x1f".join(k.split(b"\x1f", 2)[1:]) for k in keys]
-                ranked = sorted(range(len(keys)), key=split.__getitem__)
-                rank = [0] * len(keys)
-                for r, d in enumerate(ranked):
+                rank = [0] * self.reader.doc_count_all()
+                for r, d in enumerate(self.order(sort)):
                     rank[d] = r
                 cache[sort] = rank
             return cache[sort]
@@ -1005,7 +1043,7 @@ class PaperIndex:
         with self._snap_lock:
             snap = self._snap
             if snap is None or not snap.up_to_date():
-                snap = self._snap = _Snapshot(self.ix)
+                snap = self._snap = _Snapshot(self.ix, self.path)
             return snap
 
     def count(self) -> int:
