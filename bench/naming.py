@@ -79,7 +79,8 @@ def same(name: str, expected: str) -> bool:
 def abbreviates(name: str, text: str) -> bool:
     """Is ``name`` an acronym of words in ``text`` (VWTS: Vertex Weighting-based Tabu
     Search)? Then it is evidently the paper's own, title or not."""
-    return long_form_start(display.plain(name), text) >= 0
+    name, words = display.plain(name), text.split()
+    return any(long_form_start(name, " ".join(words[:k])) >= 0 for k in range(1, len(words) + 1))
 
 
 def load() -> list[dict]:

@@ -37,6 +37,7 @@ class Candidate:
 _MACRO = re.compile(
     r"\\(?:textbf|textit|textsc|texttt|textrm|textsf|text|emph|mathbf|mathit|mathrm|mathsf"
     r"|mathtt|boldsymbol|bm|underline)\s*\{([^{}]*)\}")
+_LOST_TAB_MACRO = re.compile(r"\$?\s?\bext(?:bf|it|sc|tt|rm|sf)\s*\{([^{}]*)\}\$?")
 _PLAIN_MATH = re.compile(r"(?<![\w^}])\$([A-Za-z][^$\\^_{}]{0,60})\$")
 _MD_BOLD = re.compile(r"\*\*(?=\S)([^*]+?)(?<=\S)\*\*")
 _MD_ITALIC = re.compile(r"\*(?<![\w*]\*)(?=[^\s*])([^*]+?)(?<=[^\s*])\*(?![\w*])")
@@ -47,6 +48,8 @@ def clean(text: str) -> str:
     if "\\" in text:
         for _ in range(2):  # nested wrappers: \textbf{\emph{X}}
             text = _MACRO.sub(r"\1", text)
+    if "xt" in text and "{" in text:  # "\textit" whose "\t" became a tab: "$ extit{X}$"
+        text = _LOST_TAB_MACRO.sub(r"\1", text)
     if "$" in text:
         text = _PLAIN_MATH.sub(r"\1", text)
     if "*" in text:
@@ -58,7 +61,7 @@ def clean(text: str) -> str:
 _MATH = r"\$[\^_](?:\{[^{}$]{1,8}\}|\\?[A-Za-z0-9+\-*]{1,6})\$"
 _MATH_RE = re.compile(_MATH)
 _TOK = re.compile(
-    rf"(?:[^\W_]|{_MATH})(?:[^\W_]|{_MATH}|[-&/](?=[^\W_]|\$)|\.(?=\d)|[+*]{{1,2}}(?![^\W_*+]))*")
+    rf"(?:[^\W_]|{_MATH})(?:[^\W_]|{_MATH}|[-&/](?=[^\W_]|\$)|\.(?=[A-Z\d])|[+*]{{1,2}}(?![^\W_*+]))*")
 _QUOTE_CHARS = "\"“”'`‘’"
 _QUOTE = re.compile(rf"[{_QUOTE_CHARS}]+")
 # A modifier, not a name: "LLM-based agents", "KG-guided search".
@@ -101,7 +104,7 @@ def _shape(tok: str) -> int:
         return 0
     if core != tok or _INNER_UPPER.search(core):
         return 2
-    if core[0].isalpha() and _DIGIT_UPPER.search(core):
+    if _DIGIT_UPPER.search(core):  # "K12", "R3M", "360-Indoor"
         return 2
     return 1 if core[0].isupper() else 0
 
@@ -188,29 +191,25 @@ def _abbreviates_whole(short: str, long: str) -> bool:
 # Each cue pattern starts with a literal so the regex engine can skip ahead quickly; they run
 # on a lower-cased copy of the abstract (same offsets).
 _VERB = (r"(?:propos|present|introduc|releas|develop|design|buil[dt]|construct|contribut"
-         r"|creat|devis|offer|describ|curat|collect|establish|unveil|open-sourc)\w*"
+         r"|creat|devis|offer|describ|curat|collect|establish|unveil|open-sourc|deriv)\w*"
          r"|put\s+forward")
 _ADVERBS = (r"(?:\s+(?:also|further|then|first|here|now|finally|additionally|therefore|thus"
-            r"|hence|instead|next|accordingly|have|has|can|will|\w+ly))*")
+            r"|hence|instead|next|accordingly|have|has|can|will|hereby|herein|\w+ly))*")
 _CUE_WE = re.compile(
-    rf"we{_ADVERBS}\s+(?:(?P<intro>{_VERB})|(?P<naming>(?:call|name|term|dub)"
+    rf"we(?:,[^,.]{{1,30}},)?{_ADVERBS}\s+(?:(?P<intro>{_VERB})|(?P<naming>(?:call|name|term|dub)"
     r"(?:\s+(?:it|this|them|these|(?:our|the|this)\s+\w+))?)"
     r"|(?P<address>(?:address|tackle|solve|overcome|mitigate|remedy|resolve|bridge|fill|close)"
     r"\w*\s+(?:[\w-]+\s+){0,5}?(?:with|via|through))),?\s+")
 _CUE_THIS = re.compile(
-    rf"this\s+(?:paper|work|article|study|report|note|thesis|chapter|submission){_ADVERBS}"
+    rf"(?:this|following|present)\s+(?:paper|work|article|study|report|note|thesis|chapter"
+    rf"|submission|letter){_ADVERBS}"
     rf"\s+(?P<intro>{_VERB}),?\s+")
 _CUE_AND = re.compile(rf"and\s+(?P<intro>{_VERB})\s+")
-_CUE_OURS = (r"(?:[\w-]+\s+){0,2}?(?:method|approach|model|framework|algorithm|system"
-             r"|architecture|benchmark|dataset|data\s+set|technique|pipeline|tool|toolkit|library"
-             r"|network|agent|estimator|scheme|strategy|solution|platform|protocol|suite|metric"
-             r"|module|procedure|objective|detector|prover|planner|policy|corpus|environment"
-             r"|simulator|package)s?,?\s+")
 _CUE_OUR = re.compile(
     rf"our\s+(?:(?:approach|method|framework|work|system|model|paper|study)\s+(?P<intro>{_VERB})"
-    rf"\s+|(?P<ours>(?:{_CUE_OURS})?))")
-_CUE_THE = re.compile(
-    rf"the\s+(?:proposed|resulting|new|presented|developed|introduced)\s+(?P<ours>(?:{_CUE_OURS})?)")
+    r"\s+|(?P<ours>))")
+_CUE_THE = re.compile(r"the\s+(?:proposed|resulting|new|presented|developed|introduced)\s+"
+                      r"(?P<ours>)")
 _CUE_PATTERNS = (_CUE_WE, _CUE_THIS, _CUE_AND, _CUE_OUR, _CUE_THE)
 # Gerunds ("by introducing X") and participles ("called X") are found from their endings.
 _GERUND_STEMS = ("propos", "present", "introduc", "releas", "develop", "design", "build",
@@ -218,7 +217,7 @@ _GERUND_STEMS = ("propos", "present", "introduc", "releas", "develop", "design",
 _GERUND_LEADS = (" by ", " via ", " through ", " thus ", " hence ", " and ", " then ", " first ",
                  " also ", " further ", ", ", " after ", " while ")
 _NAMING_STEMS = (" call", " nam", " dubb", " coin", " term", " nicknam", " codenam", " denot",
-                 " referr")
+                 " referr", " designat", " abbreviat")
 _NAMING_TAIL = re.compile(r"(?:\s+(?:as|to\s+as|by))?\s+")
 _PASSIVE = (" is proposed", " is introduced", " is presented", " is developed", " are proposed",
             " are introduced", " is designed", " was developed", " is described")
@@ -229,7 +228,8 @@ _NAMING_NEEDLES = (
     ("resulting in", re.compile(r"resulting\s+in\s+(?P<intro>)")),
     ("contribution", re.compile(r"contributions?\s+(?:is|are|includes?)\s+(?P<intro>)")),
     (" i ", re.compile(rf" i\s+(?P<intro>{_VERB})\s+")),
-    ("refer to", re.compile(r"refer\s+to\s+(?:it|this|them|(?:the|our)\s+[\w\s-]{1,30}?)\s+as\s+")),
+    ("refer to", re.compile(
+        r"refer\s+to\s+(?:it|them|(?:this|these|the|our)(?:\s+[\w-]+){0,4}?)\s+as\s+")),
 )
 
 
@@ -272,8 +272,9 @@ def _cues(text: str) -> list[tuple[int, int, str]]:
     for needle in _PASSIVE if " is " in low or " are " in low or " was " in low else ():
         i = low.find(needle)
         while i >= 0:
-            j = max(low.rfind(". ", 0, i) + 2, 0) if low.rfind(". ", 0, i) >= 0 else 0
-            found.append((j, j, "intro"))
+            j = low.rfind(". ", 0, i) + 2 if low.rfind(". ", 0, i) >= 0 else 0
+            k = low.find(", ", j, min(i, j + 40))  # "In this work, a … network (X) is …"
+            found.append((j, j if k < 0 else k + 2, "intro"))
             i = low.find(needle, i + 5)
     # "SALVe, our novel alignment verifier": the name comes first.
     i = low.find(", our ")
@@ -294,13 +295,14 @@ _NAMED_IN_PAREN = (r"\s*\(\s*(?:(?:dubbed|called|named|termed|abbreviated|denote
 _LONG_PAREN = re.compile(rf"([^().;:!?]{{3,140}}?){_NAMED_IN_PAREN}")
 _LEAD_WORD = re.compile(r"[a-z][a-z\-]*")
 # A generic noun phrase ("a novel framework"), then the name.
-_GEN_WORD = re.compile(r"[\w][\w\-]*")
+_GEN_WORD = re.compile(rf"[\w{_QUOTE_CHARS}][\w\-{_QUOTE_CHARS}]*")
 _GEN_SEP = re.compile(r"\s*(?:,|:|\s-+|-+(?=\s)|—|–)\s*(?:the\s+|namely\s+)?"
                       r"|\s+(?:called|named|dubbed|termed|coined|namely)\s+(?:the\s+)?"
                       r"|\s+(?:the\s+)?")
 _GEN_PAREN = re.compile(_NAMED_IN_PAREN)
-_GEN_STOP = frozenset({"that", "which", "where", "who", "to", "whose", "while", "and", "is",
-                       "are", "was", "were"})
+_GEN_STOP = frozenset({"that", "which", "where", "who", "to", "whose", "while", "is", "are",
+                       "was", "were", "on", "with", "from", "using", "across", "over", "via",
+                       "against", "than", "by", "at", "under", "as", "into"})
 # What a contribution is ("a new method X", "the X benchmark").
 _KINDS = frozenset({
     "method", "approach", "model", "framework", "algorithm", "system", "architecture",
@@ -372,7 +374,9 @@ def _followed_ok(text: str, end: int, shapes: list[int], named: bool = False,
     if end >= len(text):
         return True
     ch = text[end]
-    distinctive = named or 2 in shapes
+    if named and not text.startswith(" and ", end):
+        return True  # "called X" names X whatever follows
+    distinctive = 2 in shapes
     if ch in ",:;—–-":
         return distinctive or bool(_APPOSITION.match(text, end)) or text.startswith(
             (", which", ", that"), end)
@@ -444,7 +448,8 @@ def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool,
         return False
     # A plain capitalised phrase is a name only with an apposition or a long form.
     if 2 not in shapes and not named and not (
-            _APPOSITION.match(text, after) or text.startswith((" (", "(", ", which"), after)):
+            _APPOSITION.match(text, after) or text.startswith((" (", "(", ", which"), after)
+            or (len(toks) > 1 and strong and text.startswith((" that ", " which "), after))):
         return False
     if _bad_name(phrase, text, start):
         return None
@@ -464,7 +469,8 @@ def _generic_candidate(text: str, pos: int, p: int, start: int, strong: bool
     q = p
     for _ in range(9):
         w = _GEN_WORD.match(text, q)
-        if not w or w.group() in _GEN_STOP:
+        if not w or (w.group() in _GEN_STOP and not (
+                w.group() == "on" and text.endswith("based ", 0, q))):
             return False
         word, wend = w.group(), w.end()
         paren = _GEN_PAREN.match(text, wend) if text.startswith((" (", "("), wend) else None
@@ -492,7 +498,9 @@ def _generic_candidate(text: str, pos: int, p: int, start: int, strong: bool
         after = _skip_quotes(text, end)
         if toks and (2 in shapes or (explicit and text.startswith((",", " (", "("), after))):
             kind_after = _NEXT_WORD.match(text, after)
-            if (explicit or word in _KINDS or (kind_after and kind_after.group(1) in _KINDS)) \
+            if (explicit or word in _KINDS or (kind_after and kind_after.group(1) in _KINDS)
+                    or (2 in shapes and (_APPOSITION.match(text, after) or text.startswith(
+                        (" (", ", which", " that", " which"), after)))) \
                     and _followed_ok(text, after, shapes, explicit):
                 if kind_after and kind_after.group(1) in _KINDS:
                     # "a novel SSL algorithm named AllMatch": the later name wins.
@@ -516,6 +524,10 @@ def _after_intro(text: str, pos: int, start: int, strong: bool, named: bool = Fa
     or None."""
     pos = _skip_quotes(text, pos)
     p = _skip_quotes(text, _ARTICLE.match(text, pos).end())
+    if text.startswith("(", p):  # "our model (TABBIE)", "the proposed method (called X)"
+        m = _GEN_PAREN.match(text, p)
+        if m and _shape(m.group(1)) == 2 and not _bad_name(m.group(1), text, start):
+            return Candidate(m.group(1), start, m.end(), strong)
     for got in (_acronym_candidate(text, p, start, strong),
                 _direct_candidate(text, p, start, strong, named, verb_ok),
                 _generic_candidate(text, pos, p, start, strong)):
@@ -546,8 +558,13 @@ def _next_sentence_name(text: str, pos: int, gist: str) -> Candidate | None:
 
 
 def find_candidates(text: str) -> Candidate | None:
-    """The name the (cleaned) abstract introduces: the first strong candidate, else the
-    first weak one, else None."""
+    """The name the (cleaned) abstract introduces.
+
+    The first strong candidate, unless a later one is mentioned clearly more often (an
+    abstract that first introduces its data set, then the method it is about); else the
+    first weak one; else a name that opens a sentence as its subject ("X is a …").
+    """
+    strong: list[Candidate] = []
     weak: Candidate | None = None
     for start, end, kind in _cues(text):
         got = _after_intro(text, end, start, kind != "ours", named=kind == "naming",
@@ -557,10 +574,43 @@ def find_candidates(text: str) -> Candidate | None:
         if got is None:
             continue
         if got.strong:
-            return got
-        if weak is None:
+            if all(c.name != got.name for c in strong):
+                strong.append(got)
+        elif weak is None:
             weak = got
-    return weak
+    if strong:
+        best, most = strong[0], text.count(strong[0].name) + 1
+        for c in strong[1:]:
+            n = text.count(c.name)
+            if n > most:
+                best, most = c, n
+        return best
+    return weak or _subject_name(text)
+
+
+_SUBJECT_TAIL = re.compile(r"(?:\s*\([^()]{1,80}\))?,?\s+(?:is|was)\s+(?:a|an|the\s+first)\s")
+
+
+def _subject_name(text: str) -> Candidate | None:
+    """"SiWare is an AI-powered knowledge discovery system …": a new distinctive name that
+    opens a sentence and is defined there."""
+    i = 0
+    while i >= 0:
+        s = i + 2 if i else 0
+        got = _acronym_candidate(text, s, s, False, 0)
+        if got:
+            end = got.end
+        else:
+            toks, end = _phrase(text, s)
+            if len(toks) != 1 or toks[0][1] != 2:
+                i = text.find(". ", i + 2)
+                continue
+            name = text[s:end]
+            got = None if _bad_name(name, text, s) else Candidate(name, s, end, False)
+        if got and _SUBJECT_TAIL.match(text, end):
+            return got
+        i = text.find(". ", i + 2)
+    return None
 
 
 _TITLE_PREFIX = re.compile(r"^\s*(?P<prefix>[^:]{1,60}?)\s*:\s+\S")
