@@ -114,8 +114,8 @@ def test_thousand_corpus_papers_cite_as_bibtex() -> None:
 
 @pytest.mark.parametrize("name", ["acl2022-sample.json", "iclr2018-sample.json",
                                   "icml2019-sample.json", "nips2017-sample.json",
-                                  "nips2018-sample.json"])
-def test_paperlists_samples_cite_as_bibtex(name: str) -> None:
+                                  "nips2018-sample.json", "sample.bib"])
+def test_imported_samples_cite_as_bibtex(name: str) -> None:
     _source, _fmt, records = import_file(SAMPLE.parent / name)
     papers = [r for r in records if isinstance(r, Paper)]
     assert papers
