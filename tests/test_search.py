@@ -79,6 +79,8 @@ def test_all_words_first_then_partial_matches(lib: Library) -> None:
 def test_phrase(lib: Library) -> None:
     assert first_words(lib, '"message passing graph"') == {"Graph"}
     assert first_words(lib, '"graph message passing"') == set()
+    assert first_words(lib, '"learning to rank"') == {"Learning"}  # stop words skipped alike
+    assert first_words(lib, 'title:"neural networks"') == {"Graph"}
 
 
 def test_boolean_operators_and_parentheses(lib: Library) -> None:

@@ -341,6 +341,39 @@ class _Snapshot:
                     weights.append(w)
         return ids, weights
 
+    def _phrase_docs(self, fieldname: str, words: list[str]) -> set[int]:
+        """Documents where ``words`` follow each other: candidates from the posting sets,
+        then positions read only for those."""
+        sets = sorted((self.term_docs(fieldname, w) for w in words), key=len)
+        candidates = set(sets[0]).intersection(*sets[1:]) if sets else set()
+        if len(words) < 2 or not candidates:
+            return candidates
+        fmt = self.reader.schema[fieldname].format
+        positions: list[dict[int, list[int]]] = []
+        for word in words:
+            found: dict[int, list[int]] = {}
+            btext = word.encode()
+            for reader, offset in self.leaves:
+                if (fieldname, btext) not in reader:
+                    continue
+                matcher = reader.postings(fieldname, btext)
+                if isinstance(matcher, FilterMatcher):
+                    matcher = matcher.child
+                for d, value in _all_values(matcher):
+                    if offset + d in candidates:
+                        found[offset + d] = fmt.decode_positions(value)
+            positions.append(found)
+        out = set()
+        for d in candidates:
+            starts = set(positions[0].get(d, ()))
+            for k in range(1, len(words)):
+                starts.intersection_update(p - k for p in positions[k].get(d, ()))
+                if not starts:
+                    break
+            if starts:
+                out.add(d)
+        return out
+
     def _norms(self, fieldname: str) -> list[float]:
         """Per document, BM25's length normalisation ``K1 * (1 - B + B * len / avglen)``."""
         with self._lock:
@@ -417,6 +450,8 @@ class _Snapshot:
             return frozenset()
         if isinstance(q, wq.MultiTerm):
             return self.docs(q.simplify(self.reader))
+        if isinstance(q, wq.Phrase) and q.slop == 1:
+            return self._phrase_docs(q.fieldname, q.words)
         return set(self.searcher.docs_for_query(q)) & self.live
 
     # sort orders
@@ -531,6 +566,25 @@ def _all_items(matcher) -> Iterator[tuple[int, float]]:
         if m._weights is None:
             m._read_weights()
         yield from zip(m._ids, m._weights, strict=False)
+        if m._lastblock:
+            break
+        m._goto(m._nextoffset)
+
+
+def _all_values(matcher) -> Iterator[tuple[int, bytes]]:
+    """(id, encoded value) of every posting, a block at a time for on-disk postings."""
+    if type(matcher) is not W3LeafMatcher:
+        while matcher.is_active():
+            yield matcher.id(), matcher.value()
+            matcher.next()
+        return
+    m = matcher
+    while not m._atend:
+        if m._ids is None:
+            m._read_ids()
+        if m._values is None:
+            m._read_values()
+        yield from zip(m._ids, m._values, strict=False)
         if m._lastblock:
             break
         m._goto(m._nextoffset)
