@@ -152,6 +152,8 @@ def test_inline_math_is_kept_as_written() -> None:
                                      "bibtex"))[0]
     assert "\\ell_1" not in text_mode["title"]
     assert decode(text_mode["title"]).startswith("Sparsistency of ℓ")
+    # Math inside a macro argument: the whole title is rendered (never a stray brace).
+    assert citations.bibtex_title(r"\textbf{$x$ model} test") == "x model test"
 
 
 def test_capitals_are_protected() -> None:

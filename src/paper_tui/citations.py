@@ -20,7 +20,6 @@ BibTeX choices (why the code below looks the way it does):
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -37,8 +36,6 @@ STYLES = ("bibtex", "plain", "markdown", "key")
 DEFAULT_STYLE = "bibtex"
 LABELS = {"bibtex": "BibTeX", "plain": "reference", "markdown": "Markdown reference",
           "key": "citation key"}
-
-logging.getLogger("pylatexenc").setLevel(logging.ERROR)
 
 # -- names -------------------------------------------------------------------------------------
 _PARTICLES = {"van", "von", "der", "den", "de", "del", "della", "di", "da", "dos", "das", "du",
@@ -151,6 +148,8 @@ def bibtex_title(raw: str) -> str:
     cursor = 0
     dollars = len(re.findall(r"(?<!\\)\$", raw))
     matches = list(_MATH.finditer(raw)) if dollars % 2 == 0 else []
+    if any(raw.count("{", 0, m.start()) != raw.count("}", 0, m.start()) for m in matches):
+        matches = []  # math inside a macro argument (``\textbf{$x$ y}``): render it all
     for m in matches:
         out.append(_text_words(display.plain(raw[cursor:m.start()])))
         body = m.group(1)
@@ -165,9 +164,7 @@ def bibtex_title(raw: str) -> str:
 
 def bibtex_name(name: str) -> str:
     """One author as ``von Last, Jr, First`` with LaTeX-encoded letters."""
-    if display.plain(name) != name:  # an author written in LaTeX (``Vuli{\'c}``)
-        name = display.plain(name)
-    name = " ".join(name.split())
+    name = " ".join(display.plain(name).split())  # LaTeX (``Vuli{\'c}``) -> Unicode
     if name.lower() == "others":
         return "others"
     n = split_name(name)
