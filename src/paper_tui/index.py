@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
-from functools import cached_property
+from functools import cached_property, wraps
 from pathlib import Path
 from typing import Any
 
@@ -271,6 +271,18 @@ def fragments(text: str, spans: list[tuple[int, int]], width: int = 80,
 
 
 # -- a point-in-time view of the index -----------------------------------------------------
+def _locked(method):
+    """Whoosh readers seek and read shared file objects: one thread at a time per view (the
+    TUI draws rows from one thread while a search runs in another)."""
+
+    @wraps(method)
+    def wrapper(self, *args, **kwargs):
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return wrapper
+
+
 class _Snapshot:
     """A searcher plus everything derived from its document numbers (sort orders, sets of
     documents per term). Replaced, never mutated, when the index changes."""
@@ -294,12 +306,17 @@ class _Snapshot:
     # sets of documents
     @cached_property
     def live(self) -> frozenset[int]:
+        with self._lock:
+            return self._live()
+
+    def _live(self) -> frozenset[int]:
         deleted: set[int] = set()
         for reader, offset in self.leaves:
             if reader.has_deletions():
                 deleted.update(offset + d for d in reader.deleted_docs_set)
         return frozenset(set(range(self.reader.doc_count_all())) - deleted)
 
+    @_locked
     def term_docs(self, fieldname: str, text: str | bytes) -> frozenset[int]:
         if isinstance(text, str):
             text = self.reader.schema[fieldname].to_bytes(text)
@@ -324,6 +341,7 @@ class _Snapshot:
             self._term_docs[key] = docs
         return docs
 
+    @_locked
     def _postings(self, fieldname: str, btext: bytes) -> tuple[list[int], list[float]]:
         """Global doc numbers and weights (term frequencies) of one term's live postings."""
         ids: list[int] = []
@@ -341,6 +359,7 @@ class _Snapshot:
                     weights.append(w)
         return ids, weights
 
+    @_locked
     def _phrase_docs(self, fieldname: str, words: list[str]) -> set[int]:
         """Documents where ``words`` follow each other: candidates from the posting sets,
         then positions read only for those."""
@@ -429,6 +448,7 @@ class _Snapshot:
                         total[d] = get(d, 0.0) + boost * v
         return total
 
+    @_locked
     def docs(self, q: wq.Query) -> frozenset[int] | set[int]:
         """Every live document matching ``q``, by set algebra over posting lists."""
         if isinstance(q, wq.Term):
@@ -457,6 +477,10 @@ class _Snapshot:
     # sort orders
     @cached_property
     def _keys(self) -> list[bytes]:
+        with self._lock:
+            return self._read_keys()
+
+    def _read_keys(self) -> list[bytes]:
         keys: list[bytes] = []
         for reader, _ in self.leaves:
             column = reader.column_reader("sortkey") if reader.has_column("sortkey") else None
@@ -526,6 +550,7 @@ class _Snapshot:
                 cache[sort] = rank
             return cache[sort]
 
+    @_locked
     def stored(self, doc: int) -> dict:
         return self.searcher.stored_fields(doc)
 
@@ -636,7 +661,6 @@ class _Plan:
     strict: wq.Query
     loose: wq.Query | None
     terms: dict[str, set[str]]
-    annotations: bool = False
 
     @cached_property
     def scoring(self) -> list[tuple[str, str, float]]:
@@ -1109,8 +1133,10 @@ class PaperIndex:
         return snap.paper(doc) if doc is not None else None
 
     def ids_with_prefix(self, prefix: str, limit: int = 3) -> list[str]:
-        found = self._snapshot().reader.expand_prefix("id", prefix)
-        return [btext.decode() for _, btext in zip(range(limit), found, strict=False)]
+        snap = self._snapshot()
+        with snap._lock:
+            found = snap.reader.expand_prefix("id", prefix)
+            return [btext.decode() for _, btext in zip(range(limit), found, strict=False)]
 
     def plan(self, query: str, snap: _Snapshot | None = None) -> _Plan | None:
         """Our query language -> Whoosh queries; None for the empty query;
@@ -1129,7 +1155,7 @@ class PaperIndex:
         # Words are all required, then partly; an explicit AND means all, and only all.
         loose = None if re.search(r"(?<!\S)AND(?!\S)", cleaned) else _loosen(strict)
         terms = _positive_terms(strict, {})
-        return _Plan(strict, loose, terms, mentions_annotations(cleaned))
+        return _Plan(strict, loose, terms)
 
     def _expand(self, q: wq.Query, snap: _Snapshot) -> wq.Query:
         """``word~`` and ``word*`` through the unstemmed vocabulary, then stemmed per field:
@@ -1216,8 +1242,9 @@ class PaperIndex:
             return ResultSet(self, "", "relevance", error=f"no paper with id {paper_id!r}")
         paper = snap.paper(doc)
         text = f"{paper.display_title} {paper.display_title} {paper.display_abstract}"
-        key = snap.searcher.key_terms_from_text("abstract", text, numterms=numterms,
-                                                 normalize=True)
+        with snap._lock:
+            key = snap.searcher.key_terms_from_text("abstract", text, numterms=numterms,
+                                                     normalize=True)
         subqueries: list[wq.Query] = []
         for term, weight in key:
             subqueries.append(wq.Term("abstract", term, boost=weight))
@@ -1260,20 +1287,21 @@ class ResultSet:
         self._scores: dict[int, float] = {}
         self._all: frozenset[int] | set[int] = frozenset()
         self._plan: _Plan | None = plan
+        self._snap = index._snapshot()
         if error is not None:
-            self._snap = index._snapshot()
             return
         try:
-            if plan is None:
-                self._plan = index.plan(query)
-            if self._plan is not None and self._plan.annotations:
-                index.flush(timeout=5)
-            self._snap = index._snapshot()
-            self._run()
+            if plan is None and query.strip():
+                if mentions_annotations(clean(query)):
+                    index.flush(timeout=5)  # let the background writer land first
+                    self._snap = index._snapshot()
+                with self._snap._lock:
+                    self._plan = index.plan(query, self._snap)
+            with self._snap._lock:
+                self._run()
         except (QueryError, WhooshQueryError) as exc:
             self.error = str(exc)
-            self._snap = index._snapshot()
-            self._docs, self._all = [], frozenset()
+            self._plan, self._docs, self._all = None, [], frozenset()
 
     def _run(self) -> None:
         snap, plan = self._snap, self._plan
@@ -1313,7 +1341,8 @@ class ResultSet:
     def suggestion(self) -> str | None:
         """"Did you mean …" when nothing matched."""
         if self._suggestion is None and not self._all and not self.error and self.query:
-            self._suggestion = self._index.suggest(self.query, self._snap) or ""
+            with self._snap._lock:
+                self._suggestion = self._index.suggest(self.query, self._snap) or ""
         return self._suggestion or None
 
     def paper(self, i: int) -> Paper:
@@ -1344,6 +1373,10 @@ class ResultSet:
 
     def facets(self) -> dict[str, dict[str, int]]:
         """Counts per tag, status, venue and year among the hits, most frequent first."""
+        with self._snap._lock:
+            return self._facets()
+
+    def _facets(self) -> dict[str, dict[str, int]]:
         snap, hits = self._snap, self._all
         everything = hits is snap.live
         out: dict[str, dict[str, int]] = {}
