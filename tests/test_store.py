@@ -401,3 +401,31 @@ def test_identity_is_checked_cheaply_when_nothing_changed(tmp_path: Path) -> Non
     stat = os.stat(store.path)
     assert store.refresh() == {}
     assert os.stat(store.path).st_mtime_ns == stat.st_mtime_ns
+
+
+def test_the_parsed_file_is_cached_for_the_next_start_and_checked(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    for i, note in enumerate(TRICKY_NOTES):
+        store.put(f"p{i}", {"status": "read", "tags": (" a  b ", "A B", "c"), "note": note},
+                  time.time())
+    store.save()
+    store.write_cache()
+    assert store.cache.exists()
+    text = store.path.read_text("utf-8")
+    expected = parse(text, store.path, SCHEMA).records
+    assert store.snapshot() == expected  # memory is exactly what the file reads back as
+    cached = _reload(store)
+    assert cached.snapshot() == expected
+    assert cached._from_cache(hashlib_digest(store.path)) is not None
+    # A hand edit makes the cache stale: it is not used.
+    store.path.write_text(text.replace("status: read", "status: skipped", 1))
+    assert _reload(store).get("p0")["status"] == "skipped"
+    # Garbage in the cache is ignored.
+    store.cache.write_bytes(b"\x00garbage")
+    assert _reload(store).get("p0")["status"] == "skipped"
+
+
+def hashlib_digest(path: Path) -> bytes:
+    from paper_tui.store import _digest
+
+    return _digest(path.read_bytes())

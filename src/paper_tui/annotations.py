@@ -298,6 +298,8 @@ class Annotations:
         if self._thread is not None:
             self._thread.join()
         self._sync(save=True, strict=True)
+        for store in self._stores:
+            store.write_cache()
         if self._mirrored:
             self._remember_indexed()
 

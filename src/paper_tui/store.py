@@ -21,6 +21,8 @@ emits the records that changed and joins the rest.
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import marshal
 import os
 import re
 import threading
@@ -58,6 +60,7 @@ except ImportError:  # pragma: no cover - the same YAML, only slower
     from yaml import SafeLoader as Loader  # type: ignore[assignment]
 
 VERSION = 1
+CACHE_VERSION = 1
 LOCK_TIMEOUT = 15.0
 Record = dict[str, Any]
 Changes = dict[str, tuple[Record | None, Record | None]]
@@ -732,6 +735,8 @@ class YamlStore:
         self.path = path
         self.schema = schema
         self.backup = path.with_name(path.name + ".bak")
+        # The parsed file, for a fast next start: derived, checked against the file's digest.
+        self.cache = path.with_name(f".{path.name}.cache")
         self.lock = threading.RLock()  # the in-memory state
         self._io = threading.Lock()  # one load / refresh / save at a time
         self._file_lock = filelock.FileLock(str(path) + ".lock", timeout=LOCK_TIMEOUT)
@@ -745,6 +750,8 @@ class YamlStore:
         self._swept = False
         self.read_only_reason: str | None = None
         self.version = 0  # bumped whenever the records change
+        self._digest: bytes | None = None  # of the file as last read (None: as last written)
+        self._written: str | None = None  # the text last written
 
     # -- reading ---------------------------------------------------------------------------
     @property
@@ -772,12 +779,39 @@ class YamlStore:
                     if read is None:
                         return
                     data, self._seen = read
-                    parsed = parse(_decode(data, self.path), self.path, self.schema)
+                    self._digest = _digest(data)
+                    parsed = (self._from_cache(self._digest)
+                              or parse(_decode(data, self.path), self.path, self.schema))
                 except StoreError as exc:
                     self._go_read_only(exc, show_backup=True)
                     return
                 self._records, self._fragments = parsed.records, parsed.fragments
                 self.version += 1
+
+    def _from_cache(self, digest: bytes) -> Parsed | None:
+        try:
+            version, section, cached, records, fragments = marshal.loads(self.cache.read_bytes())
+        except (OSError, ValueError, EOFError, TypeError):
+            return None
+        if (version, section, cached) != (CACHE_VERSION, self.schema.section, digest) or not (
+                isinstance(records, dict) and isinstance(fragments, dict)):
+            return None
+        return Parsed(records, fragments)
+
+    def write_cache(self) -> None:
+        """Keep the records for the next start, when memory holds exactly the file."""
+        with self._io, self.lock:
+            if (not self._loaded or self.needs_save or self.read_only_reason
+                    or self._seen is None or _identity_of(self.path) != self._seen):
+                return
+            if self._digest is None and self._written is not None:
+                self._digest = _digest(self._written.encode("utf-8"))
+            if self._digest is None:
+                return
+            blob = marshal.dumps((CACHE_VERSION, self.schema.section, self._digest,
+                                  self._records, self._fragments))
+            with contextlib.suppress(OSError):
+                atomic.write_bytes(self.cache, blob)
 
     def get(self, key: str) -> Record | None:
         self.ensure_loaded()
@@ -808,9 +842,9 @@ class YamlStore:
                 raise StoreError(self.read_only_reason)
             old = self._records.get(key)
             new = None
-            if record is not None:
-                new = {f.name: record[f.name] for f in self.schema.fields
-                       if f.name in record and record[f.name] != f.default}
+            if record is not None:  # normalised as the file would read back
+                new = {f.name: _normal(f, record[f.name]) for f in self.schema.fields
+                       if f.name in record and _normal(f, record[f.name]) != f.default}
                 if self.schema.implicit and not new:
                     new = None
             if _without_stamp(old) == new:
@@ -869,6 +903,7 @@ class YamlStore:
                                      "changes are kept in memory") from None
                 with self.lock:
                     self._seen, self._rewrite = seen, False
+                    self._digest, self._written = None, text
                     for key, version in versions.items():
                         pending = self._pending.get(key)
                         if pending is None:
@@ -912,7 +947,7 @@ class YamlStore:
                 self._go_read_only(exc, show_backup=False)
             return {}
         with self.lock:
-            self._seen = seen
+            self._seen, self._digest, self._written = seen, _digest(data), None
             self.read_only_reason = None
             return self._merge(parsed)
 
@@ -964,6 +999,23 @@ class YamlStore:
         for leftover in self.path.parent.glob(f".{self.path.name}.*.tmp"):
             with contextlib.suppress(OSError):
                 leftover.unlink()
+
+
+def _normal(field: Field, value: Any) -> Any:
+    if field.kind in ("set", "sequence"):
+        return unique([words(item) for item in value], fold=field.kind == "set")
+    return value
+
+
+def _digest(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
+def _identity_of(path: Path) -> tuple[int, int, int] | None:
+    try:
+        return _identity(os.stat(path))
+    except OSError:
+        return None
 
 
 def _decode(data: bytes, path: Path) -> str:
