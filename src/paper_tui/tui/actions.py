@@ -12,6 +12,8 @@ import sys
 import webbrowser
 from typing import TYPE_CHECKING
 
+from textual.widgets import Input
+
 if TYPE_CHECKING:
     from paper_tui.annotations import Annotations
     from paper_tui.tui.app import PaperApp
@@ -33,6 +35,12 @@ def _has_graphical_browser() -> bool:
 
 class TriageActions(_Base):
     """Mixed into :class:`~paper_tui.tui.app.PaperApp`."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``/`` (a priority key) types a slash while the search box has the focus."""
+        if action == "focus_search" and isinstance(self.focused, Input):
+            return False
+        return super().check_action(action, parameters)
 
     def _store(self) -> Annotations | None:
         """The annotation store, or None (said in a notification) when it is read-only."""

@@ -63,7 +63,9 @@ class PaperApp(EditingActions, TriageActions, App[None]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
 
     BINDINGS = [
-        Binding("slash", "focus_search", "Search", id="search"),
+        # priority: runs as the key arrives, before keys typed right after it are handed to
+        # the focused pane (so "/query" typed in one burst lands in the search box)
+        Binding("slash", "focus_search", "Search", id="search", priority=True),
         Binding("i", "triage('to-read')", "To read", id="to-read",
                 tooltip="Mark as to read"),
         Binding("r", "triage('read')", "Read", id="read", tooltip="Mark as read"),
@@ -215,7 +217,7 @@ class PaperApp(EditingActions, TriageActions, App[None]):
             self.show_current()
 
     def on_results_list_open_abstract(self, _message: ResultsList.OpenAbstract) -> None:
-        self.query_one(AbstractView).focus()
+        self.screen.set_focus(self.query_one(AbstractView))
 
     def on_results_ready(self, message: ResultsReady) -> None:
         self.search_control.apply(message)
@@ -230,7 +232,7 @@ class PaperApp(EditingActions, TriageActions, App[None]):
             message.input.remember(message.value)
             self.search_control.search(message.value, immediate=True)
             results = self.results_list
-            results.focus()
+            self.screen.set_focus(results)
             results.cursor = 0
 
     def _saved(self, error: str | None) -> None:
@@ -259,7 +261,9 @@ class PaperApp(EditingActions, TriageActions, App[None]):
 
     # -- actions ---------------------------------------------------------------------------
     def action_focus_search(self) -> None:
-        self.query_one(SearchBox).focus()
+        # Focus now, not after the queued keys: "/" typed fast with a query must not send
+        # the query's letters to the results as commands. (Same for every focus move here.)
+        self.screen.set_focus(self.query_one(SearchBox))
 
     def action_help(self) -> None:
         hint = ("Remap any key in your config.yaml by its id, e.g.  keymap: {star: \"*\"}  "

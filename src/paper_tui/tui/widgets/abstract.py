@@ -157,4 +157,4 @@ class AbstractView(ScrollView, can_focus=True):
         return self._lines[index].crop_extend(0, width, base).apply_style(base)
 
     def action_back(self) -> None:
-        self.screen.query_one("#results").focus()
+        self.screen.set_focus(self.screen.query_one("#results"))  # now: keys may be queued

@@ -43,4 +43,4 @@ class SearchBox(Input):
         self.cursor_position = len(self.value)
 
     def action_leave(self) -> None:
-        self.screen.query_one("#results").focus()
+        self.screen.set_focus(self.screen.query_one("#results"))  # now: keys may be queued
