@@ -20,7 +20,8 @@ import tracemalloc
 from pathlib import Path
 
 from paper_tui.annotations import STATUSES, Annotations
-from paper_tui.store import YamlStore, emit_fragments
+from paper_tui.store import YamlStore
+from paper_tui.store_yaml import emit_fragments
 
 PAPERS = 87_549
 ANNOTATED = 20_000

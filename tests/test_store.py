@@ -13,15 +13,8 @@ import yaml
 from paper_tui.annotations import SCHEMA
 from paper_tui.errors import StoreError
 from paper_tui.reading_lists import SCHEMA as LIST_SCHEMA
-from paper_tui.store import (
-    YamlStore,
-    _parse_own_layout,
-    _Reader,
-    emit_fragments,
-    merge_record,
-    parse,
-    render,
-)
+from paper_tui.store import YamlStore, _digest, merge_record, stamp_time
+from paper_tui.store_yaml import _parse_own_layout, _Reader, emit_fragments, parse, render
 
 TRICKY_NOTES = [
     "key: value",
@@ -370,8 +363,6 @@ def test_merge_rules() -> None:
 
 
 def stamp_seconds(text: str) -> float:
-    from paper_tui.store import stamp_time
-
     return stamp_time(text)
 
 
@@ -426,6 +417,4 @@ def test_the_parsed_file_is_cached_for_the_next_start_and_checked(tmp_path: Path
 
 
 def hashlib_digest(path: Path) -> bytes:
-    from paper_tui.store import _digest
-
     return _digest(path.read_bytes())

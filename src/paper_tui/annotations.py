@@ -25,7 +25,8 @@ from paper_tui import atomic
 from paper_tui.errors import StoreError
 from paper_tui.reading_lists import SCHEMA as LIST_SCHEMA
 from paper_tui.reading_lists import ReadingLists, clean_text
-from paper_tui.store import Changes, Field, Record, Schema, YamlStore, unique, words
+from paper_tui.store import Changes, YamlStore
+from paper_tui.store_yaml import Field, Record, Schema, unique, words
 
 STATUSES = ("new", "to-read", "read", "skipped")
 SCHEMA = Schema(

@@ -12,7 +12,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from paper_tui.errors import StoreError
-from paper_tui.store import Field, Record, Schema, YamlStore, words
+from paper_tui.store import YamlStore
+from paper_tui.store_yaml import Field, Record, Schema, words
 
 SCHEMA = Schema(
     section="lists",
