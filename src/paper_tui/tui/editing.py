@@ -7,6 +7,7 @@ works on ``selected_ids()``: the marked papers, or else the one under the cursor
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -78,8 +79,10 @@ class EditingActions(_Base):
         return super().check_action(action, parameters)
 
     @classmethod
-    def _own_actions(cls) -> set[str]:
-        return {b.action.partition("(")[0] for b in cls.BINDINGS if isinstance(b, Binding)}
+    @cache
+    def _own_actions(cls) -> frozenset[str]:
+        return frozenset(b.action.partition("(")[0] for b in cls.BINDINGS
+                         if isinstance(b, Binding))
 
     def _selected_papers(self) -> list[Paper]:
         papers = []
@@ -96,8 +99,10 @@ class EditingActions(_Base):
     # -- editors ---------------------------------------------------------------------------
     def action_edit_tags(self) -> None:
         ids = self.selected_ids()
+        paper = self.current_paper()
+        title = f"Tags of {paper.label}" if paper and ids == [paper.id] else None
         if ids and self._store() is not None:
-            self.push_screen(TagEditor(self.library, ids), self._tags_edited)
+            self.push_screen(TagEditor(self.library, ids, title=title), self._tags_edited)
 
     def _tags_edited(self, change: TagChange | None) -> None:
         if change is not None:
@@ -107,7 +112,8 @@ class EditingActions(_Base):
     def action_edit_note(self) -> None:
         paper = self.current_paper()
         if paper is not None and self._store() is not None:
-            self.push_screen(NoteEditor(self.library, paper.id), self._note_edited)
+            self.push_screen(NoteEditor(self.library, paper.id, paper.label),
+                             self._note_edited)
 
     def _note_edited(self, saved: bool | None) -> None:
         if saved:

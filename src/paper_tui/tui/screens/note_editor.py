@@ -29,15 +29,18 @@ class NoteEditor(ModalScreen[bool]):
         Binding("escape", "close", "Close"),
     ]
 
-    def __init__(self, lib, paper_id: str) -> None:
+    def __init__(self, lib, paper_id: str, label: str | None = None) -> None:
         super().__init__()
         self.lib = lib
         self.paper_id = paper_id
         self.original = lib.annotations.get(paper_id).note or ""
+        self.label = label or self._label()
+
+    def _label(self) -> str:
         try:
-            self.label = lib.paper(paper_id).label
+            return self.lib.paper(self.paper_id).label
         except PaperTuiError:
-            self.label = paper_id
+            return self.paper_id
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
