@@ -245,3 +245,23 @@ def test_hand_edits_made_while_closed_reach_the_index(library_dir: Path) -> None
     path.write_text(path.read_text().replace("- after", "- again"))
     assert notes.sync_index() == 1 and mirrored == [paper_id]
     notes.close()
+
+
+def test_a_file_in_another_layout_is_prepared_in_the_background(tmp_path: Path) -> None:
+    """Records read from a hand-written layout get their text emitted while idle, so the
+    first save after a change does not have to emit them all."""
+    (tmp_path / "annotations.yaml").write_text(
+        "version: 1\npapers: {" + ", ".join(f"p{i}: {{status: read}}" for i in range(300))
+        + "}\n")
+    notes = Annotations(tmp_path)
+    assert notes.get("p7").status == "read"
+    deadline = time.time() + 3
+    while len(notes.store._fragments) < 300 and time.time() < deadline:
+        time.sleep(0.05)
+    assert len(notes.store._fragments) == 300
+    notes.set_status(["p7"], "skipped")
+    notes.flush()
+    assert _on_disk(tmp_path)["p7"] == {"status": "skipped",
+                                        "updated": notes.get("p7").updated}
+    assert len(_on_disk(tmp_path)) == 300
+    notes.close()

@@ -352,6 +352,8 @@ class Annotations:
                 time.sleep(COALESCE)  # let the rest of a burst of keys arrive
                 self._wake.clear()
             self._sync(save=True, strict=False)
+            for store in self._stores:
+                store.prepare()
 
     def _sync(self, save: bool, strict: bool) -> None:
         """Save what is pending (or just look for changes made elsewhere)."""

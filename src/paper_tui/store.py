@@ -389,6 +389,19 @@ class YamlStore:
         self.read_only_reason = (f"{exc}; {self.schema.title} are read-only until the file "
                                  f"is fixed ({backup})")
 
+    def prepare(self) -> None:
+        """Emit the text of records that have none yet (a file read in another layout), off
+        the lock, so the next save need not emit them all while a change waits."""
+        with self.lock:
+            if len(self._fragments) >= len(self._records):
+                return
+            missing = [(k, r) for k, r in self._records.items() if k not in self._fragments]
+        emitted = emit_fragments(self.schema, missing)
+        with self.lock:
+            for key, record in missing:
+                if self._records.get(key) is record and key not in self._fragments:
+                    self._fragments[key] = emitted[key]
+
     def _render(self) -> str:
         keys = sorted(self._records)
         missing = [(key, self._records[key]) for key in keys if key not in self._fragments]
