@@ -138,13 +138,6 @@ class Annotations:
                 counts[record["status"]] += 1
         return counts
 
-    def starred_count(self) -> int:
-        return sum(1 for r in self._ready().snapshot().values() if r.get("starred"))
-
-    def annotated_ids(self) -> list[str]:
-        """Ids with any annotation, sorted."""
-        return sorted(self._ready().snapshot())
-
     def index_fields(self, paper_id: str) -> dict[str, Any] | None:
         """What the search index holds for a paper; None when there is nothing."""
         record = self._ready().get(paper_id)
