@@ -50,7 +50,7 @@ from paper_tui.errors import QueryError, StoreError
 from paper_tui.model import Paper
 from paper_tui.query import WORD, clean, fold, mentions_annotations, plain_words
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 _META_FILE = "paper-tui-index.json"
 Progress = Callable[[int], None]
 AnnotationFields = dict[str, Any]
@@ -63,9 +63,19 @@ SORTS = ("relevance", "year", "title")
 _DEFAULT_FIELDS = ("title", "name", "abstract", "authors", "keywords")
 _TEXT_FIELDS = frozenset({*_DEFAULT_FIELDS, "note"})
 _K1, _B = 1.2, 0.75  # BM25F, as Whoosh's default weighting
-_CODEC = W3Codec(blocklimit=1024, compression=1)
-"""Posting blocks of 1,024 (Whoosh: 128): fewer per-block steps in pure Python when whole
-posting lists are read for counting and scoring, and when they are written."""
+
+
+class _Codec(W3Codec):
+    """Whoosh's codec, minus per-block length statistics: they only serve Whoosh's own
+    scorer (we rank with :meth:`_Snapshot.scores`) and cost a column lookup per posting
+    when a segment is written."""
+
+    length_stats = False
+
+
+_CODEC = _Codec(blocklimit=1024, compression=0)
+"""Posting blocks of 1,024 (Whoosh: 128), uncompressed: fewer per-block steps in pure
+Python when whole posting lists are read for counting and scoring, and when written."""
 _BOOSTS = {"title": 3.0, "name": 3.0, "abstract": 1.0, "authors": 1.5, "keywords": 1.5}
 _MP_THRESHOLD = 5000  # papers in one add() before the writer uses two processes
 _VOCAB_FILE = "vocabulary.txt"
