@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -164,3 +167,19 @@ def test_two_cli_processes_at_once_keep_both_changes(lib_dir: Path, ids: list[st
     papers = on_disk(lib_dir)["papers"]
     assert {pid: papers[pid]["tags"] for pid in ids[:4]} == {
         pid: [f"tag-{n}"] for n, pid in enumerate(ids[:4])}
+
+
+def test_kill_9_during_a_command_keeps_every_command_that_exited_0(lib_dir: Path,
+                                                                   ids: list[str]) -> None:
+    for n, pid in enumerate(ids[:3]):
+        run(lib_dir, "tag", pid, f"done-{n}")  # acknowledged: exit status 0
+    rng = random.Random()
+    victim = subprocess.Popen([sys.executable, "-m", "paper_tui", "--library", str(lib_dir),
+                               "tag", ids[3], "maybe"], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    time.sleep(rng.uniform(0.1, 1.5))
+    victim.send_signal(signal.SIGKILL)
+    victim.wait()
+    papers = on_disk(lib_dir)["papers"]  # parses
+    assert [papers[pid]["tags"] for pid in ids[:3]] == [["done-0"], ["done-1"], ["done-2"]]
+    assert run(lib_dir, "tags").returncode == 0  # and the library still works
