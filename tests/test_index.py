@@ -11,7 +11,14 @@ from pathlib import Path
 import pytest
 
 from paper_tui import config as config_mod
-from paper_tui.index import FoldedText, PaperIndex, _analyzer, terms_of
+from paper_tui.index import (
+    _LENGTHS,
+    FoldedText,
+    PaperIndex,
+    _analyzer,
+    _length_bytes,
+    terms_of,
+)
 from paper_tui.library import Library
 from paper_tui.model import Paper
 from paper_tui.sources import checksum
@@ -47,6 +54,20 @@ def test_fast_index_gives_whooshs_postings_byte_for_byte() -> None:
         field = FoldedText(stemmed=stemmed, phrase=phrase)
         slow = field.format.word_values(text, field.analyzer, mode="index")
         assert sorted(field.index(text)) == sorted((t.encode(), f, w, v) for t, f, w, v in slow)
+
+
+def test_scores_read_whooshs_field_lengths(tmp_path: Path) -> None:
+    papers = _read(write_jsonl(tmp_path / "a.jsonl", PAPERS))
+    index = PaperIndex(tmp_path / "index")
+    index.open()
+    index.add(papers)
+    snap = index._snapshot()
+    for reader, _ in snap.leaves:
+        for field in ("title", "abstract", "authors"):
+            raw = _length_bytes(reader, field)
+            assert [_LENGTHS[b] for b in raw] == \
+                [reader.doc_field_length(d, field) for d in range(reader.doc_count_all())]
+    index.close()
 
 
 def test_reopening_does_not_reindex(tmp_path: Path) -> None:
