@@ -89,6 +89,7 @@ _FUNCTION_WORDS = frozenset({
 
 
 _LETTER = re.compile(r"[^\W\d_]")
+_LETTERS = re.compile(r"[^\W\d_]")
 # An upper-case letter inside a word part (``KiteNorm``, ``KGO``, ``vOPD``), or a one-letter
 # prefix (``U-Net``); "Vision-Language-Action" is only a capitalised compound.
 _INNER_UPPER = re.compile(r"[^\W_][A-Z]|^[A-Z]-")
@@ -104,12 +105,13 @@ def _shape(tok: str) -> int:
         return 0
     if core != tok or _INNER_UPPER.search(core):
         return 2
-    if _DIGIT_UPPER.search(core):  # "K12", "R3M", "360-Indoor"
-        return 2
+    if _DIGIT_UPPER.search(core) and (core[0].isalpha() or len(_LETTERS.findall(core)) > 1):
+        return 2  # "K12", "R3M", "360-Indoor"; not "3D"
     return 1 if core[0].isupper() else 0
 
 
 _LOWER_NAME = re.compile(r"[a-z]+[A-Z\d$]")
+_VERSION = re.compile(r"\d+(?:\.\d+)*|[vV]\d+(?:\.\d+)*|I{2,3}|IV")
 
 
 def _phrase(text: str, pos: int) -> tuple[list[tuple[str, int]], int]:
@@ -125,6 +127,8 @@ def _phrase(text: str, pos: int) -> tuple[list[tuple[str, int]], int]:
             break
         tok = m.group()
         shape = _shape(tok)
+        if toks and _VERSION.fullmatch(tok):
+            shape = 2  # "GelSlim 3.0", "Snapbot V2"
         if shape == 0 or (tok in _FUNCTION_WORDS and (not toks or shape < 2)):
             break
         toks.append((tok, shape))
@@ -178,13 +182,15 @@ def _abbreviates_whole(short: str, long: str) -> bool:
     low = long.lower()
     if len(letters) < 2 or not low or low[0] != letters[0]:
         return False
+    n = len(letters)
+    if len(long.split()) > min(n + 5, 2 * n):
+        return False
     i = 1
     for c in letters[1:]:
         i = low.find(c, i) + 1
         if i == 0:
             return False
-    n = len(letters)
-    return len(long.split()) <= min(n + 5, 2 * n)
+    return True
 
 
 # --- Cues. ----------------------------------------------------------------------------------
@@ -296,7 +302,9 @@ _LONG_PAREN = re.compile(rf"([^().;:!?]{{3,140}}?){_NAMED_IN_PAREN}")
 _LEAD_WORD = re.compile(r"[a-z][a-z\-]*")
 # A generic noun phrase ("a novel framework"), then the name.
 _GEN_WORD = re.compile(rf"[\w{_QUOTE_CHARS}][\w\-{_QUOTE_CHARS}]*")
-_GEN_SEP = re.compile(r"\s*(?:,|:|\s-+|-+(?=\s)|—|–)\s*(?:the\s+|namely\s+)?"
+_GEN_SEP = re.compile(r"\s*(?:,|:|\s-+|-+(?=\s)|—|–)\s*"
+                      r"(?:(?:called|named|dubbed|termed|coined|denoted|namely)(?:\s+as)?,?\s+)?"
+                      r"(?:the\s+)?"
                       r"|\s+(?:called|named|dubbed|termed|coined|namely)\s+(?:the\s+)?"
                       r"|\s+(?:the\s+)?")
 _GEN_PAREN = re.compile(_NAMED_IN_PAREN)
@@ -316,6 +324,7 @@ _KINDS = frozenset({
     "interface", "compiler", "sampler", "solver", "generator", "learner", "filter", "kernel",
     "index", "head", "block", "unit", "cell", "variant", "extension", "formulation", "task",
     "set", "database", "repository", "specification", "lexicon", "treebank", "ontology",
+    "representation", "contribution", "embedding", "descriptor", "feature",
 })
 # Words a name may be followed by (anything else lowercase makes it a modifier).
 _FOLLOW = frozenset({
@@ -413,7 +422,8 @@ def _acronym_candidate(text: str, p: int, start: int, strong: bool, lead_max: in
             if not _lead_ok(words[:k], lead_max):
                 break
             rest = " ".join(words[k:])
-            if _abbreviates_whole(acr, rest):
+            # After adjectives, only a capitalised long form ("cascaded Depth Denoising …").
+            if (k == 0 or rest[0].isupper()) and _abbreviates_whole(acr, rest):
                 long, s = rest, 0
                 break
         else:
@@ -494,6 +504,11 @@ def _generic_candidate(text: str, pos: int, p: int, start: int, strong: bool
         explicit = sep.group().strip() not in ("", "the")
         nxt = _skip_quotes(text, sep.end())
         toks, end = _phrase(text, nxt)
+        if toks and explicit:
+            # "…, namely Deep Event Network (DevNet)", "… a Semi-Direct DefSLAM (SD-DefSLAM)"
+            got = _acronym_candidate(text, nxt, start, strong, 0)
+            if got is not False:
+                return got
         shapes = [sh for _, sh in toks]
         after = _skip_quotes(text, end)
         if toks and (2 in shapes or (explicit and text.startswith((",", " (", "("), after))):
@@ -510,9 +525,9 @@ def _generic_candidate(text: str, pos: int, p: int, start: int, strong: bool
                 name = text[nxt:end]
                 if not _bad_name(name, text, start):
                     return Candidate(name, start, after, strong, gist=text[pos:wend])
-        if explicit:
-            got = _acronym_candidate(text, nxt, start, strong, 0)
-            return got
+        if explicit and "," not in sep.group():
+            return False
+        # Go on after a comma: "a novel, parameter efficient, … framework, PECoP"
         q = sep.end()
     return False
 
@@ -528,9 +543,11 @@ def _after_intro(text: str, pos: int, start: int, strong: bool, named: bool = Fa
         m = _GEN_PAREN.match(text, p)
         if m and _shape(m.group(1)) == 2 and not _bad_name(m.group(1), text, start):
             return Candidate(m.group(1), start, m.end(), strong)
+    # After "our", only "our method, X" / "our model (X)": not "our bounds … for SDCA".
+    generic = not verb_ok or any(w.strip(",") in _KINDS for w in text[p:p + 40].split()[:3])
     for got in (_acronym_candidate(text, p, start, strong),
                 _direct_candidate(text, p, start, strong, named, verb_ok),
-                _generic_candidate(text, pos, p, start, strong)):
+                _generic_candidate(text, pos, p, start, strong) if generic else False):
         if got is not False:
             return got
     if named or not any(w in _KINDS for w in text[pos:pos + 90].split()[:10]):
@@ -571,7 +588,7 @@ def find_candidates(text: str) -> Candidate | None:
                            verb_ok=kind == "ours")
         if isinstance(got, str):
             got = _next_sentence_name(text, end, got)
-        if got is None:
+        if got is None or _prior_work(text, got):
             continue
         if got.strong:
             if all(c.name != got.name for c in strong):
@@ -584,10 +601,35 @@ def find_candidates(text: str) -> Candidate | None:
             n = text.count(c.name)
             if n > most:
                 best, most = c, n
-        return best
-    return weak or _subject_name(text)
+        return _singular(best, text)
+    return _singular(weak or _subject_name(text), text)
 
 
+def _singular(got: Candidate | None, text: str) -> Candidate | None:
+    """"hierarchical deep CNNs (HD-CNNs) … An HD-CNN separates …": name it HD-CNN."""
+    if got and got.name.endswith("s") and len(got.name) > 3 and re.search(
+            rf"(?<![\w-]){re.escape(got.name[:-1])}(?![\w-])", text):
+        return Candidate(got.name[:-1], got.start, got.end, got.strong, got.expansion, got.gist)
+    return got
+
+
+# "… known as parity model (ParM) has been recently proposed": someone else's.
+_PRIOR = re.compile(r"\brecently\s+(?:proposed|introduced|developed)|\bwidely\s+used")
+
+
+def _prior_work(text: str, got: Candidate) -> bool:
+    """Does the sentence that introduces ``got`` speak of earlier work?"""
+    start = text.rfind(". ", 0, got.start) + 1
+    end = text.find(". ", got.end)
+    return bool(_PRIOR.search(text, start, end if end >= 0 else len(text)))
+
+
+# "X is a popular / widely used …": someone else's X.
+_BACKGROUND_DESCRIPTION = re.compile(
+    r"(?:important|popular|widely|powerful|fundamental|key|common|commonly|well-known|standard"
+    r"|classical|classic|emerging|prominent|promising|state-of-the-art|leading|recent|major"
+    r"|central|critical|crucial|core|dominant|successful|general|ubiquitous|family|class|type"
+    r"|technique|kind|branch|subfield|field|method\s+of|challenging|difficult|long-standing)\b")
 _SUBJECT_TAIL = re.compile(r"(?:\s*\([^()]{1,80}\))?,?\s+(?:is|was)\s+(?:a|an|the\s+first)\s")
 
 
@@ -597,18 +639,13 @@ def _subject_name(text: str) -> Candidate | None:
     i = 0
     while i >= 0:
         s = i + 2 if i else 0
-        got = _acronym_candidate(text, s, s, False, 0)
-        if got:
-            end = got.end
-        else:
-            toks, end = _phrase(text, s)
-            if len(toks) != 1 or toks[0][1] != 2:
-                i = text.find(". ", i + 2)
-                continue
+        toks, end = _phrase(text, s)
+        if len(toks) == 1 and toks[0][1] == 2:
             name = text[s:end]
-            got = None if _bad_name(name, text, s) else Candidate(name, s, end, False)
-        if got and _SUBJECT_TAIL.match(text, end):
-            return got
+            tail = _SUBJECT_TAIL.match(text, end)
+            if tail and not _bad_name(name, text, s) and \
+                    not _BACKGROUND_DESCRIPTION.match(text, tail.end()):
+                return Candidate(name, s, end, False)
         i = text.find(". ", i + 2)
     return None
 
