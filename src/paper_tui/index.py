@@ -22,6 +22,7 @@ import shutil
 import threading
 import time
 from array import array
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -305,7 +306,7 @@ class _Snapshot:
         self._lock = threading.RLock()
         self._term_docs: dict[tuple[str, str], frozenset[int]] = {}
         self._score_cache: dict[tuple[str, str], dict[int, float]] = {}
-        self._norm_cache: dict[str, list[float]] = {}
+        self._norm_cache: dict[str, tuple[bytes, list[float]]] = {}
 
     def up_to_date(self) -> bool:
         try:
@@ -334,6 +335,10 @@ class _Snapshot:
         cached = self._term_docs.get(key)
         if cached is not None:
             return cached
+        if fieldname in _TEXT_FIELDS:  # read the postings once, for scores and the set
+            docs = frozenset(self.term_scores(fieldname, text.decode()))
+            self._term_docs[key] = docs
+            return docs
         out: list[int] = []
         for reader, offset in self.leaves:
             if (fieldname, text) not in reader:
@@ -403,17 +408,17 @@ class _Snapshot:
                 out.add(d)
         return out
 
-    def _norms(self, fieldname: str) -> list[float]:
-        """Per document, BM25's length normalisation ``K1 * (1 - B + B * len / avglen)``."""
+    def _norms(self, fieldname: str) -> tuple[bytes, list[float]]:
+        """BM25's length normalisation ``K1 * (1 - B + B * len / avglen)`` per document, as
+        (one length byte per document, the normalisation for each byte value)."""
         with self._lock:
             norms = self._norm_cache.get(fieldname)
             if norms is None:
-                lengths: list[int] = []
-                for reader, _ in self.leaves:
-                    lengths.extend(_LENGTHS[b] for b in _length_bytes(reader, fieldname))
-                avg = (sum(lengths) / len(lengths)) if lengths else 1.0
-                avg = avg or 1.0
-                norms = [_K1 * ((1 - _B) + _B * n / avg) for n in lengths]
+                raw = b"".join(_length_bytes(reader, fieldname) for reader, _ in self.leaves)
+                counts = Counter(raw)
+                total = sum(_LENGTHS[b] * n for b, n in counts.items())
+                avg = (total / len(raw) if raw else 0.0) or 1.0
+                norms = (raw, [_K1 * ((1 - _B) + _B * n / avg) for n in _LENGTHS])
                 self._norm_cache[fieldname] = norms
             return norms
 
@@ -426,10 +431,10 @@ class _Snapshot:
         ids, weights = self._postings(fieldname, text.encode())
         out: dict[int, float] = {}
         if ids:
-            norms = self._norms(fieldname)
+            lengths, norm = self._norms(fieldname)
             idf = math.log(self.reader.doc_count_all() / (len(ids) + 1)) + 1
             c = idf * (_K1 + 1)
-            out = {d: c * w / (w + norms[d]) for d, w in zip(ids, weights, strict=True)}
+            out = {d: c * w / (w + norm[lengths[d]]) for d, w in zip(ids, weights, strict=True)}
         with self._lock:
             if len(self._score_cache) > 256:
                 self._score_cache.clear()
@@ -1335,8 +1340,11 @@ class ResultSet:
             return
         scores = self._scores = snap.scores(plan.scoring, every)
 
+        for d in every:  # words in a filtered field only (tag:x): no score, still a hit
+            scores.setdefault(d, 0.0)
+
         def ranked(docs: Iterable[int]) -> list[int]:
-            return sorted(docs, key=lambda d: (-scores.get(d, 0.0), d))
+            return sorted(sorted(docs), key=scores.__getitem__, reverse=True)
 
         self._docs = ranked(strict) if every is strict else \
             ranked(strict) + ranked(every - strict)
