@@ -418,3 +418,36 @@ def test_the_parsed_file_is_cached_for_the_next_start_and_checked(tmp_path: Path
 
 def hashlib_digest(path: Path) -> bytes:
     return _digest(path.read_bytes())
+
+
+@pytest.mark.parametrize("schema", [SCHEMA, LIST_SCHEMA], ids=["annotations", "lists"])
+def test_fast_reader_never_accepts_what_yaml_reads_differently(tmp_path: Path, schema) -> None:
+    """Hand edits of our layout, simulated by random insertions and deletions: whenever the
+    fast reader accepts the text, the YAML parser reads the same records (and does not
+    reject it)."""
+    rng = random.Random(11)
+    pieces = [" ", "  ", "\n", ":", ": ", "#", " #", "-", "- ", '"', "'", "\\", "|", "|-",
+              "|2-", ">", "~", "null", "true", "yes", "x", "ü", "\t", "    ", "      ", "{",
+              "[", "&a", "*a", "!!str ", "---\n", "...\n", "    status: read\n",
+              "    note: |\n", '  "k":\n']
+    accepted = 0
+    for _ in range(1500):
+        if schema is SCHEMA:
+            records = [(f"k{i}", {"status": "read", "starred": True, "tags": ("a b", "c"),
+                                  "note": rng.choice(["one", "two\nlines", "  lead\nx: y"])})
+                       for i in range(3)]
+        else:
+            records = [(f"k{i}", {"description": rng.choice(["d", "two\nlines"]),
+                                  "papers": ("p1", "p2")}) for i in range(3)]
+        fragments = emit_fragments(schema, records)
+        text = render(schema, sorted(fragments), fragments)
+        for _ in range(rng.randint(1, 3)):
+            at = rng.randrange(len(text) + 1)
+            cut = rng.choice([0, 0, rng.randint(1, 4)])
+            text = text[:at] + (rng.choice(pieces) if rng.random() < 0.7 else "") + text[at + cut:]
+        fast = _parse_own_layout(text, schema)
+        if fast is None:
+            continue
+        accepted += 1
+        assert _Reader(text, tmp_path / "f.yaml", schema).read().records == fast.records, text
+    assert accepted > 200
