@@ -51,7 +51,7 @@ from paper_tui.errors import QueryError, StoreError
 from paper_tui.model import Paper
 from paper_tui.query import WORD, clean, fold, mentions_annotations, plain_words
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 _META_FILE = "paper-tui-index.json"
 Progress = Callable[[int], None]
 AnnotationFields = dict[str, Any]
@@ -1003,7 +1003,9 @@ class PaperIndex:
     @contextmanager
     def _writer(self, procs: int = 1, timeout: float = 60.0):
         """A Whoosh writer, waiting up to ``timeout`` for another process's lock."""
-        kwargs: dict[str, Any] = {"limitmb": 256, "codec": _CODEC}
+        # Not compound: Whoosh reads a compound segment by copying each of its files into
+        # memory (hundreds of MB and a second per process on the big index).
+        kwargs: dict[str, Any] = {"limitmb": 256, "codec": _CODEC, "compound": False}
         if procs > 1:
             kwargs.update(procs=procs, multisegment=True)
         deadline = time.monotonic() + timeout
