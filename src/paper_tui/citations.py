@@ -187,6 +187,7 @@ def _url_value(url: str) -> str:
 _HEAD = re.compile(r"\s*@\s*([A-Za-z]+)\s*([{(])\s*([^\s,{}()\"#%'=]+)\s*,")
 _FIELD_NAME = re.compile(r"\s*([A-Za-z][\w\-:.+/]*)\s*=\s*")
 _NOT_ENTRIES = {"comment", "string", "preamble"}
+_BARE_VALUE = re.compile(r"[A-Za-z0-9_\-.:+/]+")  # a number or a macro name (``aug``)
 
 
 @dataclass(frozen=True)
@@ -214,7 +215,7 @@ def _scan_value(text: str, i: int) -> tuple[str, int] | None:
             elif c == '"' and ch == '"' and depth == 0:
                 return text[i + 1:j], j + 1
         return None
-    m = re.compile(r"[A-Za-z0-9_\-.:+/]+").match(text, i)
+    m = _BARE_VALUE.match(text, i)
     return (m.group(0), m.end()) if m else None
 
 
