@@ -18,6 +18,7 @@ from paper_tui.display import plain, render
         ("from below 10\\% to 70\\%", "from below 10% to 70%"),
         ("$\\ell_1$-regression", "ℓ₁-regression"),
         ("Rodol\\`a", "Rodolà"),
+        ("Jo{\\~a}o and Fig.~3", "João and Fig.\u00a03"),
         ("$\\alpha$-divergence", "α-divergence"),
         ("a ``quoted'' word", "a “quoted” word"),
         ("plain text stays plain", "plain text stays plain"),

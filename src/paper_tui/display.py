@@ -42,7 +42,8 @@ def _converter() -> LatexNodes2Text:
 
 
 _SIMPLE = {"\\%": "%", "\\&": "&", "\\_": "_", "\\#": "#", "{,}": ",", "~": "\u00a0"}
-_SIMPLE_RE = re.compile("|".join(re.escape(k) for k in _SIMPLE))
+# A tie (~) is a no-break space, but \~ is a tilde accent: leave that to pylatexenc.
+_SIMPLE_RE = re.compile("|".join(r"(?<!\\)~" if k == "~" else re.escape(k) for k in _SIMPLE))
 # A run of non-space text holding LaTeX; pylatexenc reads char by char, so it only ever
 # sees these small islands, never a whole abstract.
 _ISLAND = re.compile(r"[^\s\\{}]*(?:\\[A-Za-z]+\*?|\\.|[{}]|``|'')[^\s]*")
