@@ -15,7 +15,9 @@ writing the rules) and a held-out half (only ever scored). Every paper of both h
 used; the run takes well under a minute. Per-call time is measured on every abstract.
 
 Run: ``python bench/naming.py`` (``--show N`` prints N misses and N invented names from
-the development half).
+the development half). Per-call times are wall clock for one call each (median, p90,
+p99), plus thread CPU time; the load average and the time of a plain split-and-join of
+each abstract are recorded to judge a busy machine by.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import random
 import re
 import statistics
@@ -98,7 +101,10 @@ def main() -> int:
     args = parser.parse_args()
     started = time.perf_counter()
     papers = load()
+    load_before = os.getloadavg()[0]
     times: list[int] = []
+    cpu_times: list[int] = []
+    yardstick: list[int] = []  # a split and a join of the same abstract, to scale by
     score = {h: {"named_total": 0, "named_hit": 0, "named_alias": 0, "named_other": 0,
                  "plain_total": 0, "plain_named": 0, "plain_invented": 0,
                  "plain_invented_strict": 0} for h in ("dev", "heldout")}
@@ -113,9 +119,13 @@ def main() -> int:
         has_colon = ":" in title
         if has_colon and not expected:
             continue
-        t0 = time.perf_counter_ns()
+        t0, c0 = time.perf_counter_ns(), time.thread_time_ns()
         name, made_title = name_and_title(abstract)
         times.append(time.perf_counter_ns() - t0)
+        cpu_times.append(time.thread_time_ns() - c0)
+        t0 = time.perf_counter_ns()
+        " ".join(abstract.split())
+        yardstick.append(time.perf_counter_ns() - t0)
         s = score[half(paper)]
         if expected:
             s["named_total"] += 1
@@ -155,6 +165,7 @@ def main() -> int:
 
     total = {k: score["dev"][k] + score["heldout"][k] for k in score["dev"]}
     micro = sorted(t / 1000 for t in times)
+    cpu = sorted(t / 1000 for t in cpu_times)
     result = {
         "command": "python bench/naming.py",
         "corpus": "shared/corpus/papers-ml.jsonl.gz",
@@ -168,6 +179,9 @@ def main() -> int:
             "p99": round(micro[int(len(micro) * 0.99)], 1),
             "max": round(micro[-1], 1),
         },
+        "per_call_cpu_us_median": round(statistics.median(cpu), 1),
+        "yardstick_split_join_us_median": round(statistics.median(yardstick) / 1000, 1),
+        "load_average_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
         "wall_seconds": round(time.perf_counter() - started, 1),
     }
     RESULTS.parent.mkdir(parents=True, exist_ok=True)

@@ -22,7 +22,9 @@ import re
 from paper_tui.naming_rules import Candidate, clean, find_candidates, gist_after, title_name
 
 MAX_TITLE = 90
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
+# A sentence ends at . ! or ? before a space and a capital (or parenthesis). Literal first,
+# so the search skips ahead quickly.
+_SENTENCE_GAP = re.compile(r"[.!?]\s+(?=[A-Z(])")
 
 
 def shorten(sentence: str, limit: int = MAX_TITLE) -> str:
@@ -35,14 +37,27 @@ def shorten(sentence: str, limit: int = MAX_TITLE) -> str:
 
 
 def first_sentence(text: str) -> str:
-    return _SENTENCE_END.split(" ".join(text.split()), maxsplit=1)[0]
+    return _first_sentence(" ".join(text.split()))
 
 
-def _title_for(candidate: Candidate, text: str, abstract: str) -> str:
+def _first_sentence(flat: str) -> str:
+    m = _SENTENCE_GAP.search(flat)
+    return flat[:m.start() + 1] if m else flat
+
+
+def _flat(text: str) -> str:
+    """White space collapsed; skipped (it costs a split and a join) when already so."""
+    if "  " in text or "\n" in text or "\t" in text or "\r" in text or text[:1].isspace() \
+            or text[-1:].isspace():
+        return " ".join(text.split())
+    return text
+
+
+def _title_for(candidate: Candidate, text: str, flat: str) -> str:
     """``NAME: Long Form``, else ``NAME: gist``, else ``NAME: first sentence``."""
     tail = candidate.expansion or candidate.gist or gist_after(text, candidate.end)
     if not tail:
-        tail = first_sentence(abstract)
+        tail = _first_sentence(flat)
     tail = tail[0].upper() + tail[1:]
     return shorten(f"{candidate.name}: {tail}")
 
@@ -54,7 +69,8 @@ def name_and_title(abstract: str, title: str = "") -> tuple[str, str]:
     is kept; its ``NAME: …`` prefix names the paper, else the abstract does.
     """
     title = title.strip()
-    text = clean(" ".join(abstract.split()))
+    flat = _flat(abstract)
+    text = clean(flat)
     if title:
         name = title_name(title, text)
         if not name:
@@ -63,5 +79,5 @@ def name_and_title(abstract: str, title: str = "") -> tuple[str, str]:
         return name, title
     found = find_candidates(text)
     if found is None:
-        return "", shorten(first_sentence(abstract))
-    return found.name, _title_for(found, text, abstract)
+        return "", shorten(_first_sentence(flat))
+    return found.name, _title_for(found, text, flat)

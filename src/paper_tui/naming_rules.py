@@ -206,17 +206,16 @@ _CUE_WE = re.compile(
     r"(?:\s+(?:it|this|them|these|(?:our|the|this)\s+\w+))?)"
     r"|(?P<address>(?:address|tackle|solve|overcome|mitigate|remedy|resolve|bridge|fill|close)"
     r"\w*\s+(?:[\w-]+\s+){0,5}?(?:with|via|through))),?\s+")
-_CUE_THIS = re.compile(
-    rf"(?:this|following|present)\s+(?:paper|work|article|study|report|note|thesis|chapter"
-    rf"|submission|letter){_ADVERBS}"
-    rf"\s+(?P<intro>{_VERB}),?\s+")
+_DOCUMENT = r"(?:paper|work|article|study|report|note|thesis|chapter|submission|letter)"
+_CUE_THIS = re.compile(rf"this\s+{_DOCUMENT}{_ADVERBS}\s+(?P<intro>{_VERB}),?\s+")
+_CUE_FOLLOWING = re.compile(rf"following\s+{_DOCUMENT}{_ADVERBS}\s+(?P<intro>{_VERB}),?\s+")
 _CUE_AND = re.compile(rf"and\s+(?P<intro>{_VERB})\s+")
 _CUE_OUR = re.compile(
     rf"our\s+(?:(?:approach|method|framework|work|system|model|paper|study)\s+(?P<intro>{_VERB})"
     r"\s+|(?P<ours>))")
 _CUE_THE = re.compile(r"the\s+(?:proposed|resulting|new|presented|developed|introduced)\s+"
                       r"(?P<ours>)")
-_CUE_PATTERNS = (_CUE_WE, _CUE_THIS, _CUE_AND, _CUE_OUR, _CUE_THE)
+_CUE_PATTERNS = (_CUE_WE, _CUE_THIS, _CUE_FOLLOWING, _CUE_AND, _CUE_OUR, _CUE_THE)
 # Gerunds ("by introducing X") and participles ("called X") are found from their endings.
 _GERUND_STEMS = ("propos", "present", "introduc", "releas", "develop", "design", "build",
                  "construct", "creat", "devis", "curat", "produc")
@@ -308,6 +307,11 @@ _GEN_SEP = re.compile(r"\s*(?:,|:|\s-+|-+(?=\s)|—|–)\s*"
                       r"|\s+(?:called|named|dubbed|termed|coined|namely)\s+(?:the\s+)?"
                       r"|\s+(?:the\s+)?")
 _GEN_PAREN = re.compile(_NAMED_IN_PAREN)
+_NAMEISH = re.compile(r"[A-Z(\d$]")
+# Before the first capital, a word that ends the noun phrase: the generic parse would stop.
+_GEN_BLOCK = re.compile(
+    r"\b(?:that|which|where|who|to|whose|while|is|are|was|were|with|from|using|across|over|via"
+    r"|against|than|by|at|under|as|into)\s|(?<!based )\bon\s|[.;!?]\s")
 _GEN_STOP = frozenset({"that", "which", "where", "who", "to", "whose", "while", "is", "are",
                        "was", "were", "on", "with", "from", "using", "across", "over", "via",
                        "against", "than", "by", "at", "under", "as", "into"})
@@ -407,7 +411,8 @@ def _acronym_candidate(text: str, p: int, start: int, strong: bool, lead_max: in
                        ) -> Candidate | bool | None:
     """"the Koopman Generative Operator (KGO)": a long form starting at ``p`` (after at
     most ``lead_max`` adjectives) and its acronym. False when there is none."""
-    m = _LONG_PAREN.match(text, p)
+    paren = text.find("(", p, p + 150)
+    m = _LONG_PAREN.match(text, p) if paren >= 0 else None
     if not m:
         return False
     acr, long = m.group(2), m.group(1)
@@ -543,11 +548,16 @@ def _after_intro(text: str, pos: int, start: int, strong: bool, named: bool = Fa
         m = _GEN_PAREN.match(text, p)
         if m and _shape(m.group(1)) == 2 and not _bad_name(m.group(1), text, start):
             return Candidate(m.group(1), start, m.end(), strong)
-    # After "our", only "our method, X" / "our model (X)": not "our bounds … for SDCA".
-    generic = not verb_ok or any(w.strip(",") in _KINDS for w in text[p:p + 40].split()[:3])
-    for got in (_acronym_candidate(text, p, start, strong),
-                _direct_candidate(text, p, start, strong, named, verb_ok),
-                _generic_candidate(text, pos, p, start, strong) if generic else False):
+    nameish = _NAMEISH.search(text, p, p + 160)
+    if nameish:  # no capital, digit or parenthesis: no name
+        got = _acronym_candidate(text, p, start, strong)
+        if got is False:
+            got = _direct_candidate(text, p, start, strong, named, verb_ok)
+        # After "our", only "our method, X" / "our model (X)": not "our bounds … for SDCA".
+        if got is False and (not verb_ok or any(
+                w.strip(",") in _KINDS for w in text[p:p + 40].split()[:3])) and \
+                not _GEN_BLOCK.search(text, p, nameish.start()):
+            got = _generic_candidate(text, pos, p, start, strong)
         if got is not False:
             return got
     if named or not any(w in _KINDS for w in text[pos:pos + 90].split()[:10]):
@@ -636,6 +646,8 @@ _SUBJECT_TAIL = re.compile(r"(?:\s*\([^()]{1,80}\))?,?\s+(?:is|was)\s+(?:a|an|th
 def _subject_name(text: str) -> Candidate | None:
     """"SiWare is an AI-powered knowledge discovery system …": a new distinctive name that
     opens a sentence and is defined there."""
+    if " is a" not in text and " was a" not in text and " is the first" not in text:
+        return None
     i = 0
     while i >= 0:
         s = i + 2 if i else 0
