@@ -89,6 +89,8 @@ def test_boolean_operators_and_parentheses(lib: Library) -> None:
     assert first_words(lib, "rough NOT robots") == {"Rough"}
     assert first_words(lib, "rough -robots") == {"Rough"}
     assert first_words(lib, "(memory OR lean) AND proofs") == {"L²EAP"}
+    assert first_words(lib, "graph AND xyzzy") == set()  # a word no paper has
+    assert first_words(lib, "graph xyzzy") == {"Graph", "Attention"}  # …listed as partial
 
 
 def test_fields(lib: Library) -> None:
@@ -149,6 +151,7 @@ def test_no_hits_suggests_a_spelling(lib: Library) -> None:
     assert page.suggestion == "molecules"
     assert lib.results("graf moleclues").suggestion == "graph molecules"
     assert lib.search("graph").suggestion is None
+    assert lib.search("the").suggestion is None  # a stop word is not a misspelling
 
 
 def test_highlights_are_spans_of_display_text(lib: Library) -> None:

@@ -1189,9 +1189,6 @@ class PaperIndex:
                     .format.supports("positions"):
                 return wq.And([wq.Term(node.fieldname, w, boost=node.boost)
                                for w in node.words])
-            if type(node) is wq.Term and node.fieldname in _DEFAULT_FIELDS:
-                text = node.text if isinstance(node.text, bytes) else node.text.encode()
-                return node if (node.fieldname, text) in snap.reader else wq.NullQuery
             if isinstance(node, wq.FuzzyTerm):
                 words = vocabulary.near(fold(node.text), node.maxdist, node.prefixlength)
             elif isinstance(node, wq.Prefix) and node.fieldname in ("title", "name",
@@ -1224,7 +1221,7 @@ class PaperIndex:
             return sum(reader.doc_frequency(f, stem(word)) for f in ("title", "abstract"))
 
         for word in dict.fromkeys(plain_words(query)):
-            if len(word) < 3 or (word in vocabulary and frequency(word)):
+            if len(word) < 3 or word in STOP_WORDS or (word in vocabulary and frequency(word)):
                 continue
             best = None
             for dist in (1, 2):
