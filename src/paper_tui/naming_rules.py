@@ -37,7 +37,7 @@ class Candidate:
 _MACRO = re.compile(
     r"\\(?:textbf|textit|textsc|texttt|textrm|textsf|text|emph|mathbf|mathit|mathrm|mathsf"
     r"|mathtt|boldsymbol|bm|underline)\s*\{([^{}]*)\}")
-_LOST_TAB_MACRO = re.compile(r"\$?\s?\bext(?:bf|it|sc|tt|rm|sf)\s*\{([^{}]*)\}\$?")
+_LOST_TAB_MACRO = re.compile(r"\$?\s?\b(?:ext(?:bf|it|sc|tt|rm|sf)|mph)\s*\{([^{}]*)\}\$?")
 _PLAIN_MATH = re.compile(r"(?<![\w^}])\$([A-Za-z][^$\\^_{}]{0,60})\$")
 _MD_BOLD = re.compile(r"\*\*(?=\S)([^*]+?)(?<=\S)\*\*")
 _MD_ITALIC = re.compile(r"\*(?<![\w*]\*)(?=[^\s*])([^*]+?)(?<=[^\s*])\*(?![\w*])")
@@ -48,7 +48,8 @@ def clean(text: str) -> str:
     if "\\" in text:
         for _ in range(2):  # nested wrappers: \textbf{\emph{X}}
             text = _MACRO.sub(r"\1", text)
-    if "xt" in text and "{" in text:  # "\textit" whose "\t" became a tab: "$ extit{X}$"
+    if ("xt" in text or "mph" in text) and "{" in text:
+        # "\textit", "\emph" that lost "\t" / "\e" on the way: "$ extit{X}$", "mph{X}"
         text = _LOST_TAB_MACRO.sub(r"\1", text)
     if "$" in text:
         text = _PLAIN_MATH.sub(r"\1", text)
@@ -77,6 +78,11 @@ _BACKGROUND = frozenset({
     "GPU", "CPU", "TPU", "SOTA", "MoE", "RAG", "SFT", "RLHF", "DPO", "PPO", "QA", "VQA", "KG",
     "NeRF", "ViT", "CLIP", "BERT", "LSTM", "U.S", "USA", "UK", "EU", "English", "Chinese",
     "Python", "PyTorch", "TensorFlow", "GitHub", "Internet", "Transformer", "Transformers",
+    # metrics, sensors and textbook methods
+    "F1", "AUC", "AUROC", "BLEU", "ROUGE", "mAP", "IoU", "PSNR", "SSIM", "FID", "RMSE", "MSE",
+    "MAE", "NDCG", "MRR", "CRPS", "RGB", "RGB-D", "LiDAR", "EEG", "MRI", "fMRI", "CT", "GPS",
+    "IMU", "UAV", "EKF", "PID", "MPC", "SLAM", "LQR", "ICP", "RANSAC", "PCA", "ICA", "HMM",
+    "CRF", "KNN", "GP", "NMF", "SVD", "MCMC", "EM", "ADMM", "MDP", "POMDP", "DQN", "NPG",
 })
 # Capitalised words that begin a noun phrase rather than name something.
 _FUNCTION_WORDS = frozenset({
@@ -203,7 +209,7 @@ _ADVERBS = (r"(?:\s+(?:also|further|then|first|here|now|finally|additionally|the
             r"|hence|instead|next|accordingly|have|has|can|will|hereby|herein|\w+ly))*")
 _CUE_WE = re.compile(
     rf"we(?:,[^,.]{{1,30}},)?{_ADVERBS}\s+(?:(?P<intro>{_VERB})|(?P<naming>(?:call|name|term|dub)"
-    r"(?:\s+(?:it|this|them|these|(?:our|the|this)\s+\w+))?)"
+    r"(?:\s+(?:it|this|them|these|(?:our|the|this)\s+\w+))?(?:\s+as)?)"
     r"|(?P<address>(?:address|tackle|solve|overcome|mitigate|remedy|resolve|bridge|fill|close)"
     r"\w*\s+(?:[\w-]+\s+){0,5}?(?:with|via|through))),?\s+")
 _DOCUMENT = r"(?:paper|work|article|study|report|note|thesis|chapter|submission|letter)"
@@ -229,7 +235,7 @@ _PASSIVE = (" is proposed", " is introduced", " is presented", " is developed", 
 # Rarer naming phrases, found by a plain substring search first.
 _NAMING_NEEDLES = (
     ("namely", re.compile(r"namely,?\s+")),
-    ("known as", re.compile(r"known\s+as\s+")),
+    ("known as", re.compile(r"known\s+as\s+(?P<known>)")),
     ("resulting in", re.compile(r"resulting\s+in\s+(?P<intro>)")),
     ("contribution", re.compile(r"contributions?\s+(?:is|are|includes?)\s+(?P<intro>)")),
     (" i ", re.compile(rf" i\s+(?P<intro>{_VERB})\s+")),
@@ -312,7 +318,9 @@ _NAMEISH = re.compile(r"[A-Z(\d$]")
 _GEN_BLOCK = re.compile(
     r"\b(?:that|which|where|who|to|whose|while|is|are|was|were|with|from|using|across|over|via"
     r"|against|than|by|at|under|as|into)\s|(?<!based )\bon\s|[.;!?]\s")
-_GEN_STOP = frozenset({"that", "which", "where", "who", "to", "whose", "while", "is", "are",
+_GEN_STOP = frozenset({"achieves", "achieve", "outperforms", "improves", "obtains", "reaches",
+                       "shows", "yields", "that", "which", "where", "who", "to", "whose",
+                       "while", "is", "are",
                        "was", "were", "on", "with", "from", "using", "across", "over", "via",
                        "against", "than", "by", "at", "under", "as", "into"})
 # What a contribution is ("a new method X", "the X benchmark").
@@ -345,7 +353,7 @@ _VERBISH = frozenset({"can", "could", "may", "might", "will", "would", "should",
                       "first", "only", "successfully", "substantially", "clearly"})
 _NEXT_WORD = re.compile(r" ([a-z]+)\b")
 _APPOSITION = re.compile(r"\s*(?:,|:|—|–|-+)\s*(?:which\s+is\s+|that\s+is\s+)?"
-                         r"(?=(?:a|an|the|our)\s)|\s+(?=(?:a|an)\s)")
+                         r"(?=(?:a|an|the|our)\s)|\s+(?=(?:a|an)\s|the\s+first\s)")
 _CLAUSE_END = re.compile(r",\s(?:which|where|while|whereas|and\s+(?:we|it|show|demonstrate))\b"
                          r"|;|\.\s|\.$|\s\((?:i\.e|e\.g|see)|,\s(?:we|our)\b")
 _SENTENCE_GAP = re.compile(r"[.!?]\s+")
@@ -402,6 +410,8 @@ def _followed_ok(text: str, end: int, shapes: list[int], named: bool = False,
         if not m:
             return distinctive and text[end + 1:end + 2] in "(—–-"
         word = m.group(1)
+        if distinctive and word == "the" and text.startswith(" the first ", end):
+            return True  # "We present VerA the first versatile anonymization framework"
         return ((distinctive and (word in _FOLLOW or (verb_ok and (
             word.endswith("s") or word in _VERBISH)))) or word in _KINDS)
     return False
@@ -594,6 +604,7 @@ def find_candidates(text: str) -> Candidate | None:
     strong: list[Candidate] = []
     weak: Candidate | None = None
     for start, end, kind in _cues(text):
+        # "known as" also names places and phenomena: it needs a distinctive name.
         got = _after_intro(text, end, start, kind != "ours", named=kind == "naming",
                            verb_ok=kind == "ours")
         if isinstance(got, str):
