@@ -1006,8 +1006,8 @@ class PaperIndex:
         # Not compound: Whoosh reads a compound segment by copying each of its files into
         # memory (hundreds of MB and a second per process on the big index).
         kwargs: dict[str, Any] = {"limitmb": 256, "codec": _CODEC, "compound": False}
-        if procs > 1:
-            kwargs.update(procs=procs, multisegment=True)
+        if procs > 1:  # each sub-process has its own posting buffer: half the memory each
+            kwargs.update(procs=procs, multisegment=True, limitmb=128)
         deadline = time.monotonic() + timeout
         while True:
             try:
