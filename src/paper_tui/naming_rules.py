@@ -98,7 +98,7 @@ _LETTER = re.compile(r"[^\W\d_]")
 _LETTERS = re.compile(r"[^\W\d_]")
 # An upper-case letter inside a word part (``KiteNorm``, ``KGO``, ``vOPD``), or a one-letter
 # prefix (``U-Net``); "Vision-Language-Action" is only a capitalised compound.
-_INNER_UPPER = re.compile(r"[^\W_][A-Z]|^[A-Z]-")
+_INNER_UPPER = re.compile(r"[^\W\d_][A-Z]|^[A-Z]-")
 _DIGIT_UPPER = re.compile(r"\d.*[A-Z]|[A-Z].*\d")
 
 
@@ -438,7 +438,9 @@ def _acronym_candidate(text: str, p: int, start: int, strong: bool, lead_max: in
                 break
             rest = " ".join(words[k:])
             # After adjectives, only a capitalised long form ("cascaded Depth Denoising …").
-            if (k == 0 or rest[0].isupper()) and _abbreviates_whole(acr, rest):
+            first = rest.split(" ", 1)[0]
+            if (rest[0].isupper() or k == 0) and _shape(first) != 2 and \
+                    _abbreviates_whole(acr, rest):
                 long, s = rest, 0
                 break
         else:
