@@ -84,6 +84,15 @@ _BACKGROUND = frozenset({
     "IMU", "UAV", "EKF", "PID", "MPC", "SLAM", "LQR", "ICP", "RANSAC", "PCA", "ICA", "HMM",
     "CRF", "KNN", "GP", "NMF", "SVD", "MCMC", "EM", "ADMM", "MDP", "POMDP", "DQN", "NPG",
 })
+# Capitalised adjectives: "the Bayesian approach" names nothing.
+_PROPER_ADJECTIVES = frozenset({
+    "Bayesian", "Gaussian", "Markov", "Markovian", "Monte", "Euclidean", "Riemannian",
+    "Hessian", "Boolean", "Fourier", "Lagrangian", "Laplacian", "Newton", "Newtonian",
+    "Wasserstein", "Shapley", "Hilbert", "Dirichlet", "Poisson", "Bernoulli", "Hamiltonian",
+    "Lipschitz", "Nash", "Pareto", "Kalman", "Cartesian", "Gibbs", "Langevin", "Boltzmann",
+    "English", "Chinese", "Japanese", "German", "French", "Arabic", "Spanish", "Indian",
+    "European", "American", "Deep", "Neural", "Linear", "Stochastic", "Adaptive",
+})
 # Capitalised words that begin a noun phrase rather than name something.
 _FUNCTION_WORDS = frozenset({
     "A", "An", "The", "This", "These", "That", "Those", "Our", "We", "It", "Its", "In", "On",
@@ -208,20 +217,24 @@ _VERB = (r"(?:propos|present|introduc|releas|develop|design|buil[dt]|construct|c
 _ADVERBS = (r"(?:\s+(?:also|further|then|first|here|now|finally|additionally|therefore|thus"
             r"|hence|instead|next|accordingly|have|has|can|will|hereby|herein|\w+ly))*")
 _CUE_WE = re.compile(
-    rf"we(?:,[^,.]{{1,30}},)?{_ADVERBS}\s+(?:(?P<intro>{_VERB})|(?P<naming>(?:call|name|term|dub)"
+    rf"we(?:,[^,.]{{1,30}},)?{_ADVERBS}\s+(?:(?:aim|seek|try|attempt|set\s+out)\s+to\s+)?"
+    rf"(?:(?P<intro>{_VERB})|(?P<naming>(?:call|name|term|dub)"
     r"(?:\s+(?:it|this|them|these|(?:our|the|this)\s+\w+))?(?:\s+as)?)"
     r"|(?P<address>(?:address|tackle|solve|overcome|mitigate|remedy|resolve|bridge|fill|close)"
     r"\w*\s+(?:[\w-]+\s+){0,5}?(?:with|via|through))),?\s+")
-_DOCUMENT = r"(?:paper|work|article|study|report|note|thesis|chapter|submission|letter)"
+_DOCUMENT = r"(?:work|article|study|report|note|thesis|chapter|submission|letter)"
 _CUE_THIS = re.compile(rf"this\s+{_DOCUMENT}{_ADVERBS}\s+(?P<intro>{_VERB}),?\s+")
-_CUE_FOLLOWING = re.compile(rf"following\s+{_DOCUMENT}{_ADVERBS}\s+(?P<intro>{_VERB}),?\s+")
+# "the paper introduces", "the following paper describes", "us to introduce"
+_CUE_PAPER = re.compile(rf"paper{_ADVERBS}\s+(?P<intro>{_VERB}),?\s+")
+_CUE_US = re.compile(rf"us\s+to\s+(?P<intro>{_VERB})\s+")
 _CUE_AND = re.compile(rf"and\s+(?P<intro>{_VERB})\s+")
 _CUE_OUR = re.compile(
     rf"our\s+(?:(?:approach|method|framework|work|system|model|paper|study)\s+(?P<intro>{_VERB})"
     r"\s+|(?P<ours>))")
 _CUE_THE = re.compile(r"the\s+(?:proposed|resulting|new|presented|developed|introduced)\s+"
                       r"(?P<ours>)")
-_CUE_PATTERNS = (_CUE_WE, _CUE_THIS, _CUE_FOLLOWING, _CUE_AND, _CUE_OUR, _CUE_THE)
+_OWN_PAPER = ("this ", "the ", "our ", "present ", "following ", "current ")
+_CUE_PATTERNS = (_CUE_WE, _CUE_THIS, _CUE_PAPER, _CUE_US, _CUE_AND, _CUE_OUR, _CUE_THE)
 # Gerunds ("by introducing X") and participles ("called X") are found from their endings.
 _GERUND_STEMS = ("propos", "present", "introduc", "releas", "develop", "design", "build",
                  "construct", "creat", "devis", "curat", "produc")
@@ -255,6 +268,8 @@ def _cues(text: str) -> list[tuple[int, int, str]]:
             i = m.start()
             if i and low[i - 1].isalnum():
                 continue
+            if pattern is _CUE_PAPER and not low.endswith(_OWN_PAPER, 0, i):
+                continue  # "a previous paper proposed X" is someone else's
             found.append((i, m.end(), m.lastgroup or "intro"))
     i = low.find("ing ")
     while i >= 0:
@@ -301,7 +316,8 @@ def _cues(text: str) -> list[tuple[int, int, str]]:
 _ARTICLE = re.compile(r"(?:(?:the|a|an|our|this)\s+)?")
 _PAREN = re.compile(r"\s*\(([^()]{1,160})\)")
 # The long form of an acronym: words up to its parenthesis, within one clause.
-_NAMED_IN_PAREN = (r"\s*\(\s*(?:(?:dubbed|called|named|termed|abbreviated|denoted)(?:\s+as)?\s+)?"
+_NAMED_IN_PAREN = (r"\s*\(\s*(?:(?:dubbed|called|named|termed|abbreviated|denoted|referred\s+to)"
+                   r"(?:\s+as)?\s+)?"
                    r"[\"“`']*([^()\s,;\"“”`']{2,24})[\"”']*\s*\)")
 _LONG_PAREN = re.compile(rf"([^().;:!?]{{3,140}}?){_NAMED_IN_PAREN}")
 _LEAD_WORD = re.compile(r"[a-z][a-z\-]*")
@@ -352,7 +368,7 @@ _VERBISH = frozenset({"can", "could", "may", "might", "will", "would", "should",
                       "also", "not", "significantly", "consistently", "further", "then",
                       "first", "only", "successfully", "substantially", "clearly"})
 _NEXT_WORD = re.compile(r" ([a-z]+)\b")
-_APPOSITION = re.compile(r"\s*(?:,|:|—|–|-+)\s*(?:which\s+is\s+|that\s+is\s+)?"
+_APPOSITION = re.compile(r"\s*(?:,|:|;|—|–|-+)\s*(?:which\s+is\s+|that\s+is\s+)?"
                          r"(?=(?:a|an|the|our)\s)|\s+(?=(?:a|an)\s|the\s+first\s)")
 _CLAUSE_END = re.compile(r",\s(?:which|where|while|whereas|and\s+(?:we|it|show|demonstrate))\b"
                          r"|;|\.\s|\.$|\s\((?:i\.e|e\.g|see)|,\s(?:we|our)\b")
@@ -408,10 +424,13 @@ def _followed_ok(text: str, end: int, shapes: list[int], named: bool = False,
     if ch == " ":
         m = _NEXT_WORD.match(text, end)
         if not m:
-            return distinctive and text[end + 1:end + 2] in "(—–-"
+            return (distinctive and text[end + 1:end + 2] in "(—–-") or bool(
+                _APPOSITION.match(text, end))
         word = m.group(1)
-        if distinctive and word == "the" and text.startswith(" the first ", end):
-            return True  # "We present VerA the first versatile anonymization framework"
+        if _APPOSITION.match(text, end):
+            return True  # "Debiasify a novel …", "VerA the first …"
+        if distinctive and word.endswith("ing") and word not in _KINDS:
+            return True  # "we propose GET-UP leveraging …"
         return ((distinctive and (word in _FOLLOW or (verb_ok and (
             word.endswith("s") or word in _VERBISH)))) or word in _KINDS)
     return False
@@ -473,10 +492,15 @@ def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool,
     after = _skip_quotes(text, end)
     if not _followed_ok(text, after, shapes, named, verb_ok):
         return False
-    # A plain capitalised phrase is a name only with an apposition or a long form.
+    # A plain capitalised phrase is a name only with an apposition or a long form, or as
+    # "the Transkimmer architecture".
+    kind = _NEXT_WORD.match(text, after)
     if 2 not in shapes and not named and not (
             _APPOSITION.match(text, after) or text.startswith((" (", "(", ", which"), after)
-            or (len(toks) > 1 and strong and text.startswith((" that ", " which "), after))):
+            or (len(toks) > 1 and strong and text.startswith((" that ", " which ", " to "),
+                                                             after))
+            or (kind and kind.group(1) in _KINDS and text.startswith("the ", p - 4)
+                and toks[0][0] not in _PROPER_ADJECTIVES)):
         return False
     if _bad_name(phrase, text, start):
         return None
@@ -531,6 +555,7 @@ def _generic_candidate(text: str, pos: int, p: int, start: int, strong: bool
         if toks and (2 in shapes or (explicit and text.startswith((",", " (", "("), after))):
             kind_after = _NEXT_WORD.match(text, after)
             if (explicit or word in _KINDS or (kind_after and kind_after.group(1) in _KINDS)
+                    or (word in ("novel", "new") and 2 in shapes)
                     or (2 in shapes and (_APPOSITION.match(text, after) or text.startswith(
                         (" (", ", which", " that", " which"), after)))) \
                     and _followed_ok(text, after, shapes, explicit):
