@@ -231,7 +231,8 @@ _CUE_AND = re.compile(rf"and\s+(?P<intro>{_VERB})\s+")
 _CUE_OUR = re.compile(
     rf"our\s+(?:(?:approach|method|framework|work|system|model|paper|study)\s+(?P<intro>{_VERB})"
     r"\s+|(?P<ours>))")
-_CUE_THE = re.compile(r"the\s+(?:proposed|resulting|new|presented|developed|introduced)\s+"
+_CUE_THE = re.compile(r"the\s+(?:proposed|resulting|new|presented|developed|introduced|underlying"
+                      r"|final|overall)\s+"
                       r"(?P<ours>)")
 _OWN_PAPER = ("this ", "the ", "our ", "present ", "following ", "current ")
 _CUE_PATTERNS = (_CUE_WE, _CUE_THIS, _CUE_PAPER, _CUE_US, _CUE_AND, _CUE_OUR, _CUE_THE)
@@ -250,6 +251,7 @@ _NAMING_NEEDLES = (
     ("namely", re.compile(r"namely,?\s+")),
     ("known as", re.compile(r"known\s+as\s+(?P<known>)")),
     ("resulting in", re.compile(r"resulting\s+in\s+(?P<intro>)")),
+    ("development of", re.compile(r"development\s+of\s+(?P<intro>)")),
     ("contribution", re.compile(r"contributions?\s+(?:is|are|includes?)\s+(?P<intro>)")),
     (" i ", re.compile(rf" i\s+(?P<intro>{_VERB})\s+")),
     ("refer to", re.compile(
@@ -324,7 +326,8 @@ _LEAD_WORD = re.compile(r"[a-z][a-z\-]*")
 # A generic noun phrase ("a novel framework"), then the name.
 _GEN_WORD = re.compile(rf"[\w{_QUOTE_CHARS}][\w\-{_QUOTE_CHARS}]*")
 _GEN_SEP = re.compile(r"\s*(?:,|:|\s-+|-+(?=\s)|—|–)\s*"
-                      r"(?:(?:called|named|dubbed|termed|coined|denoted|namely)(?:\s+as)?,?\s+)?"
+                      r"(?:(?:called|named|dubbed|termed|coined|denoted|namely)(?:\s+as)?,?\s+"
+                      r"|i\.e\.,?\s+)?"
                       r"(?:the\s+)?"
                       r"|\s+(?:called|named|dubbed|termed|coined|namely)\s+(?:the\s+)?"
                       r"|\s+(?:the\s+)?")
