@@ -96,6 +96,7 @@ async def run(library: Path, presses: int) -> dict:
         app.set_query("")
         await settle()
         await pilot.press("V")
+        await settle()  # the ids are read in a worker
         marked = len(app.results_list.marked)
         await pilot.press("u", "f")
         await settle()

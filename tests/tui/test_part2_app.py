@@ -49,6 +49,7 @@ async def test_mark_all_shown_then_triage_acts_on_all(make_app, settle):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("V")
+        await settle(pilot)  # the ids are read in a worker
         results = app.results_list
         assert len(results.marked) == len(results) == 38
         await pilot.press("x")
