@@ -219,3 +219,16 @@ def test_annotation_fields_are_searchable_right_after_a_change(lib: Library) -> 
     index.set_annotations(paper.id, None)
     assert first_words(lib, "tag:to-cite") == set()
     assert first_words(lib, "memr3") == {"MemR³"}  # the paper itself is still there
+
+
+def test_title_words_as_typed_rank_first(tmp_path: Path) -> None:
+    papers = [
+        {"title": "Dynamics modeling of structure-varying chains for free-flying robots",
+         "abstract": "Kinematic chains in orbit.", "venue": "icra", "year": 2008},
+        {"title": "Dynamic modeling of a hybrid structure robot",
+         "abstract": "An eel-like swimming machine.", "venue": "icra", "year": 2007},
+    ]
+    with Library.open(tmp_path / "lib", config=config_mod.defaults(), bundled=False) as lib:
+        lib.import_paths([write_jsonl(tmp_path / "p.jsonl", papers)])
+        assert titles(lib, "robot structure dynamic")[0].startswith("Dynamic modeling")
+        assert titles(lib, "robots structure dynamics")[0].startswith("Dynamics modeling")

@@ -51,7 +51,7 @@ from paper_tui.errors import QueryError, StoreError
 from paper_tui.model import Paper
 from paper_tui.query import WORD, clean, fold, mentions_annotations, plain_words
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 _META_FILE = "paper-tui-index.json"
 Progress = Callable[[int], None]
 AnnotationFields = dict[str, Any]
@@ -62,8 +62,9 @@ Spans = dict[str, list[tuple[int, int]]]
 
 SORTS = ("relevance", "year", "title")
 _DEFAULT_FIELDS = ("title", "name", "abstract", "authors", "keywords")
-_TEXT_FIELDS = frozenset({*_DEFAULT_FIELDS, "note"})
+_TEXT_FIELDS = frozenset({*_DEFAULT_FIELDS, "note", "title_exact"})
 _K1, _B = 1.2, 0.75  # BM25F, as Whoosh's default weighting
+_EXACT_BOOST = 1.5  # a title word as typed (unstemmed) ranks above another form of it
 
 
 class _Codec(W3Codec):
@@ -80,7 +81,8 @@ Python when whole posting lists are read for counting and scoring, and when writ
 _BOOSTS = {"title": 3.0, "name": 3.0, "abstract": 1.0, "authors": 1.5, "keywords": 1.5}
 _MP_THRESHOLD = 5000  # papers in one add() before the writer uses two processes
 _VOCAB_FILE = "vocabulary.txt"
-_MAX_EXPANSION = 400  # words a prefix* or fuzzy~ query may expand to
+_MAX_EXPANSION = 64  # words a prefix* query may expand to (each is a posting list to read)
+_MAX_FUZZY = 12  # words a fuzzy~ query may expand to, closest first
 
 
 # -- analysis ------------------------------------------------------------------------------
@@ -182,6 +184,7 @@ def _schema() -> Schema:
         id=ID(stored=True, unique=True, sortable=True),
         source=ID(),
         title=FoldedText(field_boost=1.0),
+        title_exact=FoldedText(stemmed=False, phrase=False),
         name=FoldedText(),
         authors=FoldedText(stemmed=False, phrase=False),
         abstract=FoldedText(),
@@ -680,6 +683,7 @@ class _Plan:
     strict: wq.Query
     loose: wq.Query | None
     terms: dict[str, set[str]]
+    exact: list[str] = field(default_factory=list)  # the plain words as typed, folded
 
     @cached_property
     def scoring(self) -> list[tuple[str, str, float]]:
@@ -702,6 +706,8 @@ class _Plan:
                 walk(child)
 
         walk(self.strict)
+        for word in self.exact:
+            best[("title_exact", word)] = _EXACT_BOOST
         return [(f, t, b) for (f, t), b in best.items()]
 
 
@@ -809,23 +815,20 @@ class _Vocabulary:
         first = word[:1]
         group = self._by_first.get(first)
         if group is None:
-            group = self._by_first[first] = self.starting(first) if first else []
-            if len(group) >= _MAX_EXPANSION:  # starting() stops early; a group needs all
-                lo = bisect.bisect_left(self._words, first)
-                hi = bisect.bisect_left(self._words, first + "\U0010ffff")
-                group = self._by_first[first] = self._words[lo:hi]
+            lo = bisect.bisect_left(self._words, first)
+            hi = bisect.bisect_left(self._words, first + "\U0010ffff")
+            group = self._by_first[first] = self._words[lo:hi] if first else []
         letters = set(word)
-        out = []
+        found = []
         for cand in group:
             if abs(len(cand) - len(word)) > maxdist or cand[:prefix] != word[:prefix]:
                 continue
             if len(letters.symmetric_difference(cand)) > 2 * maxdist:
                 continue
-            if _within(cand, word, maxdist) <= maxdist:
-                out.append(cand)
-                if len(out) >= _MAX_EXPANSION:
-                    break
-        return out
+            dist = _within(cand, word, maxdist)
+            if dist <= maxdist:
+                found.append((dist, cand))
+        return [cand for _, cand in sorted(found)[:_MAX_FUZZY]]
 
 
 def _within(a: str, b: str, limit: int) -> int:
@@ -983,6 +986,7 @@ class PaperIndex:
             "id": paper.id,
             "source": paper.source,
             "title": paper.display_title,
+            "title_exact": paper.display_title,
             "name": paper.name,
             "authors": " ; ".join(paper.authors),
             "abstract": paper.display_abstract,
@@ -1176,7 +1180,8 @@ class PaperIndex:
         # Words are all required, then partly; an explicit AND means all, and only all.
         loose = None if re.search(r"(?<!\S)AND(?!\S)", cleaned) else _loosen(strict)
         terms = _positive_terms(strict, {})
-        return _Plan(strict, loose, terms)
+        exact = [w for w in plain_words(query) if len(w) > 1 and w not in STOP_WORDS]
+        return _Plan(strict, loose, terms, exact)
 
     def _expand(self, q: wq.Query, snap: _Snapshot) -> wq.Query:
         """``word~`` and ``word*`` through the unstemmed vocabulary, then stemmed per field:
@@ -1201,8 +1206,9 @@ class PaperIndex:
             stemmed = getattr(fieldobj, "stemmed", False)
             terms = {stem(w) if stemmed else w for w in words}
             if isinstance(node, wq.Prefix):
-                terms.update(t.decode() for t in snap.reader.expand_prefix(node.fieldname,
-                                                                           fold(node.text)))
+                stems = snap.reader.expand_prefix(node.fieldname, fold(node.text))
+                terms.update(t.decode() for _, t in zip(range(_MAX_EXPANSION), stems,
+                                                        strict=False))
             if not terms:
                 return wq.NullQuery
             return wq.Or([wq.Term(node.fieldname, t, boost=node.boost) for t in sorted(terms)])
