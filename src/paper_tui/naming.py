@@ -55,7 +55,8 @@ def _flat(text: str) -> str:
 
 def _title_for(candidate: Candidate, text: str, flat: str) -> str:
     """``NAME: Long Form``, else ``NAME: gist``, else ``NAME: first sentence``."""
-    tail = candidate.expansion or candidate.gist or gist_after(text, candidate.end)
+    gist = candidate.gist if len(candidate.gist.split()) >= 3 else ""  # not just "method"
+    tail = candidate.expansion or gist or gist_after(text, candidate.end)
     if not tail:
         tail = _first_sentence(flat)
     tail = tail[0].upper() + tail[1:]

@@ -189,6 +189,24 @@ def long_form_start(short: str, long: str) -> int:
     return start if words <= min(n + 5, 2 * n) else -1
 
 
+def _spells_out(name: str, inner: str) -> bool:
+    """Is the parenthesis after a name its long form? Looser than for background acronyms:
+    the name is already known to be introduced ("vOPD (On-Policy Distillation with a control
+    variate baseline)": its capitals, OPD, suffice)."""
+    if long_form_start(name, inner) >= 0:
+        return True
+    caps = [c.lower() for c in name if c.isupper()]
+    low = inner.lower()
+    if len(caps) < 2 or len(inner.split()) > len(caps) + 5 or low[0] != caps[0]:
+        return False
+    i = 1
+    for c in caps[1:]:
+        i = low.find(c, i) + 1
+        if i == 0:
+            return False
+    return True
+
+
 def _abbreviates_whole(short: str, long: str) -> bool:
     """Do the letters of ``short`` run through all of ``long`` from its first letter on
     ("EleGANt" in "Exquisite and locally editable GAN for makeup transfer")?"""
@@ -511,7 +529,7 @@ def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool,
     expansion = ""
     if paren:
         inner = paren.group(1).strip()
-        if " " in inner and long_form_start(phrase, inner) >= 0:
+        if " " in inner and _spells_out(phrase, inner):
             expansion, after = inner, paren.end()
     return Candidate(phrase, start, after, strong, expansion=expansion)
 
