@@ -393,7 +393,7 @@ _APPOSITION = re.compile(r"\s*(?:,|:|;|—|–|-+)\s*(?:which\s+is\s+|that\s+is\
                          r"(?=(?:a|an|the|our)\s)|\s+(?=(?:a|an)\s|the\s+first\s)")
 _CLAUSE_END = re.compile(r",\s(?:which|where|while|whereas|and\s+(?:we|it|show|demonstrate))\b"
                          r"|;|\.\s|\.$|\s\((?:i\.e|e\.g|see)|,\s(?:we|our)\b")
-_SENTENCE_GAP = re.compile(r"[.!?]\s+")
+_SENTENCE_GAP = re.compile(r"(?<!i\.e)(?<!e\.g)(?<! al)(?<!vs)(?<!etc)[.!?]\s+")
 _PREPOSITIONS = frozenset({
     "on", "of", "for", "with", "using", "via", "in", "to", "by", "from", "that", "which",
     "based", "into", "over", "under", "through", "between", "at", "as", "called", "named",
@@ -457,8 +457,8 @@ def _followed_ok(text: str, end: int, shapes: list[int], named: bool = False,
     return False
 
 
-def _acronym_candidate(text: str, p: int, start: int, strong: bool, lead_max: int = 4
-                       ) -> Candidate | bool | None:
+def _acronym_candidate(text: str, p: int, start: int, strong: bool, lead_max: int = 4,
+                       loose: bool = True                       ) -> Candidate | bool | None:
     """"the Koopman Generative Operator (KGO)": a long form starting at ``p`` (after at
     most ``lead_max`` adjectives) and its acronym. False when there is none."""
     paren = text.find("(", p, p + 150)
@@ -473,7 +473,7 @@ def _acronym_candidate(text: str, p: int, start: int, strong: bool, lead_max: in
         # The greedy match may start too late ("cascaded Depth Denoising and Refinement
         # Network (DDRNet)"): try each word after a run of adjectives instead.
         words = long.split()
-        for k in range(min(lead_max, len(words) - 1) + 1):
+        for k in range(min(lead_max, len(words) - 1) + 1 if loose else 0):
             if not _lead_ok(words[:k], lead_max):
                 break
             rest = " ".join(words[k:])
@@ -534,12 +534,12 @@ def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool,
     return Candidate(phrase, start, after, strong, expansion=expansion)
 
 
-def _generic_candidate(text: str, pos: int, p: int, start: int, strong: bool
-                       ) -> Candidate | bool | None:
+def _generic_candidate(text: str, pos: int, p: int, start: int, strong: bool,
+                       max_words: int = 9                       ) -> Candidate | bool | None:
     """"a novel framework, X, …", "a new method X for …", "the X module", "a baseline (X)":
     up to nine lowercase words, then the name."""
     q = p
-    for _ in range(9):
+    for _ in range(max_words):
         w = _GEN_WORD.match(text, q)
         if not w or (w.group() in _GEN_STOP and not (
                 w.group() == "on" and text.endswith("based ", 0, q))):
@@ -615,10 +615,11 @@ def _after_intro(text: str, pos: int, start: int, strong: bool, named: bool = Fa
         if got is False and (not verb_ok or any(
                 w.strip(",") in _KINDS for w in text[p:p + 40].split()[:3])) and \
                 not _GEN_BLOCK.search(text, p, nameish.start()):
-            got = _generic_candidate(text, pos, p, start, strong)
+            # "our method, X": a few words; not "the proposed method compressed a ResNet-18".
+            got = _generic_candidate(text, pos, p, start, strong, 3 if verb_ok else 9)
         if got is not False:
             return got
-    if named or not any(w in _KINDS for w in text[pos:pos + 90].split()[:10]):
+    if named or verb_ok or not any(w in _KINDS for w in text[pos:pos + 90].split()[:10]):
         return None
     return _clause(text, pos)
 
@@ -630,16 +631,20 @@ def _next_sentence_name(text: str, pos: int, gist: str) -> Candidate | None:
     if not m:
         return None
     s = m.end()
-    got = _acronym_candidate(text, s, s, False, 0)
-    if got:
-        return got
-    toks, end = _phrase(text, s)
-    if len(toks) != 1 or toks[0][1] != 2:
+    got = _acronym_candidate(text, s, s, False, 0, loose=False)
+    if not got:
+        toks, end = _phrase(text, s)
+        if len(toks) != 1 or toks[0][1] != 2:
+            return None
+        name = text[s:end]
+        if _bad_name(name, text, s) or not _followed_ok(text, end, [2], verb_ok=True):
+            return None
+        got = Candidate(name, s, end, False, gist=gist)
+    # "Focused assessment with sonography for trauma (FAST) is important …": background.
+    verb = _IS.match(text, got.end)
+    if verb and _BACKGROUND_DESCRIPTION.match(text, verb.end()):
         return None
-    name = text[s:end]
-    if _bad_name(name, text, s) or not _followed_ok(text, end, [2], verb_ok=True):
-        return None
-    return Candidate(name, s, end, False, gist=gist)
+    return got
 
 
 def find_candidates(text: str) -> Candidate | None:
@@ -652,13 +657,13 @@ def find_candidates(text: str) -> Candidate | None:
     strong: list[Candidate] = []
     weak: Candidate | None = None
     for start, end, kind in _cues(text):
-        # "known as" also names places and phenomena: it needs a distinctive name.
+        # "known as" also names places and tasks: it needs a distinctive name.
         got = _after_intro(text, end, start, kind != "ours", named=kind == "naming",
                            verb_ok=kind == "ours")
         if isinstance(got, str):
             got = _next_sentence_name(text, end, got)
-        if got is None or _prior_work(text, got):
-            continue
+        if got is None or _prior_work(text, got) or (kind == "known" and got.expansion):
+            continue  # "a task known as non-rigid structure-from-motion (NRSfM)": a field term
         if got.strong:
             if all(c.name != got.name for c in strong):
                 strong.append(got)
@@ -699,6 +704,7 @@ _BACKGROUND_DESCRIPTION = re.compile(
     r"|classical|classic|emerging|prominent|promising|state-of-the-art|leading|recent|major"
     r"|central|critical|crucial|core|dominant|successful|general|ubiquitous|family|class|type"
     r"|technique|kind|branch|subfield|field|method\s+of|challenging|difficult|long-standing)\b")
+_IS = re.compile(r"\s*,?\s*(?:is|are|was|were|has|have)\s+(?:an?\s+|the\s+)?")
 _SUBJECT_TAIL = re.compile(r"(?:\s*\([^()]{1,80}\))?,?\s+(?:is|was)\s+(?:a|an|the\s+first)\s")
 
 
