@@ -83,6 +83,9 @@ _BACKGROUND = frozenset({
     "MAE", "NDCG", "MRR", "CRPS", "RGB", "RGB-D", "LiDAR", "EEG", "MRI", "fMRI", "CT", "GPS",
     "IMU", "UAV", "EKF", "PID", "MPC", "SLAM", "LQR", "ICP", "RANSAC", "PCA", "ICA", "HMM",
     "CRF", "KNN", "GP", "NMF", "SVD", "MCMC", "EM", "ADMM", "MDP", "POMDP", "DQN", "NPG",
+    "Q-learning", "LASSO", "Lasso", "ZMP", "MST", "PSO", "PR-AUC", "AUPRC", "MAML", "PINN",
+    "DOF", "3-DOF", "6-DOF", "7-DOF", "II", "III", "IV", "ResNet", "ResNet-50", "ImageNet",
+    "COCO", "MNIST", "CIFAR-10", "CIFAR-100",
 })
 # Capitalised adjectives: "the Bayesian approach" names nothing.
 _PROPER_ADJECTIVES = frozenset({
@@ -487,6 +490,8 @@ def _acronym_candidate(text: str, p: int, start: int, strong: bool, lead_max: in
             return False
         if s:
             return False
+    if text.startswith((" based", "-based"), m.end()):
+        return False  # "a model-agnostic meta-learning (MAML) based framework": background
     long = long[s:].strip()
     if _TOK.fullmatch(long) and _shape(long) == 2:  # "AutoProteinEngine (AutoPE)"
         return None if _bad_name(long, text, start) else Candidate(long, start, m.end(), strong)
@@ -688,7 +693,8 @@ def _singular(got: Candidate | None, text: str) -> Candidate | None:
 
 
 # "… known as parity model (ParM) has been recently proposed": someone else's.
-_PRIOR = re.compile(r"\brecently\s+(?:proposed|introduced|developed)|\bwidely\s+used")
+_PRIOR = re.compile(r"\brecently\s+(?:proposed|introduced|developed)|\bwidely\s+used"
+                    r"|\bexisting\s+[\w\s-]{0,30}?(?:called|named|known\s+as)\b")
 
 
 def _prior_work(text: str, got: Candidate) -> bool:
