@@ -31,6 +31,7 @@ async def test_triage_keys_set_status_and_advance(make_app, settle):
         await pilot.press("x")
         assert status(app, 2) == "skipped" and results.cursor == 3
         assert any("to read" in m for m in notifications(app))
+        await pilot.pause(0.2)  # the count follows the key's frame
         assert "3 / 38 triaged" in app.query_one("#status").text.plain
 
 

@@ -13,6 +13,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
+from textual.timer import Timer
 from textual.worker import get_current_worker
 
 from paper_tui.tui.widgets.results import ResultsList
@@ -22,6 +23,8 @@ if TYPE_CHECKING:
     from paper_tui.tui.app import PaperApp
 
 SORTS = ("relevance", "year", "title")
+RECOUNT_DELAY = 0.05
+"""Seconds after a change before the status line's triage count is worked out again."""
 
 
 class ResultsReady(Message):
@@ -52,6 +55,9 @@ class SearchController:
         self.generation = 0
         self.searching = False
         self.error: str | None = None
+        self._triaged: int | None = None
+        self._total: int | None = None
+        self._recount: Timer | None = None
         """The last query's error (its results are not shown: the previous ones stay)."""
 
     def search(self, query: str, *, immediate: bool = False, keep: bool = False) -> None:
@@ -116,14 +122,21 @@ class SearchController:
         return self.app.screen_stack[0].query_one("#results", ResultsList)
 
     def update_status(self) -> None:
+        """Redraw the status line now; the triage count follows a moment later."""
+        self._draw_status()
+        if self._recount is None:  # counting 20,000 annotations must not delay a key's frame
+            self._recount = self.app.set_timer(RECOUNT_DELAY, self._count_triaged)
+
+    def _count_triaged(self) -> None:
+        self._recount = None
+        counts = self.app.annotations.status_counts()
+        self._triaged = sum(n for status, n in counts.items() if status != "new")
+        self._total = self.app.library.count()
+        self._draw_status()
+
+    def _draw_status(self) -> None:
         results = self._main_results().results
-        store = self.app.annotations
-        triaged = total = None
-        if store is not None:
-            counts = store.status_counts()
-            triaged = sum(n for status, n in counts.items() if status != "new")
-            total = self.app.library.count()
         hits = None if results is None else len(results)
         self.app.screen_stack[0].query_one(StatusLine).show(status_text(
-            hits, self.searching, triaged, total, self.sort, self.mode,
+            hits, self.searching, self._triaged, self._total, self.sort, self.mode,
             self.error, getattr(results, "suggestion", None)))
