@@ -107,7 +107,6 @@ _FUNCTION_WORDS = frozenset({
 
 
 _LETTER = re.compile(r"[^\W\d_]")
-_LETTERS = re.compile(r"[^\W\d_]")
 # An upper-case letter inside a word part (``KiteNorm``, ``KGO``, ``vOPD``), or a one-letter
 # prefix (``U-Net``); "Vision-Language-Action" is only a capitalised compound.
 _INNER_UPPER = re.compile(r"[^\W\d_][A-Z]|^[A-Z]-")
@@ -123,7 +122,7 @@ def _shape(tok: str) -> int:
         return 0
     if core != tok or _INNER_UPPER.search(core):
         return 2
-    if _DIGIT_UPPER.search(core) and (core[0].isalpha() or len(_LETTERS.findall(core)) > 1):
+    if _DIGIT_UPPER.search(core) and (core[0].isalpha() or len(_LETTER.findall(core)) > 1):
         return 2  # "K12", "R3M", "360-Indoor"; not "3D"
     return 1 if core[0].isupper() else 0
 
