@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
 from functools import cached_property, wraps
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
@@ -371,10 +372,13 @@ class _Snapshot:
             deleted = ()
             if isinstance(matcher, FilterMatcher):
                 deleted, matcher = reader.deleted_docs_set, matcher.child
-            for d, w in _all_items(matcher):
-                if d not in deleted:
-                    ids.append(offset + d)
-                    weights.append(w)
+            for block_ids, block_weights in _blocks(matcher):
+                if deleted:
+                    kept = [(d, w) for d, w in zip(block_ids, block_weights, strict=True)
+                            if d not in deleted]
+                    block_ids, block_weights = [d for d, _ in kept], [w for _, w in kept]
+                ids.extend(map(offset.__add__, block_ids) if offset else block_ids)
+                weights.extend(block_weights)
         return ids, weights
 
     @_locked
@@ -599,20 +603,25 @@ def _length_bytes(reader, fieldname: str) -> bytes:
         return bytes(column)
 
 
-def _all_items(matcher) -> Iterator[tuple[int, float]]:
-    """(id, weight) of every posting: a block at a time for on-disk postings."""
+def _blocks(matcher) -> Iterator[tuple[list[int], list[float]]]:
+    """(ids, weights) of the postings, a block at a time for on-disk postings."""
     if type(matcher) is not W3LeafMatcher:
+        ids, weights = [], []
         while matcher.is_active():
-            yield matcher.id(), matcher.weight()
+            ids.append(matcher.id())
+            weights.append(matcher.weight())
             matcher.next()
+        yield ids, weights
         return
     m = matcher
     while not m._atend:
-        if m._ids is None:
-            m._read_ids()
+        if m._data is None:
+            m._read_data()
         if m._weights is None:
             m._read_weights()
-        yield from zip(m._ids, m._weights, strict=False)
+        # The block's ids are stored as deltas: a running sum in C, not Whoosh's generator
+        ids = m._data[0] if m._byteids else accumulate(m._data[0])
+        yield list(ids), list(m._weights)
         if m._lastblock:
             break
         m._goto(m._nextoffset)
@@ -627,11 +636,12 @@ def _all_values(matcher) -> Iterator[tuple[int, bytes]]:
         return
     m = matcher
     while not m._atend:
-        if m._ids is None:
-            m._read_ids()
+        if m._data is None:
+            m._read_data()
         if m._values is None:
             m._read_values()
-        yield from zip(m._ids, m._values, strict=False)
+        ids = m._data[0] if m._byteids else accumulate(m._data[0])
+        yield from zip(ids, m._values, strict=False)
         if m._lastblock:
             break
         m._goto(m._nextoffset)
@@ -644,9 +654,9 @@ def _all_ids(matcher) -> Iterable[int]:
     out: list[int] = []
     m = matcher
     while not m._atend:
-        if m._ids is None:
-            m._read_ids()
-        out.extend(m._ids)
+        if m._data is None:
+            m._read_data()
+        out.extend(m._data[0] if m._byteids else accumulate(m._data[0]))
         if m._lastblock:
             break
         m._goto(m._nextoffset)
