@@ -56,6 +56,46 @@ def _tree_rss(pid: int) -> int:
     return total
 
 
+def _tree_pss(pid: int) -> int:
+    """Proportional set size of a process tree, in bytes: memory shared by a parent and
+    its forked writers counted once (an RSS sum counts it in every process)."""
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/smaps_rollup") as fh:
+                for line in fh:
+                    if line.startswith("Pss:"):
+                        total += int(line.split()[1]) * 1024
+                        break
+            with open(f"/proc/{p}/task/{p}/children") as fh:
+                todo.extend(int(c) for c in fh.read().split())
+        except OSError:
+            continue
+    return total
+
+
+def import_memory(data: Path, out_file: Path) -> None:
+    """Peak memory of one full ``paper-tui import`` into a new library: RSS sum and PSS."""
+    library = Path("/tmp/paper-tui-bench-import-memory")
+    shutil.rmtree(library, ignore_errors=True)
+    cmd = [sys.executable, "-m", "paper_tui", "--library", str(library), "import", str(data)]
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    peak_rss = peak_pss = 0
+    while proc.poll() is None:
+        peak_rss = max(peak_rss, _tree_rss(proc.pid))
+        peak_pss = max(peak_pss, _tree_pss(proc.pid))
+        time.sleep(0.2)
+    result = {"file": str(data), "seconds": round(time.perf_counter() - start, 1),
+              "returncode": proc.returncode, "peak_rss_sum_mb": round(peak_rss / 2**20),
+              "peak_pss_mb": round(peak_pss / 2**20),
+              "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+              "load_average": os.getloadavg()}
+    out_file.write_text(json.dumps(result, indent=1) + "\n")
+    print(json.dumps(result))
+
+
 def run(cmd: list[str], **kw) -> tuple[float, float, str]:
     """(seconds, peak tree RSS in MB, stdout) of a command; fails loudly."""
     start = time.perf_counter()
@@ -387,11 +427,15 @@ def main() -> None:
     parser.add_argument("--first-query", nargs=2, metavar=("LIBRARY", "QUERY"),
                         help="only time `paper-tui search QUERY` in fresh processes "
                              "(results to bench/results/search-first-query.json)")
+    parser.add_argument("--import-memory", type=Path, metavar="FILE",
+                        help="only measure one import's peak memory (RSS sum and PSS)")
     parser.add_argument("--table", action="store_true",
                         help="print the README table from the results file and stop")
     args = parser.parse_args()
     if args.table:
         return print(table(args.out))
+    if args.import_memory:
+        return import_memory(args.import_memory, RESULTS.with_name("search-import-memory.json"))
     if args.first_query:
         return first_query(Path(args.first_query[0]), args.first_query[1],
                            RESULTS.with_name("search-first-query.json"))
