@@ -208,3 +208,35 @@ def test_introduction_patterns(abstract: str, name: str) -> None:
 def test_empty_abstract() -> None:
     assert name_and_title("") == ("", "")
 
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        # Never introduced by a cue, but owned and the subject of the results.
+        ("Portrait matting is costly on phones. Our SDNet contains only 2M parameters. "
+         "Experiments show that SDNet outperforms larger matting models.", "SDNet"),
+        ("Template matching is classic. Experiments demonstrate the effectiveness of QATM: "
+         "QATM outperforms prior template matching methods.", "QATM"),
+        # A repository's own name in the code link.
+        ("Agents explore open worlds slowly. We demonstrate faster exploration in Minecraft. "
+         "Code: https://github.com/PKU-RL/LLaMA-Rider. LLaMA-Rider also learns tools.",
+         "LLaMA-Rider"),
+    ],
+)
+def test_names_owned_without_an_introduction(abstract: str, name: str) -> None:
+    assert name_and_title(abstract)[0] == name
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        # Someone else's model doing well, named once as a comparison.
+        "We study calibration. Strong baselines such as GPT-4o achieve high accuracy, but "
+        "their confidence is poorly calibrated.",
+        # A mention without evidence of ownership.
+        "We study exploration. We evaluate on MiniGrid and Procgen and report the returns.",
+    ],
+)
+def test_mentioned_names_are_not_owned(abstract: str) -> None:
+    assert name_and_title(abstract)[0] == ""

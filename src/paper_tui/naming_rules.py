@@ -157,7 +157,12 @@ def _phrase(text: str, pos: int) -> tuple[list[tuple[str, int]], int]:
     return toks, end
 
 
-def _bad_name(name: str, text: str, before: int) -> bool:
+def is_distinctive(tok: str) -> bool:
+    """One token shaped like a name (``KGO``, ``KiteNorm``, ``MemR$^3$``)."""
+    return _shape(tok) == 2 and bool(_TOK.fullmatch(tok))
+
+
+def bad_name(name: str, text: str, before: int) -> bool:
     """Background or already-used names, and modifiers, are not contributions."""
     return (
         len(name) > 40
@@ -493,8 +498,8 @@ def _acronym_candidate(text: str, p: int, start: int, strong: bool, lead_max: in
         return False  # "a model-agnostic meta-learning (MAML) based framework": background
     long = long[s:].strip()
     if _TOK.fullmatch(long) and _shape(long) == 2:  # "AutoProteinEngine (AutoPE)"
-        return None if _bad_name(long, text, start) else Candidate(long, start, m.end(), strong)
-    if _bad_name(acr, text, start):
+        return None if bad_name(long, text, start) else Candidate(long, start, m.end(), strong)
+    if bad_name(acr, text, start):
         return None
     return Candidate(acr, start, m.end(), strong, expansion=long)
 
@@ -527,7 +532,7 @@ def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool,
             or (kind and kind.group(1) in _KINDS and text.startswith("the ", p - 4)
                 and toks[0][0] not in _PROPER_ADJECTIVES)):
         return False
-    if _bad_name(phrase, text, start):
+    if bad_name(phrase, text, start):
         return None
     paren = _PAREN.match(text, after)
     expansion = ""
@@ -561,7 +566,7 @@ def _generic_candidate(text: str, pos: int, p: int, start: int, strong: bool,
             if _shape(name) != 2 or not _TOK.fullmatch(name) or \
                     long_form_start(name, text[p:wend]) >= 0:
                 return False
-            if _bad_name(name, text, start):
+            if bad_name(name, text, start):
                 return None
             return Candidate(name, start, paren.end(), strong, gist=text[pos:wend])
         sep = _GEN_SEP.match(text, wend)
@@ -590,7 +595,7 @@ def _generic_candidate(text: str, pos: int, p: int, start: int, strong: bool,
                     if later:
                         return later
                 name = text[nxt:end]
-                if not _bad_name(name, text, start):
+                if not bad_name(name, text, start):
                     return Candidate(name, start, after, strong, gist=text[pos:wend])
         if explicit and "," not in sep.group():
             return False
@@ -608,7 +613,7 @@ def _after_intro(text: str, pos: int, start: int, strong: bool, named: bool = Fa
     p = _skip_quotes(text, _ARTICLE.match(text, pos).end())
     if text.startswith("(", p):  # "our model (TABBIE)", "the proposed method (called X)"
         m = _GEN_PAREN.match(text, p)
-        if m and _shape(m.group(1)) == 2 and not _bad_name(m.group(1), text, start):
+        if m and _shape(m.group(1)) == 2 and not bad_name(m.group(1), text, start):
             return Candidate(m.group(1), start, m.end(), strong)
     nameish = _NAMEISH.search(text, p, p + 160)
     if nameish:  # no capital, digit or parenthesis: no name
@@ -641,7 +646,7 @@ def _next_sentence_name(text: str, pos: int, gist: str) -> Candidate | None:
         if len(toks) != 1 or toks[0][1] != 2:
             return None
         name = text[s:end]
-        if _bad_name(name, text, s) or not _followed_ok(text, end, [2], verb_ok=True):
+        if bad_name(name, text, s) or not _followed_ok(text, end, [2], verb_ok=True):
             return None
         got = Candidate(name, s, end, False, gist=gist)
     # "Focused assessment with sonography for trauma (FAST) is important …": background.
@@ -666,7 +671,7 @@ def find_candidates(text: str) -> Candidate | None:
                            verb_ok=kind == "ours")
         if isinstance(got, str):
             got = _next_sentence_name(text, end, got)
-        if got is None or _prior_work(text, got) or (kind == "known" and got.expansion):
+        if got is None or prior_work(text, got) or (kind == "known" and got.expansion):
             continue  # "a task known as non-rigid structure-from-motion (NRSfM)": a field term
         if got.strong:
             if all(c.name != got.name for c in strong):
@@ -696,7 +701,7 @@ _PRIOR = re.compile(r"\brecently\s+(?:proposed|introduced|developed)|\bwidely\s+
                     r"|\bexisting\s+[\w\s-]{0,30}?(?:called|named|known\s+as)\b")
 
 
-def _prior_work(text: str, got: Candidate) -> bool:
+def prior_work(text: str, got: Candidate) -> bool:
     """Does the sentence that introduces ``got`` speak of earlier work?"""
     start = text.rfind(". ", 0, got.start) + 1
     end = text.find(". ", got.end)
@@ -725,7 +730,7 @@ def _subject_name(text: str) -> Candidate | None:
         if len(toks) == 1 and toks[0][1] == 2:
             name = text[s:end]
             tail = _SUBJECT_TAIL.match(text, end)
-            if tail and not _bad_name(name, text, s) and \
+            if tail and not bad_name(name, text, s) and \
                     not _BACKGROUND_DESCRIPTION.match(text, tail.end()):
                 return Candidate(name, s, end, False)
         i = text.find(". ", i + 2)

@@ -1,0 +1,84 @@
+"""Fallback for :mod:`paper_tui.naming`: a name the abstract uses as its own without an
+introducing phrase ("Our SDNet contains only 2M parameters", "QATM outperforms …",
+"code: github.com/…/LLaMA-Rider").
+
+Only distinctive tokens (``SDNet``, ``QMIX``, ``LLaMA-Rider``) compete. Each mention adds
+evidence from its context: owned ("our X", "the proposed X", "(dubbed X)"), a repository
+path, the subject of a result ("X outperforms", "the effectiveness of X"), repeated use.
+Context that marks someone else's method ("such as X", "than X", "X-based", "compared with
+X") rules the token out. The best token is a name only above a threshold, so an abstract
+without clear evidence keeps no name: a wrong name is worse than none.
+"""
+
+from __future__ import annotations
+
+import re
+
+from paper_tui.naming_rules import Candidate, bad_name, is_distinctive, prior_work
+
+# Tokens with a capital after their first character, or digits and capitals: candidates.
+_TOKEN = re.compile(r"(?<![\w$}^+\-.])[A-Za-z][\w$^{}+\-]*?(?:[a-z\d}][A-Z]|[A-Z]{2})"
+                    r"[\w$^{}+\-]*")
+_OWNED = ("our ", "the proposed ", "our proposed ", "dubbed ", "called ", "named ", "coined ",
+          "(dubbed ", "(called ", "(named ")
+_RESULT_VERB = (" outperform", " achieve", " surpass", " significantly", " consistently",
+                " substantially", " improves", " yields", " attains", " beats", " obtains",
+                " sets a new", " establishes", " delivers", " also ", " can ", " is able")
+_RESULT_OF = ("effectiveness of ", "efficacy of ", "superiority of ", "advantages of ",
+              "validity of ", "effectiveness of the ", "efficacy of the ", "superiority of the ")
+_OTHERS = ("such as ", "e.g., ", "e.g. ", "like ", "including ", "than ", "existing ",
+           "baseline ", "baselines ", "compared to ", "compared with ", "versus ", "vs. ",
+           "vs ", "previous ", "prior ", "standard ", "popular ", "original ", "classical ",
+           "conventional ", "state-of-the-art ", "sota ", "over ", "and ", "or ", "of ",
+           "with ", "on ", "from ", "extends ", "extend ", "upon ", "to ", "via ", "using ")
+_OTHERS_AFTER = ("-based", " based", "-style", "-like", " and ", ", and", " or ", "-inspired")
+THRESHOLD = 4
+
+
+def evidence_name(text: str) -> Candidate | None:
+    """The distinctive token with the most evidence of being the paper's own, if enough."""
+    low = text.lower()
+    score: dict[str, int] = {}
+    first: dict[str, int] = {}
+    owned: set[str] = set()  # tokens with evidence beyond being mentioned
+    banned: set[str] = set()
+    for m in _TOKEN.finditer(text):
+        tok = m.group().rstrip("-+")
+        if tok in banned:
+            continue
+        s, e = m.start(), m.start() + len(tok)
+        w = text.rfind(" ", 0, s) + 1
+        if "/" in text[w:s] or "." in text[w:s]:  # in a URL: only a repository's own name
+            if "github" in low[w:s] and low[s - 1] == "/" and (
+                    e == len(text) or text[e] in " ./)"):
+                owned.add(tok)
+                score[tok] = score.get(tok, 0) + 3
+                first.setdefault(tok, s)
+            continue
+        if tok not in score:
+            if not is_distinctive(tok) or bad_name(tok, text, s):
+                banned.add(tok)
+                continue
+            first[tok] = s
+            score[tok] = 0
+        before = low[max(0, s - 20):s]
+        after = low[e:e + 20]
+        points = 1
+        if before.endswith(_OWNED):
+            points += 3
+        elif before.endswith(_RESULT_OF):
+            points += 2
+        if after.startswith(_RESULT_VERB):
+            points += 2
+        if tok not in owned and (after.startswith(_OTHERS_AFTER) or (
+                before.endswith(_OTHERS) and not before.endswith(_OWNED + _RESULT_OF))):
+            banned.add(tok)
+            continue
+        if points > 1:
+            owned.add(tok)
+        score[tok] += points
+    best = max((t for t in owned if t not in banned), key=score.__getitem__, default="")
+    if not best or score[best] < THRESHOLD:
+        return None
+    got = Candidate(best, first[best], first[best] + len(best), False)
+    return None if prior_work(text, got) else got
