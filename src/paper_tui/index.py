@@ -1059,6 +1059,9 @@ class PaperIndex:
         that reads, stores and indexes a file in one pass."""
         procs = 2 if expected is not None and expected >= _MP_THRESHOLD else 1
         with self._writer(procs) as writer:
+            tasks = getattr(writer, "tasks", None)
+            while tasks is not None and len(tasks) < procs:  # fork the writer processes
+                writer._new_task()  # now, while this process is small
             adder = _Adder(writer, self._snapshot().reader if procs > 1 else None,
                            progress, annotations)
             yield adder

@@ -148,14 +148,16 @@ class Library:
                     yield record
 
         stream = papers()
-        first = next(stream, None)
-        if first is None:
-            raise SourceError(path, "no papers could be imported from this file")
         old_ids = self.index.ids_of_source(source_id)
         report_progress = (lambda n: progress(f"importing {path.name}", n, None)) \
             if progress else None
+        # The writer (and its processes) starts before the file is read, so forked
+        # writer processes do not carry a copy of it.
         with self.index.adding(report_progress, self.annotations.index_fields,
                                expected=_expected_papers(path)) as adder:
+            first = next(stream, None)
+            if first is None:
+                raise SourceError(path, "no papers could be imported from this file")
 
             def indexed() -> Iterator[Paper]:
                 for paper in itertools.chain([first], stream):
