@@ -29,9 +29,13 @@ _RESULT_OF = ("effectiveness of ", "efficacy of ", "superiority of ", "advantage
 _OTHERS = ("such as ", "e.g., ", "e.g. ", "like ", "including ", "than ", "existing ",
            "baseline ", "baselines ", "compared to ", "compared with ", "versus ", "vs. ",
            "vs ", "previous ", "prior ", "standard ", "popular ", "original ", "classical ",
-           "conventional ", "state-of-the-art ", "sota ", "over ", "and ", "or ", "of ",
-           "with ", "on ", "from ", "extends ", "extend ", "upon ", "to ", "via ", "using ")
-_OTHERS_AFTER = ("-based", " based", "-style", "-like", " and ", ", and", " or ", "-inspired")
+           "conventional ", "state-of-the-art ", "sota ", "over ", "extends ", "extend ",
+           "upon ")
+_OTHERS_AFTER = ("-based", " based", "-style", "-like", "-inspired")
+# A mention in a list or after a preposition is no evidence either way.
+_NEUTRAL = ("and ", "or ", "of ", "with ", "on ", "from ", "to ", "via ", "using ", "in ")
+_NEUTRAL_AFTER = (" and ", ", and", " or ")
+_VERB_AFTER = re.compile(r" (?:is|was|can|will|has|consists|contains|comprises|[a-z]{3,}(?<!s)s) ")
 THRESHOLD = 4
 
 
@@ -50,7 +54,7 @@ def evidence_name(text: str) -> Candidate | None:
         w = text.rfind(" ", 0, s) + 1
         if "/" in text[w:s] or "." in text[w:s]:  # in a URL: only a repository's own name
             if "github" in low[w:s] and low[s - 1] == "/" and (
-                    e == len(text) or text[e] in " ./)"):
+                    e == len(text) or text[e] in " ./)\"'"):
                 owned.add(tok)
                 score[tok] = score.get(tok, 0) + 3
                 first.setdefault(tok, s)
@@ -70,9 +74,13 @@ def evidence_name(text: str) -> Candidate | None:
             points += 2
         if after.startswith(_RESULT_VERB):
             points += 2
+        elif (s == 0 or text.startswith(". ", s - 2)) and _VERB_AFTER.match(after):
+            points += 1  # "PACS contains 13,400 …", "SoPrA is validated …"
         if tok not in owned and (after.startswith(_OTHERS_AFTER) or (
                 before.endswith(_OTHERS) and not before.endswith(_OWNED + _RESULT_OF))):
             banned.add(tok)
+            continue
+        if points == 1 and (before.endswith(_NEUTRAL) or after.startswith(_NEUTRAL_AFTER)):
             continue
         if points > 1:
             owned.add(tok)
