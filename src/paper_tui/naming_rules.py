@@ -103,6 +103,9 @@ _FUNCTION_WORDS = frozenset({
     "One", "Two", "Three", "First", "Second", "Finally", "However", "Specifically", "Then",
     "Moreover", "Furthermore", "Additionally", "Unlike", "Instead", "Using", "Based", "When",
     "While", "Given", "Existing", "Previous", "Prior", "Recent", "Most", "Many", "Some",
+    "Besides", "Overall", "Thus", "Hence", "Therefore", "Consequently", "Importantly",
+    "Notably", "Meanwhile", "Also", "Lastly", "Similarly", "Likewise", "Empirically",
+    "Experimentally", "Theoretically", "Together", "Again", "Still", "Yet", "Nevertheless",
 })
 
 
@@ -532,6 +535,12 @@ def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool,
             or (kind and kind.group(1) in _KINDS and text.startswith("the ", p - 4)
                 and toks[0][0] not in _PROPER_ADJECTIVES)):
         return False
+    if len(toks) > 1:
+        # "the High-Quality Celebrity Video Dataset (CelebV-HQ)": a long form, its name after.
+        acr = _KIND_THEN_ACRONYM.match(text, after)
+        if acr and is_distinctive(acr.group(2)) and not bad_name(acr.group(2), text, start):
+            return Candidate(acr.group(2), start, acr.end(), strong,
+                             expansion=text[p:acr.end(1)].strip())
     if bad_name(phrase, text, start):
         return None
     paren = _PAREN.match(text, after)
@@ -541,6 +550,9 @@ def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool,
         if " " in inner and _spells_out(phrase, inner):
             expansion, after = inner, paren.end()
     return Candidate(phrase, start, after, strong, expansion=expansion)
+
+
+_KIND_THEN_ACRONYM = re.compile(r"((?:\s+[A-Za-z][\w-]*)?)\s*\(([^()\s,;]{2,24})\)")
 
 
 def _generic_candidate(text: str, pos: int, p: int, start: int, strong: bool,
@@ -679,6 +691,9 @@ def find_candidates(text: str) -> Candidate | None:
         elif weak is None:
             weak = got
     if strong:
+        if len(strong) > 1 and _component(strong[0], text):
+            # "a saliency enhancement module (SEM) … a new variant …, called SatFormer"
+            strong = [c for c in strong if not _component(c, text)] or strong
         best, most = strong[0], text.count(strong[0].name) + 1
         for c in strong[1:]:
             n = text.count(c.name)
@@ -686,6 +701,19 @@ def find_candidates(text: str) -> Candidate | None:
                 best, most = c, n
         return _singular(best, text)
     return _singular(weak or _subject_name(text), text)
+
+
+_COMPONENTS = frozenset({"module", "block", "layer", "loss", "head", "unit", "cell", "component",
+                         "mechanism", "branch", "operation", "term", "submodule", "modules",
+                         "blocks", "layers", "units", "strategy", "scheme", "attention"})
+
+
+def _component(got: Candidate, text: str) -> bool:
+    """Is ``got`` a part of the system ("a saliency enhancement module (SEM)")?"""
+    words = (got.expansion or got.gist).split()
+    after = _NEXT_WORD.match(text, got.end)
+    return bool((words and words[-1].lower() in _COMPONENTS) or (
+        after and after.group(1) in _COMPONENTS))
 
 
 def _singular(got: Candidate | None, text: str) -> Candidate | None:
