@@ -144,6 +144,7 @@ def main() -> None:
         "triage_key_to_next_paper_ms": {"p50": round(statistics.median(triage) * 1000, 2),
                                         "p95": round(p95(triage) * 1000, 2),
                                         "presses": len(triage)},
+        "load_average_1min": round(os.getloadavg()[0], 2),
         "command": "python bench/tui.py" + (f" --library {args.library}" if args.library
                                              else ""),
     }

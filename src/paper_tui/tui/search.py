@@ -30,8 +30,11 @@ RECOUNT_DELAY = 0.05
 class ResultsReady(Message):
     """A search finished; ``results`` is a ResultSet the receiver now owns."""
 
-    def __init__(self, generation: int, results: Any, keep_id: str | None, mode: str) -> None:
+    def __init__(self, generation: int, results: Any, keep_id: str | None, mode: str,
+                 total: int | None = None) -> None:
         self.generation = generation
+        self.total = total
+        """Papers in the library, counted in the worker too (never on the UI thread)."""
         self.results = results
         self.keep_id = keep_id
         self.mode = mode
@@ -92,10 +95,11 @@ class SearchController:
         if worker.is_cancelled:
             return
         results = run()
+        total = self.app.library.count()
         if worker.is_cancelled:
             results.close()
             return
-        self.app.post_message(ResultsReady(generation, results, keep_id, mode))
+        self.app.post_message(ResultsReady(generation, results, keep_id, mode, total))
 
     def apply(self, message: ResultsReady) -> None:
         """Show a finished search unless a newer one has started."""
@@ -104,6 +108,8 @@ class SearchController:
             return
         self.searching = False
         self.mode = message.mode
+        if message.total is not None:
+            self._total = message.total
         results_list = self._main_results()
         old = results_list.results
         self.error = message.results.error
@@ -131,7 +137,6 @@ class SearchController:
         self._recount = None
         counts = self.app.annotations.status_counts()
         self._triaged = sum(n for status, n in counts.items() if status != "new")
-        self._total = self.app.library.count()
         self._draw_status()
 
     def _draw_status(self) -> None:

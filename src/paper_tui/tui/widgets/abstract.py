@@ -106,6 +106,7 @@ class AbstractView(ScrollView, can_focus=True):
         """What is shown, unwrapped (tests and screenshots read ``text.plain``)."""
         self._lines: list[Strip] = []
         self._wrapped_at = -1
+        self._base: Style | None = None
 
     def show(self, paper: Paper | None, annotation: Annotation | None = None,
              lists: Sequence[str] = (),
@@ -144,6 +145,7 @@ class AbstractView(ScrollView, can_focus=True):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._wrapped_at = -1
+        self._base = None
         if self.is_mounted:
             self._wrap()
 
@@ -151,10 +153,11 @@ class AbstractView(ScrollView, can_focus=True):
         self._wrap()
         index = self.scroll_offset.y + y
         width = self.scrollable_content_region.width
-        base = self.rich_style
+        if self._base is None:
+            self._base = self.rich_style
         if index >= len(self._lines):
-            return Strip.blank(width, base)
-        return self._lines[index].crop_extend(0, width, base).apply_style(base)
+            return Strip.blank(width, self._base)
+        return self._lines[index].crop_extend(0, width, self._base).apply_style(self._base)
 
     def action_back(self) -> None:
         self.screen.set_focus(self.screen.query_one("#results"))  # now: keys may be queued
