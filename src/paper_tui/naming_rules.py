@@ -85,7 +85,12 @@ _BACKGROUND = frozenset({
     "CRF", "KNN", "GP", "NMF", "SVD", "MCMC", "EM", "ADMM", "MDP", "POMDP", "DQN", "NPG",
     "Q-learning", "LASSO", "Lasso", "ZMP", "MST", "PSO", "PR-AUC", "AUPRC", "MAML", "PINN",
     "DOF", "3-DOF", "6-DOF", "7-DOF", "II", "III", "IV", "ResNet", "ResNet-50", "ImageNet",
-    "COCO", "MNIST", "CIFAR-10", "CIFAR-100",
+    "COCO", "MNIST", "CIFAR-10", "CIFAR-100", "KITTI",
+    # tasks, problem classes and standard algorithms
+    "NER", "POS", "ASR", "TTS", "MT", "NMT", "OCR", "HRI", "HCI", "NBV", "UDA", "VR", "AR",
+    "LP", "ILP", "MILP", "QP", "SDP", "NMPC", "DAG", "MAP", "MLE", "KL", "ELBO", "MMD", "BO",
+    "NAS", "IRL", "GAIL", "TD", "DDPG", "SAC", "TRPO", "A3C", "SVRG", "UCB", "SIFT", "SURF",
+    "HOG", "ORB", "ConvNet", "ConvNets", "ROS",
 })
 # Capitalised adjectives: "the Bayesian approach" names nothing.
 _PROPER_ADJECTIVES = frozenset({
