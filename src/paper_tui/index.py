@@ -1322,6 +1322,7 @@ class ResultSet:
         self._cache: dict[int, Paper] = {}
         self._docs: list[int] = []
         self._scores: dict[int, float] = {}
+        self._partial: frozenset[int] | set[int] = frozenset()
         self._all: frozenset[int] | set[int] = frozenset()
         self._plan: _Plan | None = plan
         self._snap = index._snapshot()
@@ -1356,18 +1357,28 @@ class ResultSet:
         if not plan.scoring:  # filters only (year:, tag: …): list order
             self._docs = sorted(every, key=snap.rank("list").__getitem__)
             return
-        scores = self._scores = snap.scores(plan.scoring, every)
+        # Papers with all the words first; those with only some are ranked when someone
+        # reads past the first group (a page of results rarely does).
+        self._docs = self._ranked(strict)
+        self._partial = every - strict if every is not strict else frozenset()
 
-        for d in every:  # words in a filtered field only (tag:x): no score, still a hit
+    def _ranked(self, docs: set[int] | frozenset[int]) -> list[int]:
+        assert self._plan is not None
+        scores = self._snap.scores(self._plan.scoring, docs)
+        for d in docs:  # words in a filtered field only (tag:x): no score, still a hit
             scores.setdefault(d, 0.0)
+        self._scores.update(scores)
+        return sorted(sorted(docs), key=scores.__getitem__, reverse=True)
 
-        def ranked(docs: Iterable[int]) -> list[int]:
-            return sorted(sorted(docs), key=scores.__getitem__, reverse=True)
-
-        self._docs = ranked(strict) if every is strict else \
-            ranked(strict) + ranked(every - strict)
+    def _rank_partial(self) -> None:
+        if self._partial:
+            with self._snap._lock:
+                self._docs = self._docs + self._ranked(self._partial)
+            self._partial = frozenset()
 
     def _doc(self, i: int) -> int:
+        if i >= len(self._docs) and self._partial:
+            self._rank_partial()
         return self._docs[i]
 
     def __len__(self) -> int:
@@ -1409,6 +1420,8 @@ class ResultSet:
         doc = self._snap.docnum(paper_id)
         if doc is None or doc not in self._all:
             return None
+        if doc in self._partial:
+            self._rank_partial()
         return self._docs.index(doc)
 
     def facets(self) -> dict[str, dict[str, int]]:
