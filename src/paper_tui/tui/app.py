@@ -146,6 +146,7 @@ class PaperApp(EditingActions, TriageActions, App[None]):
     def _theme_changed(self, theme: Any) -> None:
         if theme.name != self._chosen_theme:
             self._chosen_theme = theme.name
+            self.say(f"theme: {theme.name} (remembered)")
             self.run_worker(partial(themes_mod.save_theme, theme.name), thread=True,
                             group="state")
 
