@@ -16,9 +16,11 @@ import re
 
 from paper_tui.naming_rules import Candidate, bad_name, is_distinctive, prior_work
 
-# Tokens with a capital after their first character, or digits and capitals: candidates.
-_TOKEN = re.compile(r"(?<![\w$}^+\-.])[A-Za-z][\w$^{}+\-]*?(?:[a-z\d}][A-Z]|[A-Z]{2})"
-                    r"[\w$^{}+\-]*")
+# Candidates are the tokens around a capital that follows a letter, digit or capital
+# ("SDNet", "QMIX", "L$^2$EAP"); the anchor search is a fast scan, the token is grown from it.
+_ANCHOR = re.compile(r"[A-Z](?<=[a-z\d}A-Z][A-Z])")  # a capital first: the scan skips ahead
+_TOKEN_TAIL = re.compile(r"[\w$^{}+\-]*")
+_TOKEN_CHARS = frozenset("$^{}+-_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _OWNED = ("our ", "the proposed ", "our proposed ", "dubbed ", "called ", "named ", "coined ",
           "(dubbed ", "(called ", "(named ")
 _RESULT_VERB = (" outperform", " achieve", " surpass", " significantly", " consistently",
@@ -46,11 +48,10 @@ def evidence_name(text: str) -> Candidate | None:
     first: dict[str, int] = {}
     owned: set[str] = set()  # tokens with evidence beyond being mentioned
     banned: set[str] = set()
-    for m in _TOKEN.finditer(text):
-        tok = m.group().rstrip("-+")
+    for s, tok in _tokens(text):
         if tok in banned:
             continue
-        s, e = m.start(), m.start() + len(tok)
+        e = s + len(tok)
         w = text.rfind(" ", 0, s) + 1
         if "/" in text[w:s] or "." in text[w:s]:  # in a URL: only a repository's own name
             if "github" in low[w:s] and low[s - 1] == "/" and (
@@ -90,3 +91,22 @@ def evidence_name(text: str) -> Candidate | None:
         return None
     got = Candidate(best, first[best], first[best] + len(best), False)
     return None if prior_work(text, got) else got
+
+
+def _tokens(text: str) -> list[tuple[int, str]]:
+    """``(start, token)`` of every candidate token, in text order."""
+    found: list[tuple[int, str]] = []
+    done = 0
+    for m in _ANCHOR.finditer(text):
+        a = m.start() - 1  # the letter, digit or capital before the capital
+        if a < done:
+            continue  # inside the previous token
+        s = a
+        while s and (text[s - 1] in _TOKEN_CHARS or text[s - 1].isalnum()):
+            s -= 1
+        done = _TOKEN_TAIL.match(text, a).end()
+        if not text[s].isalpha() or (s and text[s - 1] == ".") or (
+                s == a and not _ANCHOR.search(text, s + 2, done)):
+            continue  # not a word; in a URL or number; two capitals only ("QA", "RL")
+        found.append((s, text[s:done].rstrip("-+")))
+    return found
