@@ -22,10 +22,12 @@ _ANCHOR = re.compile(r"[A-Z](?<=[a-z\d}A-Z][A-Z])")  # a capital first: the scan
 _TOKEN_TAIL = re.compile(r"[\w$^{}+\-]*")
 _TOKEN_CHARS = frozenset("$^{}+-_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _OWNED = ("our ", "the proposed ", "our proposed ", "dubbed ", "called ", "named ", "coined ",
-          "(dubbed ", "(called ", "(named ")
+          "(dubbed ", "(called ", "(named ", "code for ", "code of ", "implementation of ")
 _RESULT_VERB = (" outperform", " achieve", " surpass", " significantly", " consistently",
                 " substantially", " improves", " yields", " attains", " beats", " obtains",
-                " sets a new", " establishes", " delivers", " also ", " can ", " is able")
+                " sets a new", " establishes", " delivers", " also ", " can ", " is able",
+                " is available", " is publicly", " is open-source", " is released", " code is",
+                " will be released", " will be made", " will be publicly", " is freely")
 _RESULT_OF = ("effectiveness of ", "efficacy of ", "superiority of ", "advantages of ",
               "validity of ", "effectiveness of the ", "efficacy of the ", "superiority of the ")
 _OTHERS = ("such as ", "e.g., ", "e.g. ", "like ", "including ", "than ", "existing ",
