@@ -21,6 +21,9 @@ from paper_tui.naming_rules import Candidate, bad_name, is_distinctive, prior_wo
 _ANCHOR = re.compile(r"[A-Z](?<=[a-z\d}A-Z][A-Z])")  # a capital first: the scan skips ahead
 _TOKEN_TAIL = re.compile(r"[\w$^{}+\-]*")
 _TOKEN_CHARS = frozenset("$^{}+-_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+# The end of a repository's name: "github.com/user/NAME", "…/NAME/", "…/NAME.git"; a user
+# name is followed by "/" and more path.
+_REPO_END = re.compile(r"/?(?:$|[\s.)\"'])")
 _OWNED = ("our ", "the proposed ", "our proposed ", "dubbed ", "called ", "named ", "coined ",
           "(dubbed ", "(called ", "(named ", "code for ", "code of ", "implementation of ")
 _RESULT_VERB = (" outperform", " achieve", " surpass", " significantly", " consistently",
@@ -56,8 +59,7 @@ def evidence_name(text: str) -> Candidate | None:
         e = s + len(tok)
         w = text.rfind(" ", 0, s) + 1
         if "/" in text[w:s] or "." in text[w:s]:  # in a URL: only a repository's own name
-            if "github" in low[w:s] and low[s - 1] == "/" and (
-                    e == len(text) or text[e] in " ./)\"'"):
+            if "github" in low[w:s] and low[s - 1] == "/" and _REPO_END.match(text, e):
                 owned.add(tok)
                 score[tok] = score.get(tok, 0) + 3
                 first.setdefault(tok, s)
