@@ -44,6 +44,15 @@ _NEUTRAL = ("and ", "or ", "of ", "with ", "on ", "from ", "to ", "via ", "using
 _NEUTRAL_AFTER = (" and ", ", and", " or ")
 _VERB_AFTER = re.compile(r" (?:is|was|can|will|has|consists|contains|comprises|[a-z]{3,}(?<!s)s) ")
 THRESHOLD = 4
+# Well-known models and data sets, and their variants ("MobileNet-V1", "DeBERTa-large"): used
+# by many papers, so a mention of one is evidence of nothing.
+_FAMOUS = ("GPT", "LLaMA", "Llama", "BERT", "RoBERTa", "DeBERTa", "ALBERT", "DistilBERT", "XLNet",
+           "ELMo", "GloVe", "fastText", "word2vec", "ResNet", "ResNeXt", "DenseNet", "MobileNet",
+           "EfficientNet", "VGG", "AlexNet", "YOLO", "ViT", "CLIP", "Qwen", "Mistral", "Gemini",
+           "PaLM", "StyleGAN", "CycleGAN", "PointNet", "ImageNet", "CIFAR", "MS-COCO", "VoteNet",
+           "DeepSeek", "OpenAI", "ChatGPT", "GitHub", "Github", "YouTube", "PyTorch", "TensorFlow")
+# Lower case then a capital ("BlobGAN", "CHiMP"): field acronyms are mostly all capitals.
+_MIXED_CASE = re.compile(r"[a-z][A-Z]|[A-Z][a-z]+[A-Z]")
 
 
 def evidence_name(text: str) -> Candidate | None:
@@ -53,6 +62,7 @@ def evidence_name(text: str) -> Candidate | None:
     first: dict[str, int] = {}
     owned: set[str] = set()  # tokens with evidence beyond being mentioned
     banned: set[str] = set()
+    in_text: set[str] = set()  # not only in a link
     for s, tok in _tokens(text):
         if tok in banned:
             continue
@@ -65,7 +75,7 @@ def evidence_name(text: str) -> Candidate | None:
                 first.setdefault(tok, s)
             continue
         if tok not in score:
-            if not is_distinctive(tok) or bad_name(tok, text, s):
+            if not is_distinctive(tok) or bad_name(tok, text, s) or tok.startswith(_FAMOUS):
                 banned.add(tok)
                 continue
             first[tok] = s
@@ -90,8 +100,11 @@ def evidence_name(text: str) -> Candidate | None:
         if points > 1:
             owned.add(tok)
         score[tok] += points
+        in_text.add(tok)
     best = max((t for t in owned if t not in banned), key=score.__getitem__, default="")
-    if not best or score[best] < THRESHOLD:
+    # A mixed-case name used in the text needs a little less evidence.
+    mixed = best in in_text and bool(_MIXED_CASE.search(best))
+    if not best or score[best] < THRESHOLD - mixed:
         return None
     got = Candidate(best, first[best], first[best] + len(best), False)
     return None if prior_work(text, got) else got
@@ -112,5 +125,8 @@ def _tokens(text: str) -> list[tuple[int, str]]:
         if not text[s].isalpha() or (s and text[s - 1] == ".") or (
                 s == a and not _ANCHOR.search(text, s + 2, done)):
             continue  # not a word; in a URL or number; two capitals only ("QA", "RL")
-        found.append((s, text[s:done].rstrip("-+")))
+        tok = text[s:done].rstrip("-+")
+        if tok.endswith("}") and tok.count("{") < tok.count("}"):
+            tok = tok.rstrip("}$")  # "\textbf{DecoupleSegNets}": the macro's brace
+        found.append((s, tok))
     return found
