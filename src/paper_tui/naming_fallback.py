@@ -75,7 +75,8 @@ def evidence_name(text: str) -> Candidate | None:
                 first.setdefault(tok, s)
             continue
         if tok not in score:
-            if not is_distinctive(tok) or bad_name(tok, text, s) or tok.startswith(_FAMOUS):
+            if not is_distinctive(tok) or bad_name(tok, text, s) or tok.startswith(_FAMOUS) \
+                    or _generic_compound(tok):
                 banned.add(tok)
                 continue
             first[tok] = s
@@ -130,3 +131,11 @@ def _tokens(text: str) -> list[tuple[int, str]]:
             tok = tok.rstrip("}$")  # "\textbf{DecoupleSegNets}": the macro's brace
         found.append((s, tok))
     return found
+
+
+def _generic_compound(tok: str) -> bool:
+    """"Bi-LSTM", "UAV-UGV", "micro-UAVs", "CNN-corrupted", "CNNbased": built from field
+    terms or plain words, so a description rather than a name."""
+    parts = tok.split("-")
+    return tok.endswith("based") or (len(parts) > 1 and any(
+        bad_name(p, "", 0) or (p.islower() and len(p) > 3) for p in parts))
