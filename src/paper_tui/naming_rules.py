@@ -397,7 +397,7 @@ _FOLLOW = frozenset({
     "trained", "designed", "based", "consisting", "comprising", "containing", "capable",
     "achieves", "leverages", "uses", "enables", "learns", "combines", "outperforms", "along",
     "together", "specifically", "inspired", "able", "tailored", "aimed", "aiming", "exploits",
-    "a", "an",
+    "a", "an", "without", "toward", "towards", "beyond", "equipped", "dedicated",
 }) | _KINDS
 # After a name used as a subject ("our approach X can …").
 _VERBISH = frozenset({"can", "could", "may", "might", "will", "would", "should", "must",
