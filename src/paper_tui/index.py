@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
-from functools import cached_property, wraps
+from functools import wraps
 from itertools import accumulate
 from pathlib import Path
 from typing import Any
@@ -52,7 +52,33 @@ from paper_tui.errors import QueryError, StoreError
 from paper_tui.model import Paper
 from paper_tui.query import WORD, clean, fold, mentions_annotations, plain_words
 
+
+class _cached:
+    """``functools.cached_property`` without Python 3.11's lock.
+
+    On 3.11 that lock is one per property for *all* instances, so the annotation writer
+    thread computing one cached value while the UI thread waits, under our own lock, for
+    another deadlocks (3.12 dropped the lock for this reason). Here the value may be
+    computed twice in a race; every computation below is pure, so either result is right.
+    """
+
+    def __init__(self, func: Callable[[Any], Any]) -> None:
+        self.func = func
+        self.__doc__ = func.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, objtype: type | None = None) -> Any:
+        if obj is None:
+            return self
+        value = self.func(obj)
+        obj.__dict__[self.name] = value
+        return value
+
+
 SCHEMA_VERSION = 6
+_OPEN_ATTEMPTS = 5
 _META_FILE = "paper-tui-index.json"
 Progress = Callable[[int], None]
 AnnotationFields = dict[str, Any]
@@ -229,7 +255,7 @@ class Hit:
     score: float | None = None
     _terms: dict[str, set[str]] = field(default_factory=dict, repr=False, compare=False)
 
-    @cached_property
+    @_cached
     def highlights(self) -> Spans:
         return highlight_spans(self.paper, self._terms)
 
@@ -319,7 +345,7 @@ class _Snapshot:
             return False
 
     # sets of documents
-    @cached_property
+    @_cached
     def live(self) -> frozenset[int]:
         with self._lock:
             return self._live()
@@ -494,7 +520,7 @@ class _Snapshot:
         return set(self.searcher.docs_for_query(q)) & self.live
 
     # sort orders
-    @cached_property
+    @_cached
     def _keys(self) -> list[bytes]:
         with self._lock:
             return self._read_keys()
@@ -695,7 +721,7 @@ class _Plan:
     terms: dict[str, set[str]]
     exact: list[str] = field(default_factory=list)  # the plain words as typed, folded
 
-    @cached_property
+    @_cached
     def scoring(self) -> list[tuple[str, str, float]]:
         """``(field, term, boost)`` of every positive word in a text field: what ranks."""
         best: dict[tuple[str, str], float] = {}
@@ -913,12 +939,21 @@ class PaperIndex:
         """
         try:
             meta = json.loads((self.path / _META_FILE).read_text())
-            if meta["schema"] == SCHEMA_VERSION and windex.exists_in(str(self.path)):
+            current = meta["schema"] == SCHEMA_VERSION and windex.exists_in(str(self.path))
+        except Exception:  # missing or unreadable metadata: rebuild
+            current = False
+        # Another process committing can delete the files of the generation we were about to
+        # read: that looks like corruption for a moment. Only an index that fails every
+        # attempt is rebuilt, so one process never wipes an index another is using.
+        for attempt in range(_OPEN_ATTEMPTS if current else 0):
+            try:
                 self._ix = windex.open_dir(str(self.path))
                 self._snapshot()  # reads the TOC and segments: a corrupt index fails here
                 return False
-        except Exception:  # missing, unreadable, old or corrupt: all mean "rebuild"
-            self._drop_snapshot()
+            except Exception:
+                self._drop_snapshot()
+                self._ix = None
+                time.sleep(0.05 * (attempt + 1))
         self.create()
         return True
 
@@ -928,8 +963,8 @@ class PaperIndex:
     def create(self) -> None:
         self._drop_snapshot()
         if self.path.exists():
-            shutil.rmtree(self.path)
-        self.path.mkdir(parents=True)
+            shutil.rmtree(self.path, ignore_errors=True)
+        self.path.mkdir(parents=True, exist_ok=True)
         self._ix = windex.create_in(str(self.path), _schema())
         self._parser = None
         self._write_meta({"schema": SCHEMA_VERSION, "sources": {}})

@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import filelock
+
 from paper_tui import config as config_mod
 from paper_tui import paths
 from paper_tui.annotations import Annotations
@@ -22,6 +24,8 @@ from paper_tui.sources import SourceStore, checksum
 if TYPE_CHECKING:
     from paper_tui.importers import ImportReport
 
+# A rebuild of a big library takes minutes: wait that long for another process's.
+_SYNC_LOCK_TIMEOUT = 1800
 Progress = Callable[[str, int, int | None], None]
 """``progress(stage, done, total)``; total is None when unknown."""
 
@@ -39,6 +43,9 @@ class Library:
         self.config = config or config_mod.defaults()
         self.sources = SourceStore(root / "sources")
         self.index = PaperIndex(root / "index")
+        # Held (re-entrantly) while the index is rebuilt or sources are imported, so two
+        # processes never rebuild at once or lose each other's manifest entries.
+        self._lock = filelock.FileLock(str(root / ".library.lock"), timeout=_SYNC_LOCK_TIMEOUT)
         self.annotations = Annotations(root, mirror=self.index.set_annotations)
         self.lists = self.annotations.lists
 
@@ -51,11 +58,12 @@ class Library:
             root = cfg.get("library") or None
         lib = cls(paths.library_dir(root), cfg)
         lib.root.mkdir(parents=True, exist_ok=True)
-        lib.sync(progress)
         if bundled is None:
             bundled = bool(cfg.get("bundled_lists", True))
-        if bundled and not lib.sources.manifest:
-            lib.import_paths([paths.bundled_data_dir()], progress=progress)
+        with lib._lock:
+            lib.sync(progress)
+            if bundled and not lib.sources.manifest:
+                lib.import_paths([paths.bundled_data_dir()], progress=progress)
         lib.annotations.sync_index()  # hand edits made while no paper-tui ran
         return lib
 
@@ -75,7 +83,14 @@ class Library:
     # -- keeping the index in step with the sources ------------------------------------------
     def sync(self, progress: Progress | None = None) -> None:
         """Open the index; rebuild it from the sources when it is missing, old or corrupt;
-        re-index only the sources whose checksum changed since they were indexed."""
+        re-index only the sources whose checksum changed since they were indexed.
+
+        Serialised across processes: two commands started at once on a fresh or damaged
+        library must not both rebuild (one would delete what the other is writing)."""
+        with self._lock:
+            self._sync(progress)
+
+    def _sync(self, progress: Progress | None) -> None:
         manifest = self.sources.manifest
         if self.index.open():
             if manifest:
@@ -108,9 +123,18 @@ class Library:
                      force: bool = False) -> ImportReport:
         """Import files and directories. Bad files and records are reported, never raised."""
         # Imported here: the importers (LaTeX, BibTeX parsers) cost a search ~0.3 s to load.
-        from paper_tui.importers import ImportReport, iter_files
+        from paper_tui.importers import ImportReport
 
         report = ImportReport()
+        with self._lock:
+            self.sources.reload()  # another process may have imported since we read it
+            self._import_items(targets, report, progress, force)
+        return report
+
+    def _import_items(self, targets: Iterable[Path | str], report: ImportReport,
+                      progress: Progress | None, force: bool) -> None:
+        from paper_tui.importers import iter_files
+
         for item in iter_files([Path(t) for t in targets]):
             if isinstance(item, SourceError):
                 report.errors.append(item)
@@ -119,7 +143,6 @@ class Library:
                 self._import_one(item, report, progress, force)
             except SourceError as exc:
                 report.errors.append(exc)
-        return report
 
     def _import_one(self, path: Path, report: ImportReport, progress: Progress | None,
                     force: bool) -> None:

@@ -69,6 +69,10 @@ class SourceStore:
         data = {"version": 1, "sources": sources}
         atomic.write_text(self.root / MANIFEST, json.dumps(data, indent=1, ensure_ascii=False))
 
+    def reload(self) -> None:
+        """Forget the manifest read so far; the next use reads it from disk again."""
+        self._manifest = None
+
     def file(self, source_id: str) -> Path:
         return self.root / f"{source_id}.jsonl.gz"
 
