@@ -83,3 +83,17 @@ def test_bad_config_key_is_named_and_defaults_kept(tmp_path: Path) -> None:
     assert "bundled_lists must be bool" in out.stderr
     assert "unknown key 'no_such_key'" in out.stderr
     assert len(out.stdout.splitlines()) == 38
+
+
+def test_commands_started_at_once_on_a_new_library(tmp_path: Path) -> None:
+    """Four processes racing to create, fill and read one new library all succeed."""
+    assert EXE is not None
+    lib = str(tmp_path / "lib")
+    procs = [subprocess.Popen([EXE, "--library", lib, "list"], cwd=tmp_path, text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              stdin=subprocess.DEVNULL) for _ in range(4)]
+    outputs = [proc.communicate(timeout=120) for proc in procs]
+    assert [proc.returncode for proc in procs] == [0, 0, 0, 0], outputs
+    assert all(len(out.splitlines()) == 38 for out, _ in outputs)
+    manifest = json.loads((tmp_path / "lib" / "sources" / "manifest.json").read_text())
+    assert len(manifest["sources"]) == 2
