@@ -178,6 +178,8 @@ def test_source_titles_are_kept(title: str, abstract: str, name: str) -> None:
         "molecular data and study their expressiveness.",
         # A term for a phenomenon.
         "We find that models suppress the answer late. We term this late-layer reversal.",
+        # A mass noun takes no article either.
+        "To this end, we propose regularization, a simple fix for overfitting in small data.",
     ],
 )
 def test_no_false_names(abstract: str) -> None:
@@ -199,6 +201,9 @@ def test_no_false_names(abstract: str) -> None:
          "ChannelNets"),
         ("We address this challenge with Diversity-Aware Reinforcement Learning (DARLING), a "
          "framework that optimizes quality and diversity.", "DARLING"),
+        # A lowercase name right after the verb, with an apposition.
+        ("Here we introduce textless-lib, a PyTorch-based library for spoken language.",
+         "textless-lib"),
     ],
 )
 def test_introduction_patterns(abstract: str, name: str) -> None:

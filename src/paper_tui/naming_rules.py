@@ -621,12 +621,29 @@ def _generic_candidate(text: str, pos: int, p: int, start: int, strong: bool,
     return False
 
 
+_LOWER_NAME_APPOSITION = re.compile(r"([a-z][a-z0-9]{2,}(?:[-_][a-z0-9]+)*),\s+(?:a|an)\s")
+# Words that take no article ("we propose regularization, a …") are not names.
+_MASS_NOUN = ("tion", "sion", "ing", "ment", "ity", "ness", "ism", "ance", "ence", "sis", "ure",
+              "ics", "ogy", "ed", "s", "al", "ive", "ly", "ncy", "ship", "age", "work", "ware")
+
+
+_NOT_NAMES = frozenset({"here", "first", "both", "however", "code", "region", "them", "this",
+                        "that", "these", "those", "one", "two", "new", "further", "moreover",
+                        "thus", "hence", "then", "also", "there", "herein", "next", "finally",
+                        "now", "instead", "again", "today", "data", "software", "hardware"})
+
+
 def _after_intro(text: str, pos: int, start: int, strong: bool, named: bool = False,
                  verb_ok: bool = False) -> Candidate | str | None:
     """Parse what follows an introducing cue: a Candidate; or, when the cue introduces a
     nameless "a … framework", that phrase (str) as the gist of a name in the next sentence;
     or None."""
     pos = _skip_quotes(text, pos)
+    lower = _LOWER_NAME_APPOSITION.match(text, pos) if strong and not verb_ok else None
+    if lower and not lower.group(1).endswith(_MASS_NOUN) and lower.group(1) not in _NOT_NAMES and \
+            not bad_name(lower.group(1), text, start):
+        # "we introduce textless-lib, a PyTorch-based library": a lowercase name, no article.
+        return Candidate(lower.group(1), start, lower.end(1), strong)
     p = _skip_quotes(text, _ARTICLE.match(text, pos).end())
     if text.startswith("(", p):  # "our model (TABBIE)", "the proposed method (called X)"
         m = _GEN_PAREN.match(text, p)
