@@ -232,3 +232,27 @@ def test_title_words_as_typed_rank_first(tmp_path: Path) -> None:
         lib.import_paths([write_jsonl(tmp_path / "p.jsonl", papers)])
         assert titles(lib, "robot structure dynamic")[0].startswith("Dynamic modeling")
         assert titles(lib, "robots structure dynamics")[0].startswith("Dynamics modeling")
+
+
+def test_status_new_is_every_paper_without_a_triage_status(lib: Library) -> None:
+    paper = lib.search("memr3").hits[0].paper
+    lib.index.set_annotations(paper.id, {"status": "read", "starred": False, "tags": [],
+                                         "lists": [], "note": ""})
+    assert len(lib.results("status:new")) == len(PAPERS) - 1
+    assert first_words(lib, "-status:new") == {"MemR³"}
+    assert first_words(lib, "NOT status:new") == {"MemR³"}
+    assert first_words(lib, "memory status:new") == set()
+    assert lib.facets("")["status"] == {"new": len(PAPERS) - 1, "read": 1}
+
+
+def test_source_field_finds_one_imported_file(lib: Library, tmp_path: Path) -> None:
+    lib.import_paths([write_jsonl(tmp_path / "in" / "extra.jsonl", [
+        {"title": "An Extra Paper", "abstract": "Nothing else mentions this.", "year": 2020}])])
+    assert first_words(lib, "source:extra-jsonl") == {"An"}
+    assert len(lib.results("source:papers-jsonl")) == len(PAPERS)
+
+
+def test_result_ids_without_loading_papers(lib: Library) -> None:
+    for query in ("", "graph", "rough OR memory"):
+        results = lib.results(query)
+        assert results.ids() == [results.paper(i).id for i in range(len(results))]

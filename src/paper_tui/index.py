@@ -533,6 +533,16 @@ class _Snapshot:
             keys.extend(list(column) if column is not None else [b""] * count)
         return keys
 
+    @_cached
+    def all_ids(self) -> list[str]:
+        """Every document's paper id by document number, from the id column (no stored
+        papers are read: 87,549 ids cost a few MB, not the papers' hundreds)."""
+        with self._lock:
+            ids: list[str] = []
+            for reader, _ in self.leaves:
+                ids.extend(reader.column_reader("id"))
+            return ids
+
     @property
     def default_order(self) -> list[int]:
         """Every paper by venue, newest year, title: the empty query's list."""
@@ -1438,6 +1448,12 @@ class ResultSet:
             paper = self._cache[doc] = self._snap.paper(doc)
         return paper
 
+    def ids(self) -> list[str]:
+        """Every hit's paper id, in order, without loading any paper."""
+        self._rank_partial()
+        all_ids = self._snap.all_ids
+        return [all_ids[doc] for doc in self._docs]
+
     def score(self, i: int) -> float | None:
         return self._scores.get(self._doc(i)) if self._plan is not None and \
             self.sort == "relevance" else None
@@ -1476,6 +1492,10 @@ class ResultSet:
                 n = len(docs) if everything else len(docs & hits)
                 if n:
                     counts[_facet_label(snap, fieldname, btext, docs)] = n
+            if name == "status":  # "new" is stored as no status at all
+                untriaged = len(hits) - sum(counts.values())
+                if untriaged:
+                    counts["new"] = untriaged
             order = (lambda kv: (-int(kv[0]), 0)) if name == "year" else \
                 (lambda kv: (-kv[1], kv[0]))
             out[name] = dict(sorted(counts.items(), key=order))

@@ -24,6 +24,7 @@ FIELDS: dict[str, str] = {
     "authors": "authors", "venue": "venue", "year": "year", "keyword": "keywords",
     "keywords": "keywords", "tag": "tags", "tags": "tags", "status": "status",
     "starred": "starred", "list": "lists", "lists": "lists", "note": "note", "id": "id",
+    "source": "source",
 }
 ANNOTATION_FIELDS = frozenset({"tags", "status", "starred", "lists", "note"})
 
@@ -37,6 +38,12 @@ _YEAR = re.compile(r"\byear:(\S*)", re.IGNORECASE)
 _YEAR_RANGE = re.compile(r"(\d{4})?\.\.(\d{4})?")
 _YEAR_CMP = re.compile(r"(>=|<=|>|<)(\d{4})")
 _STARRED = re.compile(r"\bstarred:(\S+)", re.IGNORECASE)
+# "new" is the status of every paper with none stored: match it as "none of the others".
+_STATUS_NEW = re.compile(r"(?<![\w\"])status:\"?new\"?(?=\s|\)|$)", re.IGNORECASE)
+_NOT_TRIAGED = "(NOT status:to-read AND NOT status:read AND NOT status:skipped)"
+_NOT_STATUS_NEW = re.compile(r"(?:(?<![\w\"])-|\bNOT\s+)status:\"?new\"?(?=\s|\)|$)",
+                             re.IGNORECASE)
+_TRIAGED = "(status:to-read OR status:read OR status:skipped)"
 _TRUE = {"yes", "y", "true", "1", "on"}
 _FALSE = {"no", "n", "false", "0", "off"}
 _OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
@@ -141,6 +148,8 @@ def clean(query: str) -> str:
         raise QueryError(f"{m.group(1)}: needs something to search for after the colon")
     query = _YEAR.sub(_year, query)
     query = _STARRED.sub(_starred, query)
+    query = _NOT_STATUS_NEW.sub(_TRIAGED, query)
+    query = _STATUS_NEW.sub(_NOT_TRIAGED, query)
     return _canonical_fields(query)
 
 

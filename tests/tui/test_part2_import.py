@@ -35,3 +35,5 @@ async def test_an_import_runs_in_a_worker_and_adds_the_papers(make_app, settle, 
         assert app.library.count() == 41
         assert not app.query("#import")  # the progress bar is gone
         assert app.query_one("#search").value == "source:extra-jsonl"
+        await settle(pilot)
+        assert len(app.results_list.results) == 3
