@@ -140,6 +140,8 @@ class SearchController:
         self._draw_status()
 
     def _draw_status(self) -> None:
+        if not self.app.screen_stack:  # a timer that fires while the app shuts down
+            return
         results = self._main_results().results
         hits = None if results is None else len(results)
         self.app.screen_stack[0].query_one(StatusLine).show(status_text(
