@@ -3,8 +3,6 @@ with ``n``, add to a new reading list with ``a``, quit, and read the YAML on dis
 
 from __future__ import annotations
 
-import os
-import time
 from pathlib import Path
 
 import yaml
@@ -13,11 +11,7 @@ from test_tmux_e2e import Tmux, pytestmark  # noqa: F401  (same skip rule: tmux 
 
 def test_tag_note_and_new_list_from_the_keyboard(tmp_path: Path):
     library = tmp_path / "library"
-    env = {**os.environ, "TMUX_TMPDIR": str(tmp_path), "TERM": "xterm-256color"}
-    env.pop("TMUX", None)
-    tmux = Tmux(env)
-    tmux.run("new-session", "-d", "-s", tmux.name, "-x", "120", "-y", "40",
-             f"paper-tui --library {library}; sleep 30")
+    tmux = Tmux.start_paper_tui(tmp_path, library)
     try:
         tmux.wait_for(" hits")
         tmux.keys("t")
@@ -36,10 +30,7 @@ def test_tag_note_and_new_list_from_the_keyboard(tmp_path: Path):
         tmux.wait_for("new list")
         tmux.keys("Enter")
         tmux.wait_for("to 'weekend'")
-        tmux.keys("q")
-        deadline = time.monotonic() + 10
-        while "hits" in tmux.screen() and time.monotonic() < deadline:
-            time.sleep(0.05)
+        tmux.quit_app()
     finally:
         tmux.run("kill-session", "-t", tmux.name)
     papers = yaml.safe_load((library / "annotations.yaml").read_text())["papers"]

@@ -45,13 +45,27 @@ class Tmux:
             time.sleep(0.05)
 
 
+    @classmethod
+    def start_paper_tui(cls, tmp_path: Path, library: Path) -> Tmux:
+        """The installed ``paper-tui`` on ``library`` in a new detached 120x40 session."""
+        env = {**os.environ, "TMUX_TMPDIR": str(tmp_path), "TERM": "xterm-256color"}
+        env.pop("TMUX", None)
+        tmux = cls(env)
+        tmux.run("new-session", "-d", "-s", tmux.name, "-x", "120", "-y", "40",
+                 f"paper-tui --library {library}; sleep 30")
+        return tmux
+
+    def quit_app(self) -> None:
+        """Press ``q`` and wait (a little) for the app to leave the screen."""
+        self.keys("q")
+        deadline = time.monotonic() + 10
+        while "hits" in self.screen() and time.monotonic() < deadline:
+            time.sleep(0.05)
+
+
 def test_search_triage_star_quit_and_the_yaml_on_disk(tmp_path: Path):
     library = tmp_path / "library"
-    env = {**os.environ, "TMUX_TMPDIR": str(tmp_path), "TERM": "xterm-256color"}
-    env.pop("TMUX", None)
-    tmux = Tmux(env)
-    tmux.run("new-session", "-d", "-s", tmux.name, "-x", "120", "-y", "40",
-             f"paper-tui --library {library}; sleep 30")
+    tmux = Tmux.start_paper_tui(tmp_path, library)
     try:
         tmux.wait_for(" hits")
         tmux.keys("/")
@@ -62,10 +76,7 @@ def test_search_triage_star_quit_and_the_yaml_on_disk(tmp_path: Path):
         tmux.keys("i")      # first hit: to read, cursor moves on
         tmux.keys("s")      # second hit: starred
         tmux.wait_for("starred")
-        tmux.keys("q")
-        deadline = time.monotonic() + 10
-        while "hits" in tmux.screen() and time.monotonic() < deadline:
-            time.sleep(0.05)
+        tmux.quit_app()
     finally:
         tmux.run("kill-session", "-t", tmux.name)
     data = yaml.safe_load((library / "annotations.yaml").read_text())
