@@ -97,3 +97,17 @@ def test_commands_started_at_once_on_a_new_library(tmp_path: Path) -> None:
     assert all(len(out.splitlines()) == 38 for out, _ in outputs)
     manifest = json.loads((tmp_path / "lib" / "sources" / "manifest.json").read_text())
     assert len(manifest["sources"]) == 2
+
+
+def test_config_command_names_the_files(tmp_path: Path) -> None:
+    cfg = tmp_path / "mine.yaml"
+    cfg.write_text("citation_style: plain\n")
+    out = run("--library", str(tmp_path / "lib"), "--config", str(cfg), "config", "--json",
+              cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    info = json.loads(out.stdout)
+    assert info["library"] == str(tmp_path / "lib")
+    assert info["read"] == [str(cfg)]
+    assert info["user_config"].endswith("paper-tui/config.yaml")
+    assert Path(info["defaults"]).is_file()
+    assert not (tmp_path / "lib").exists()  # showing the config opens no library

@@ -12,11 +12,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from paper_tui import __version__
-from paper_tui.cli import annotate, cite, papers
+from paper_tui.cli import annotate, cite, papers, settings
 from paper_tui.cli.context import Context
 from paper_tui.errors import PaperTuiError
 
-COMMAND_MODULES = (papers, annotate, cite)
+COMMAND_MODULES = (papers, annotate, cite, settings)
 
 
 def build_parser() -> argparse.ArgumentParser:
