@@ -28,7 +28,8 @@ import tempfile
 import time
 from pathlib import Path
 
-RESULTS = Path(__file__).resolve().parent / "results" / "tui.json"
+import results_file
+
 SESSION = "paper-tui-bench"
 
 
@@ -150,10 +151,7 @@ def main() -> None:
     }
     if cold:
         result["first_paint_new_library_s"] = round(cold[0], 3)
-    data = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-    data[key] = result
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(data, indent=2) + "\n")
+    results_file.save("tui", key, result)
     print(json.dumps(result, indent=2))
 
 

@@ -27,7 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
-RESULTS = Path(__file__).resolve().parent / "results" / "tui_part2.json"
+import results_file
+
 QUERIES = ("graph neural", "diffusion model", "reinforcement learning", "year:2020",
            "venue:icml", "transformer attention", "causal", "robot*", "bandit", "language")
 
@@ -142,10 +143,7 @@ def main() -> None:
     result["library"] = str(args.library) if args.library else "bundled NeurIPS 2026 list"
     result["command"] = "python bench/tui_part2.py" + (
         f" --library {args.library}" if args.library else "")
-    data = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-    data[key] = result
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(data, indent=2) + "\n")
+    results_file.save("tui_part2", key, result)
     print(json.dumps(result, indent=2))
 
 

@@ -1,0 +1,19 @@
+"""Shared by the bench scripts: keep one JSON file per benchmark, a result per library."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+RESULTS_DIR = Path(__file__).resolve().parent / "results"
+
+
+def save(name: str, key: str, result: dict[str, Any]) -> Path:
+    """Store ``result`` under ``key`` in ``results/<name>.json``, keeping the other keys."""
+    path = RESULTS_DIR / f"{name}.json"
+    data = json.loads(path.read_text()) if path.exists() else {}
+    data[key] = result
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2) + "\n")
+    return path
