@@ -11,14 +11,9 @@ from pathlib import Path
 import pytest
 
 from paper_tui import config as config_mod
-from paper_tui.index import (
-    _LENGTHS,
-    FoldedText,
-    PaperIndex,
-    _analyzer,
-    _length_bytes,
-    terms_of,
-)
+from paper_tui.index import PaperIndex, terms_of
+from paper_tui.index.schema import FoldedText, analyzer
+from paper_tui.index.snapshot import LENGTHS, length_bytes
 from paper_tui.library import Library
 from paper_tui.model import Paper
 from paper_tui.sources import checksum
@@ -40,7 +35,7 @@ def test_fast_indexing_path_gives_the_analyzers_terms() -> None:
     text = ("Running the L²EAP agents: Rodolà's MemR³ model-based, state-of-the-art "
             "results on 3.5 datasets; ﬁne-tuning is not all we need")
     for stemmed in (True, False):
-        slow = [(t.pos, t.text) for t in _analyzer(stemmed)(text, positions=True)]
+        slow = [(t.pos, t.text) for t in analyzer(stemmed)(text, positions=True)]
         fast = [(pos, term) for pos, term, _, _ in terms_of(text, stemmed)]
         assert fast == slow
     terms = {term for _, term, _, _ in terms_of(text)}
@@ -64,8 +59,8 @@ def test_scores_read_whooshs_field_lengths(tmp_path: Path) -> None:
     snap = index._snapshot()
     for reader, _ in snap.leaves:
         for field in ("title", "abstract", "authors"):
-            raw = _length_bytes(reader, field)
-            assert [_LENGTHS[b] for b in raw] == \
+            raw = length_bytes(reader, field)
+            assert [LENGTHS[b] for b in raw] == \
                 [reader.doc_field_length(d, field) for d in range(reader.doc_count_all())]
     index.close()
 

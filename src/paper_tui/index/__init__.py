@@ -1,0 +1,25 @@
+"""Everything Whoosh: schema, writing, query parsing, search. Nothing else imports whoosh.
+
+The index is derived data: it can always be deleted and rebuilt from ``sources/`` (and the
+annotations, which live in YAML). Three ideas keep it fast in pure Python:
+
+* Indexing skips Whoosh's per-token objects (:class:`~paper_tui.index.schema.FoldedText`),
+  and a big import runs the writer in two processes.
+* Counting, filtering and facets work on sets of document numbers read straight from the
+  posting blocks (:class:`~paper_tui.index.snapshot.Snapshot`), not on Whoosh's
+  per-document matcher loop; only the top of a ranked list is scored until someone
+  scrolls past it.
+* Sort orders (venue/year/title, year, title) come from one sort-key column, computed once
+  per index version and shared by every query.
+
+Modules: ``schema`` (fields, analysis), ``snapshot`` (a point-in-time reader), ``plan``
+(query parsing), ``vocabulary`` (fuzzy/prefix words), ``results`` (hits, result sets),
+``paper_index`` (the index object the library uses).
+"""
+
+from paper_tui.index.paper_index import PaperIndex
+from paper_tui.index.results import Hit, ResultSet, SearchPage, fragments, highlight_spans
+from paper_tui.index.schema import SCHEMA_VERSION, SORTS, Spans, stem, terms_of
+
+__all__ = ["SCHEMA_VERSION", "SORTS", "Hit", "PaperIndex", "ResultSet", "SearchPage", "Spans",
+           "fragments", "highlight_spans", "stem", "terms_of"]

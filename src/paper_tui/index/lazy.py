@@ -1,0 +1,31 @@
+"""A cached attribute that is safe across threads on Python 3.11."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+
+class cached:
+    """``functools.cached_property`` without Python 3.11's lock.
+
+    On 3.11 that lock is one per property for *all* instances, so the annotation writer
+    thread computing one cached value while the UI thread waits, under our own lock, for
+    another deadlocks (3.12 dropped the lock for this reason). Here the value may be
+    computed twice in a race; every computation below is pure, so either result is right.
+    """
+
+    def __init__(self, func: Callable[[Any], Any]) -> None:
+        self.func = func
+        self.__doc__ = func.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, objtype: type | None = None) -> Any:
+        if obj is None:
+            return self
+        value = self.func(obj)
+        obj.__dict__[self.name] = value
+        return value
+

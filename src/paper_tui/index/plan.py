@@ -1,0 +1,114 @@
+"""Parsing our query language into Whoosh queries, and the plan a search runs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from whoosh import qparser
+from whoosh import query as wq
+from whoosh.fields import Schema
+
+from paper_tui.index.lazy import cached
+from paper_tui.index.schema import BOOSTS, DEFAULT_FIELDS, EXACT_BOOST, TEXT_FIELDS
+from paper_tui.query import fold
+
+
+# -- parsing -------------------------------------------------------------------------------
+class _FuzzyPlugin(qparser.FuzzyTermPlugin):
+    """``word~``: keeps the word as typed (not stemmed) for the vocabulary to expand."""
+
+    class FuzzyTermNode(qparser.FuzzyTermPlugin.FuzzyTermNode):
+        def query(self, parser):
+            q = super().query(parser)
+            if isinstance(q, wq.FuzzyTerm):
+                q.text = fold(self.text)
+            return q
+
+
+def build_parser(schema: Schema) -> qparser.QueryParser:
+    parser = qparser.MultifieldParser(list(DEFAULT_FIELDS), schema, fieldboosts=BOOSTS,
+                                      group=qparser.AndGroup)
+    parser.add_plugin(_FuzzyPlugin())
+    # + and - only at the start of a word: "KV-PRM" and "tag:to-cite" are words.
+    parser.add_plugin(qparser.PlusMinusPlugin(plusexpr=r"(?<![^\s(])\+",
+                                              minusexpr=r"(?<![^\s(])-"))
+    return parser
+
+
+@dataclass
+class Plan:
+    """A parsed query: the all-words query, the any-word query (when different), and the
+    positive terms per field for highlighting."""
+
+    strict: wq.Query
+    loose: wq.Query | None
+    terms: dict[str, set[str]]
+    exact: list[str] = field(default_factory=list)  # the plain words as typed, folded
+
+    @cached
+    def scoring(self) -> list[tuple[str, str, float]]:
+        """``(field, term, boost)`` of every positive word in a text field: what ranks."""
+        best: dict[tuple[str, str], float] = {}
+
+        def walk(q: wq.Query) -> None:
+            if isinstance(q, wq.Not):
+                return
+            if isinstance(q, wq.AndNot):
+                return walk(q.a)
+            if isinstance(q, wq.Term) and q.fieldname in TEXT_FIELDS:
+                text = q.text.decode() if isinstance(q.text, bytes) else str(q.text)
+                key = (q.fieldname, text)
+                best[key] = max(best.get(key, 0.0), q.boost)
+            elif isinstance(q, wq.Phrase) and q.fieldname in TEXT_FIELDS:
+                for word in q.words:
+                    best[(q.fieldname, word)] = max(best.get((q.fieldname, word), 0.0), q.boost)
+            for child in q.children():
+                walk(child)
+
+        walk(self.strict)
+        for word in self.exact:
+            best[("title_exact", word)] = EXACT_BOOST
+        return [(f, t, b) for (f, t), b in best.items()]
+
+
+def loosen(strict: wq.Query) -> wq.Query | None:
+    """The "some of the words" query ranked below the "all words" one: the plain words
+    become optional, field filters (year:, tag: …) and exclusions stay."""
+    q, excluded = strict, []
+    if isinstance(q, wq.AndNot):
+        q, excluded = q.a, [q.b]
+    words: list[wq.Query] = []
+    required: list[wq.Query] = []
+    for child in q.subqueries if isinstance(q, wq.And) else [q]:
+        if isinstance(child, wq.Not):
+            excluded.append(child.query)
+        elif _fieldnames(child) <= set(DEFAULT_FIELDS):
+            words.append(child)
+        else:
+            required.append(child)
+    if len(words) < 2:
+        return None
+    loose: wq.Query = wq.Or(words) if not required else wq.And([*required, wq.Or(words)])
+    if excluded:
+        loose = wq.AndNot(loose, excluded[0] if len(excluded) == 1 else wq.Or(excluded))
+    return loose
+
+
+def _fieldnames(q: wq.Query) -> set[str]:
+    return {getattr(leaf, "fieldname", None) for leaf in ([q] if q.is_leaf() else q.leaves())}
+
+
+def positive_terms(q: wq.Query, out: dict[str, set[str]]) -> dict[str, set[str]]:
+    if isinstance(q, wq.Not):
+        return out
+    if isinstance(q, wq.AndNot):
+        return positive_terms(q.a, out)
+    if isinstance(q, wq.Term):
+        text = q.text.decode() if isinstance(q.text, bytes) else str(q.text)
+        out.setdefault(q.fieldname, set()).add(text)
+    elif isinstance(q, wq.Phrase):
+        out.setdefault(q.fieldname, set()).update(q.words)
+    for child in q.children():
+        positive_terms(child, out)
+    return out
+

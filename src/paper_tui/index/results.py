@@ -1,0 +1,256 @@
+"""Search results: hits, highlights, fragments, and the lazy result set."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from whoosh.query.qcore import QueryError as WhooshQueryError
+
+from paper_tui.errors import QueryError
+from paper_tui.index.lazy import cached
+from paper_tui.index.plan import Plan
+from paper_tui.index.schema import SORTS, Spans, terms_of
+from paper_tui.index.snapshot import Snapshot
+from paper_tui.model import Paper
+from paper_tui.query import clean, mentions_annotations
+
+if TYPE_CHECKING:
+    from paper_tui.index.paper_index import PaperIndex
+
+
+# -- results -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Hit:
+    """One search result. ``highlights`` (spans of matched words in the paper's display
+    title and abstract) is worked out on first access."""
+
+    paper: Paper
+    score: float | None = None
+    _terms: dict[str, set[str]] = field(default_factory=dict, repr=False, compare=False)
+
+    @cached
+    def highlights(self) -> Spans:
+        return highlight_spans(self.paper, self._terms)
+
+    def fragments(self) -> dict[str, str]:
+        """The matched words marked ``«like this»``: the whole title, bits of the abstract."""
+        texts = {"title": self.paper.display_title, "abstract": self.paper.display_abstract}
+        return {name: fragments(texts[name], spans, width=len(texts[name]) if name == "title"
+                                else 80) for name, spans in self.highlights.items()}
+
+
+@dataclass
+class SearchPage:
+    hits: list[Hit]
+    total: int
+    exact: bool = True
+    suggestion: str | None = None
+    error: str | None = None
+    facets: dict[str, dict[str, int]] = field(default_factory=dict)
+
+
+def highlight_spans(paper: Paper, terms: dict[str, set[str]]) -> Spans:
+    spans: Spans = {}
+    for name, text in (("title", paper.display_title), ("abstract", paper.display_abstract)):
+        wanted = terms.get(name)
+        if wanted and text:
+            found = [(s, e) for _, t, s, e in terms_of(text) if t in wanted]
+            if found:
+                spans[name] = found
+    return spans
+
+
+def fragments(text: str, spans: list[tuple[int, int]], width: int = 80,
+              most: int = 3) -> str:
+    """Text around the first matches with each match marked ``«like this»``."""
+    if not spans:
+        return ""
+    pieces: list[str] = []
+    windows: list[tuple[int, int]] = []
+    for s, e in spans:
+        if windows and s <= windows[-1][1]:
+            windows[-1] = (windows[-1][0], max(windows[-1][1], e + width))
+        elif len(windows) < most:
+            windows.append((max(0, s - width), min(len(text), e + width)))
+    for ws, we in windows:
+        out, cursor = [], ws
+        for s, e in spans:
+            if s >= ws and e <= we:
+                out += [text[cursor:s], "«", text[s:e], "»"]
+                cursor = e
+        out.append(text[cursor:we])
+        piece = "".join(out).strip()
+        pieces.append(("…" if ws > 0 else "") + piece + ("…" if we < len(text) else ""))
+    return " ".join(pieces)
+
+
+class ResultSet:
+    """Every hit of one query, in order, without loading any paper until asked.
+
+    The set of hits is exact and cheap (posting-list set algebra), so ``len()`` is true.
+    In relevance order (BM25F over the query's words, title boosted), papers matching all
+    words come first, then those matching some. Valid until ``close()``; a query error is
+    in ``error`` (never raised), with no hits.
+    """
+
+    def __init__(self, index: PaperIndex, query: str, sort: str = "relevance", *,
+                 plan: Plan | None = None, exclude: set[int] | None = None,
+                 error: str | None = None) -> None:
+        if sort not in SORTS:
+            raise ValueError(f"unknown sort {sort!r}")
+        self.query = query
+        self.sort = sort
+        self.error = error
+        self._suggestion: str | None = None
+        self._index = index
+        self._exclude = frozenset(exclude or ())
+        self._cache: dict[int, Paper] = {}
+        self._docs: list[int] = []
+        self._scores: dict[int, float] = {}
+        self._partial: frozenset[int] | set[int] = frozenset()
+        self._all: frozenset[int] | set[int] = frozenset()
+        self._plan: Plan | None = plan
+        self._snap = index._snapshot()
+        if error is not None:
+            return
+        try:
+            if plan is None and query.strip():
+                if mentions_annotations(clean(query)):
+                    index.flush(timeout=5)  # let the background writer land first
+                    self._snap = index._snapshot()
+                with self._snap._lock:
+                    self._plan = index.plan(query, self._snap)
+            with self._snap._lock:
+                self._run()
+        except (QueryError, WhooshQueryError) as exc:
+            self.error = str(exc)
+            self._plan, self._docs, self._all = None, [], frozenset()
+
+    def _run(self) -> None:
+        snap, plan = self._snap, self._plan
+        if plan is None:
+            self._all = snap.live
+            self._docs = snap.default_order if self.sort == "relevance" else \
+                sorted(snap.live, key=snap.rank(self.sort).__getitem__)
+            return
+        strict = snap.docs(plan.strict) - self._exclude
+        every = (snap.docs(plan.loose) - self._exclude) if plan.loose is not None else strict
+        self._all = every
+        if self.sort != "relevance":
+            self._docs = sorted(every, key=snap.rank(self.sort).__getitem__)
+            return
+        if not plan.scoring:  # filters only (year:, tag: …): list order
+            self._docs = sorted(every, key=snap.rank("list").__getitem__)
+            return
+        # Papers with all the words first; those with only some are ranked when someone
+        # reads past the first group (a page of results rarely does).
+        self._docs = self._ranked(strict)
+        self._partial = every - strict if every is not strict else frozenset()
+
+    def _ranked(self, docs: set[int] | frozenset[int]) -> list[int]:
+        assert self._plan is not None
+        scores = self._snap.scores(self._plan.scoring, docs)
+        for d in docs:  # words in a filtered field only (tag:x): no score, still a hit
+            scores.setdefault(d, 0.0)
+        self._scores.update(scores)
+        return sorted(sorted(docs), key=scores.__getitem__, reverse=True)
+
+    def _rank_partial(self) -> None:
+        if self._partial:
+            with self._snap._lock:
+                self._docs = self._docs + self._ranked(self._partial)
+            self._partial = frozenset()
+
+    def _doc(self, i: int) -> int:
+        if i >= len(self._docs) and self._partial:
+            self._rank_partial()
+        return self._docs[i]
+
+    def __len__(self) -> int:
+        return len(self._all)
+
+    @property
+    def total(self) -> int:
+        return len(self._all)
+
+    @property
+    def suggestion(self) -> str | None:
+        """"Did you mean …" when nothing matched."""
+        if self._suggestion is None and not self._all and not self.error and self.query:
+            with self._snap._lock:
+                self._suggestion = self._index.suggest(self.query, self._snap) or ""
+        return self._suggestion or None
+
+    def paper(self, i: int) -> Paper:
+        doc = self._doc(i)
+        paper = self._cache.get(doc)
+        if paper is None:
+            paper = self._cache[doc] = self._snap.paper(doc)
+        return paper
+
+    def ids(self) -> list[str]:
+        """Every hit's paper id, in order, without loading any paper."""
+        self._rank_partial()
+        all_ids = self._snap.all_ids
+        return [all_ids[doc] for doc in self._docs]
+
+    def score(self, i: int) -> float | None:
+        return self._scores.get(self._doc(i)) if self._plan is not None and \
+            self.sort == "relevance" else None
+
+    def highlights(self, i: int) -> Spans:
+        """Spans of matched words in paper(i)'s display title and abstract."""
+        if self._plan is None:
+            return {}
+        return highlight_spans(self.paper(i), self._plan.terms)
+
+    def hit(self, i: int) -> Hit:
+        return Hit(self.paper(i), self.score(i), self._plan.terms if self._plan else {})
+
+    def index_of(self, paper_id: str) -> int | None:
+        doc = self._snap.docnum(paper_id)
+        if doc is None or doc not in self._all:
+            return None
+        if doc in self._partial:
+            self._rank_partial()
+        return self._docs.index(doc)
+
+    def facets(self) -> dict[str, dict[str, int]]:
+        """Counts per tag, status, venue and year among the hits, most frequent first."""
+        with self._snap._lock:
+            return self._facets()
+
+    def _facets(self) -> dict[str, dict[str, int]]:
+        snap, hits = self._snap, self._all
+        everything = hits is snap.live
+        out: dict[str, dict[str, int]] = {}
+        for name, fieldname in (("tag", "tags"), ("status", "status"), ("venue", "venue"),
+                                ("year", "year")):
+            counts: dict[str, int] = {}
+            for btext in snap.reader.lexicon(fieldname):
+                docs = snap.term_docs(fieldname, btext)
+                n = len(docs) if everything else len(docs & hits)
+                if n:
+                    counts[_facet_label(snap, fieldname, btext, docs)] = n
+            if name == "status":  # "new" is stored as no status at all
+                untriaged = len(hits) - sum(counts.values())
+                if untriaged:
+                    counts["new"] = untriaged
+            order = (lambda kv: (-int(kv[0]), 0)) if name == "year" else \
+                (lambda kv: (-kv[1], kv[0]))
+            out[name] = dict(sorted(counts.items(), key=order))
+        return out
+
+    def close(self) -> None:
+        """Forget the loaded papers; the shared searcher stays with the index."""
+        self._cache.clear()
+
+
+def _facet_label(snap: Snapshot, fieldname: str, btext: bytes, docs: frozenset[int]) -> str:
+    """Venues as written (``NeurIPS``); other values as indexed."""
+    if fieldname == "venue" and docs:
+        return snap.paper(next(iter(docs))).venue
+    return btext.decode()
+
+

@@ -1,0 +1,185 @@
+"""What the index holds: fields, the analyzer (folding, stemming) and its fast path,
+the codec, the constants the other index modules share."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import fields as dataclass_fields
+from typing import Any
+
+from whoosh.analysis import Filter, IDTokenizer, RegexTokenizer, StemFilter, StopFilter
+from whoosh.analysis.filters import STOP_WORDS
+from whoosh.codec.whoosh3 import W3Codec
+from whoosh.columns import VarBytesColumn
+from whoosh.fields import BOOLEAN, COLUMN, ID, KEYWORD, STORED, TEXT, Schema
+from whoosh.lang import stemmer_for_language
+from whoosh.system import pack_uint
+
+from paper_tui.model import Paper
+from paper_tui.query import WORD, fold
+
+SCHEMA_VERSION = 6
+Progress = Callable[[int], None]
+AnnotationFields = dict[str, Any]
+"""``{"status": str, "starred": bool, "tags": list[str], "lists": list[str], "note": str}``"""
+AnnotationLookup = Callable[[str], AnnotationFields | None]
+Spans = dict[str, list[tuple[int, int]]]
+"""Character spans of matched words: ``{"title": [(start, end)], "abstract": [...]}``."""
+
+SORTS = ("relevance", "year", "title")
+DEFAULT_FIELDS = ("title", "name", "abstract", "authors", "keywords")
+TEXT_FIELDS = frozenset({*DEFAULT_FIELDS, "note", "title_exact"})
+K1, B = 1.2, 0.75  # BM25F, as Whoosh's default weighting
+EXACT_BOOST = 1.5  # a title word as typed (unstemmed) ranks above another form of it
+
+
+class Codec(W3Codec):
+    """Whoosh's codec, minus per-block length statistics: they only serve Whoosh's own
+    scorer (we rank with :meth:`Snapshot.scores`) and cost a column lookup per posting
+    when a segment is written."""
+
+    length_stats = False
+
+
+CODEC = Codec(blocklimit=1024, compression=0)
+"""Posting blocks of 1,024 (Whoosh: 128), uncompressed: fewer per-block steps in pure
+Python when whole posting lists are read for counting and scoring, and when written."""
+BOOSTS = {"title": 3.0, "name": 3.0, "abstract": 1.0, "authors": 1.5, "keywords": 1.5}
+MP_THRESHOLD = 5000  # papers in one add() before the writer uses two processes
+VOCAB_FILE = "vocabulary.txt"
+MAX_EXPANSION = 64  # words a prefix* query may expand to (each is a posting list to read)
+MAX_FUZZY = 12  # words a fuzzy~ query may expand to, closest first
+
+
+# -- analysis ------------------------------------------------------------------------------
+class FoldFilter(Filter):
+    """Lower case without accents or compatibility forms: ``Rodolà`` = ``rodola``,
+    ``MemR³`` = ``memr3``, ``ﬁ`` = ``fi``."""
+
+    def __call__(self, tokens):
+        for t in tokens:
+            t.text = fold(t.text)
+            yield t
+
+
+_STEMFN = stemmer_for_language("en")
+_STEM_CACHE: dict[str, str] = {}
+
+
+def stem(word: str) -> str:
+    """The Snowball English stem of a folded word (Porter would turn running into runn)."""
+    out = _STEM_CACHE.get(word)
+    if out is None:
+        out = _STEM_CACHE[word] = _STEMFN(word)
+    return out
+
+
+def analyzer(stemmed: bool):
+    """``StemmingAnalyzer(stemfn=stemmer_for_language("en"))`` with folding instead of
+    plain lower-casing; ``stemmed=False`` for names and the spelling vocabulary."""
+    chain = RegexTokenizer(WORD.pattern) | FoldFilter() | StopFilter(minsize=2)
+    return chain | StemFilter(stemfn=_STEMFN, cachesize=-1) if stemmed else chain
+
+
+def terms_of(text: str, stemmed: bool = True) -> Iterator[tuple[int, str, int, int]]:
+    """``(position, term, start, end)`` for each indexed word of ``text``: what the field's
+    Whoosh analyzer yields, without its per-token objects (indexing and highlights)."""
+    pos = None
+    for i, m in enumerate(WORD.finditer(text)):
+        word = m.group()
+        word = word.lower() if word.isascii() else fold(word)
+        if len(word) < 2 or word in STOP_WORDS:
+            continue
+        pos = i if pos is None else pos + 1
+        yield pos, (stem(word) if stemmed else word), m.start(), m.end()
+
+
+class FoldedText(TEXT):
+    """A TEXT field whose ``index()`` is a fast path giving the same terms as its analyzer."""
+
+    def __init__(self, stemmed: bool = True, phrase: bool = True, field_boost: float = 1.0):
+        super().__init__(analyzer=analyzer(stemmed), phrase=phrase, field_boost=field_boost)
+        self.stemmed = stemmed
+
+    def index(self, value, **kwargs):
+        positions = term_positions(value, self.stemmed)
+        if self.format.supports("positions"):
+            encode, single = self.format.encode, _single_position(self.format)
+            return [(term.encode(), len(ps), float(len(ps)),
+                     single[ps[0]] if len(ps) == 1 and ps[0] < len(single) else encode(ps))
+                    for term, ps in positions.items()]
+        return [(term.encode(), len(ps), float(len(ps)), pack_uint(len(ps)))
+                for term, ps in positions.items()]
+
+
+_SINGLE: dict[type, list[bytes]] = {}
+
+
+def _single_position(fmt) -> list[bytes]:
+    """Encoded one-position postings, by position: most words occur once in a text."""
+    single = _SINGLE.get(type(fmt))
+    if single is None:
+        single = _SINGLE[type(fmt)] = [fmt.encode([p]) for p in range(1024)]
+    return single
+
+
+def term_positions(text: str, stemmed: bool = True) -> dict[str, list[int]]:
+    """``{term: positions}`` as the field's analyzer would index ``text`` (the hot path of
+    indexing: whole-list operations instead of a generator of tokens)."""
+    folded = [w.lower() if w.isascii() else fold(w) for w in WORD.findall(text)]
+    kept = [w for w in folded if len(w) > 1 and w not in STOP_WORDS]
+    if not kept:
+        return {}
+    # Stop words are dropped and the rest renumbered from the first kept word's position.
+    base = next(i for i, w in enumerate(folded) if len(w) > 1 and w not in STOP_WORDS)
+    if stemmed:
+        cached = _STEM_CACHE.get
+        kept = [cached(w) or stem(w) for w in kept]
+    out: dict[str, list[int]] = {}
+    for pos, term in enumerate(kept, base):
+        if term in out:
+            out[term].append(pos)
+        else:
+            out[term] = [pos]
+    return out
+
+
+def build_schema() -> Schema:
+    lower_id = IDTokenizer() | FoldFilter()
+    return Schema(
+        id=ID(stored=True, unique=True, sortable=True),
+        source=ID(),
+        title=FoldedText(field_boost=1.0),
+        title_exact=FoldedText(stemmed=False, phrase=False),
+        name=FoldedText(),
+        authors=FoldedText(stemmed=False, phrase=False),
+        abstract=FoldedText(),
+        venue=ID(analyzer=lower_id),
+        year=ID(),
+        keywords=KEYWORD(commas=True, lowercase=True, scorable=True),
+        # The reader's annotations, mirrored from the YAML store so queries can combine
+        # words with triage state. Derived: rebuilt from the store like everything here.
+        tags=KEYWORD(commas=True, lowercase=True),
+        status=ID(analyzer=lower_id),
+        starred=BOOLEAN(),
+        lists=KEYWORD(commas=True, lowercase=True),
+        note=FoldedText(),
+        sortkey=COLUMN(VarBytesColumn()),
+        paper=STORED(),
+    )
+
+
+_PAPER_FIELDS = tuple(f.name for f in dataclass_fields(Paper))
+
+
+def stored_fields(paper: Paper) -> dict[str, Any]:
+    """The paper as stored in the index (what :meth:`Paper.from_dict` reads back); plain
+    attribute reads, as ``dataclasses.asdict`` costs more than indexing the title."""
+    return {name: getattr(paper, name) for name in _PAPER_FIELDS}
+
+
+def sortkey(paper: Paper) -> bytes:
+    year = paper.year or 0
+    return "\x1f".join((fold(paper.venue), f"{9999 - year:04d}",
+                        fold(paper.display_title))).encode()
+
