@@ -35,9 +35,16 @@ class Candidate:
 
 # --- Cleaning: emphasis wrappers hide names (``**SMITH**``, ``$\textbf{J}$oint``). ---------
 _MACRO = re.compile(
-    r"\\(?:textbf|textit|textsc|texttt|textrm|textsf|text|emph|mathbf|mathit|mathrm|mathsf"
+    r"\\(?:textbf|textit|textsc|texttt|textrm|textsf|text|emph|mbox|mathbf|mathit|mathrm|mathsf"
     r"|mathtt|boldsymbol|bm|underline)\s*\{([^{}]*)\}")
-_LOST_TAB_MACRO = re.compile(r"\$?\s?\b(?:ext(?:bf|it|sc|tt|rm|sf)|mph)\s*\{([^{}]*)\}\$?")
+_LOST_TAB_MACRO = re.compile(
+    r"\$?\s?\b(?:ext(?:bf|it|sc|tt|rm|sf)|e?mph|mbox)\s*\{([^{}]*)\}\$?")
+# A name in bare braces ("we propose {FALCON}, a …"), not math ("$x^{2}$").
+_BRACED = re.compile(r"(?<![\w\\^_{])\{([A-Za-z][\w+\-]*)\}")
+# A naming word glued to the name by a lost space ("calledCooperative GAN", "we proposeCASA").
+_GLUED = re.compile(r"\b(called|named|dubbed|termed|coined|namely,|call|propose|present"
+                    r"|introduce|the)(?=[A-Z])")
+_MATH_NAME = re.compile(r"\$([A-Za-z]{2,})\^(\{?\w\}?)\$")  # "$HS^2$" -> "HS$^2$"
 _PLAIN_MATH = re.compile(r"(?<![\w^}])\$([A-Za-z][^$\\^_{}]{0,60})\$")
 _MD_BOLD = re.compile(r"\*\*(?=\S)([^*]+?)(?<=\S)\*\*")
 _MD_ITALIC = re.compile(r"\*(?<![\w*]\*)(?=[^\s*])([^*]+?)(?<=[^\s*])\*(?![\w*])")
@@ -48,11 +55,14 @@ def clean(text: str) -> str:
     if "\\" in text:
         for _ in range(2):  # nested wrappers: \textbf{\emph{X}}
             text = _MACRO.sub(r"\1", text)
-    if ("xt" in text or "mph" in text) and "{" in text:
+    if ("xt" in text or "mph" in text or "mbox" in text) and "{" in text:
         # "\textit", "\emph" that lost "\t" / "\e" on the way: "$ extit{X}$", "mph{X}"
         text = _LOST_TAB_MACRO.sub(r"\1", text)
+    if "{" in text:
+        text = _BRACED.sub(r"\1", text)
+    text = _GLUED.sub(r"\1 ", text)
     if "$" in text:
-        text = _PLAIN_MATH.sub(r"\1", text)
+        text = _PLAIN_MATH.sub(r"\1", _MATH_NAME.sub(r"\1$^\2$", text))
     if "*" in text:
         text = _MD_ITALIC.sub(r"\1", _MD_BOLD.sub(r"\1", text))
     return text
@@ -165,6 +175,19 @@ def _phrase(text: str, pos: int) -> tuple[list[tuple[str, int]], int]:
     return toks, end
 
 
+def _coined_shapes(toks: list[tuple[str, int]], text: str) -> list[int]:
+    """Shapes of a phrase; a lone capitalised word the abstract never writes in lower case
+    ("Ruleformer", "Ladybird") is a coined word, as distinctive as "KiteNorm"."""
+    shapes = [sh for _, sh in toks]
+    if shapes == [1]:
+        tok = toks[0][0]
+        if len(tok) > 3 and tok not in _FUNCTION_WORDS and tok not in _PROPER_ADJECTIVES \
+                and tok not in _BACKGROUND and re.search(
+                    rf"(?<![\w-]){re.escape(tok.lower())}(?![\w-])", text) is None:
+            return [2]
+    return shapes
+
+
 def is_distinctive(tok: str) -> bool:
     """One token shaped like a name (``KGO``, ``KiteNorm``, ``MemR$^3$``)."""
     return _shape(tok) == 2 and bool(_TOK.fullmatch(tok))
@@ -245,13 +268,13 @@ def _abbreviates_whole(short: str, long: str) -> bool:
 # Each cue pattern starts with a literal so the regex engine can skip ahead quickly; they run
 # on a lower-cased copy of the abstract (same offsets).
 _VERB = (r"(?:propos|present|introduc|releas|develop|design|buil[dt]|construct|contribut"
-         r"|creat|devis|offer|describ|curat|collect|establish|unveil|open-sourc|deriv)\w*"
+         r"|creat|devis|offer|describ|curat|collect|establish|unveil|open-sourc|deriv|provid)\w*"
          r"|put\s+forward")
 _ADVERBS = (r"(?:\s+(?:also|further|then|first|here|now|finally|additionally|therefore|thus"
             r"|hence|instead|next|accordingly|have|has|can|will|hereby|herein|\w+ly))*")
 _CUE_WE = re.compile(
     rf"we(?:,[^,.]{{1,30}},)?{_ADVERBS}\s+(?:(?:aim|seek|try|attempt|set\s+out)\s+to\s+)?"
-    rf"(?:(?P<intro>{_VERB})|(?P<naming>(?:call|name|term|dub)"
+    rf"(?:(?P<intro>(?:{_VERB})(?:\s+and\s+[a-z]+(?<!ed))?)|(?P<naming>(?:call|name|term|dub)"
     r"(?:\s+(?:it|this|them|these|(?:our|the|this)\s+\w+))?(?:\s+as)?)"
     r"|(?P<address>(?:address|tackle|solve|overcome|mitigate|remedy|resolve|bridge|fill|close)"
     r"\w*\s+(?:[\w-]+\s+){0,5}?(?:with|via|through))),?\s+")
@@ -271,7 +294,7 @@ _OWN_PAPER = ("this ", "the ", "our ", "present ", "following ", "current ")
 _CUE_PATTERNS = (_CUE_WE, _CUE_THIS, _CUE_PAPER, _CUE_US, _CUE_AND, _CUE_OUR, _CUE_THE)
 # Gerunds ("by introducing X") and participles ("called X") are found from their endings.
 _GERUND_STEMS = ("propos", "present", "introduc", "releas", "develop", "design", "build",
-                 "construct", "creat", "devis", "curat", "produc")
+                 "construct", "creat", "devis", "curat", "produc", "generat", "contribut")
 _GERUND_LEADS = (" by ", " via ", " through ", " thus ", " hence ", " and ", " then ", " first ",
                  " also ", " further ", ", ", " after ", " while ")
 _NAMING_STEMS = (" call", " nam", " dubb", " coin", " term", " nicknam", " codenam", " denot",
@@ -336,6 +359,9 @@ def _cues(text: str) -> list[tuple[int, int, str]]:
             j = low.rfind(". ", 0, i) + 2 if low.rfind(". ", 0, i) >= 0 else 0
             k = low.find(", ", j, min(i, j + 40))  # "In this work, a … network (X) is …"
             found.append((j, j if k < 0 else k + 2, "intro"))
+            w = low.rfind(" ", 0, i) + 1
+            if w > j and is_distinctive(text[w:i]):  # "…, FABRIKv is proposed by …"
+                found.append((w, w, "naming"))
             i = low.find(needle, i + 5)
     # "SALVe, our novel alignment verifier": the name comes first.
     i = low.find(", our ")
@@ -344,8 +370,29 @@ def _cues(text: str) -> list[tuple[int, int, str]]:
             j = low.rfind(" ", 0, i) + 1
             found.append((j, j, "naming"))
         i = low.find(", our ", i + 6)
+    _appositions(text, low, found)
     found.sort()
     return found
+
+
+_APPOS_NEEDLE = re.compile(r"(?:,|:|\s[—–-]|—)\s*an?\s")
+_APPOS_LEADS = ("such as ", "e.g., ", "e.g. ", "like ", "including ", "and ", "or ", "than ",
+                "of ", "with ", "vs. ", "over ")
+
+
+def _appositions(text: str, low: str, found: list[tuple[int, int, str]]) -> None:
+    """"… to train LuxEmbedder, an enhanced sentence embedding model": a new distinctive
+    name glossed by "a/an … <kind of thing>" names a contribution wherever it stands (a weak
+    cue: an introducing verb wins)."""
+    for m in _APPOS_NEEDLE.finditer(low):
+        j = low.rfind(" ", 0, m.start()) + 1
+        tok = text[j:m.start()].strip(_QUOTE_CHARS)
+        if not is_distinctive(tok) or low.endswith(_APPOS_LEADS, 0, j) or \
+                text.find(tok, 0, j) >= 0:
+            continue
+        gloss = low[m.end():m.end() + 80].split()[:8]
+        if any(w.strip(",.;") in _KINDS or w in ("new", "novel") for w in gloss):
+            found.append((j, j, "appos"))
 
 
 _ARTICLE = re.compile(r"(?:(?:the|a|an|our|this)\s+)?")
@@ -388,7 +435,7 @@ _KINDS = frozenset({
     "interface", "compiler", "sampler", "solver", "generator", "learner", "filter", "kernel",
     "index", "head", "block", "unit", "cell", "variant", "extension", "formulation", "task",
     "set", "database", "repository", "specification", "lexicon", "treebank", "ontology",
-    "representation", "contribution", "embedding", "descriptor", "feature",
+    "representation", "contribution", "embedding", "descriptor", "feature", "format",
 })
 # Words a name may be followed by (anything else lowercase makes it a modifier).
 _FOLLOW = frozenset({
@@ -399,6 +446,12 @@ _FOLLOW = frozenset({
     "together", "specifically", "inspired", "able", "tailored", "aimed", "aiming", "exploits",
     "a", "an", "without", "toward", "towards", "beyond", "equipped", "dedicated",
 }) | _KINDS
+# Nouns in -ing: "a CAscade Deep REinforcement learning framework" continues a long form.
+_ING_NOUNS = frozenset({"learning", "training", "embedding", "modeling", "modelling",
+                        "reasoning", "planning", "matching", "sampling", "tracking", "mapping",
+                        "encoding", "clustering", "ranking", "hashing", "pruning", "pooling",
+                        "tuning", "prompting", "editing", "grounding", "parsing", "captioning",
+                        "understanding", "answering", "forecasting", "inpainting", "rendering"})
 # After a name used as a subject ("our approach X can …").
 _VERBISH = frozenset({"can", "could", "may", "might", "will", "would", "should", "must",
                       "also", "not", "significantly", "consistently", "further", "then",
@@ -465,7 +518,8 @@ def _followed_ok(text: str, end: int, shapes: list[int], named: bool = False,
         word = m.group(1)
         if _APPOSITION.match(text, end):
             return True  # "Debiasify a novel …", "VerA the first …"
-        if distinctive and word.endswith("ing") and word not in _KINDS:
+        if distinctive and word.endswith("ing") and word not in _KINDS and \
+                word not in _ING_NOUNS:
             return True  # "we propose GET-UP leveraging …"
         return ((distinctive and (word in _FOLLOW or (verb_ok and (
             word.endswith("s") or word in _VERBISH)))) or word in _KINDS)
@@ -532,13 +586,12 @@ def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool,
         return False
     # A plain capitalised phrase is a name only with an apposition or a long form, or as
     # "the Transkimmer architecture".
-    kind = _NEXT_WORD.match(text, after)
     if 2 not in shapes and not named and not (
             _APPOSITION.match(text, after) or text.startswith((" (", "(", ", which"), after)
             or (len(toks) > 1 and strong and text.startswith((" that ", " which ", " to "),
                                                              after))
-            or (kind and kind.group(1) in _KINDS and text.startswith("the ", p - 4)
-                and toks[0][0] not in _PROPER_ADJECTIVES)):
+            or (_kind_follows(text, after) and text[:p].rstrip(_QUOTE_CHARS).endswith(
+                ("the ", "our ")) and toks[0][0] not in _PROPER_ADJECTIVES)):
         return False
     if len(toks) > 1:
         # "the High-Quality Celebrity Video Dataset (CelebV-HQ)": a long form, its name after.
@@ -557,11 +610,20 @@ def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool,
     return Candidate(phrase, start, after, strong, expansion=expansion)
 
 
+_KIND_AFTER = re.compile(r" (?:[a-z][a-z-]+ )?([a-z]+)\b")
+
+
+def _kind_follows(text: str, after: int) -> bool:
+    """A kind of thing after a name, perhaps after one more word ("X data format")."""
+    m = _KIND_AFTER.match(text, after)
+    return bool(m and m.group(1) in _KINDS)
+
+
 _KIND_THEN_ACRONYM = re.compile(r"((?:\s+[A-Za-z][\w-]*)?)\s*\(([^()\s,;]{2,24})\)")
 
 
 def _generic_candidate(text: str, pos: int, p: int, start: int, strong: bool,
-                       max_words: int = 9                       ) -> Candidate | bool | None:
+                       max_words: int = 9, verb_ok: bool = False) -> Candidate | bool | None:
     """"a novel framework, X, …", "a new method X for …", "the X module", "a baseline (X)":
     up to nine lowercase words, then the name."""
     q = p
@@ -597,7 +659,8 @@ def _generic_candidate(text: str, pos: int, p: int, start: int, strong: bool,
             got = _acronym_candidate(text, nxt, start, strong, 0)
             if got is not False:
                 return got
-        shapes = [sh for _, sh in toks]
+        shapes = _coined_shapes(toks, text) if word in _KINDS and (
+            explicit or verb_ok) else [sh for _, sh in toks]
         after = _skip_quotes(text, end)
         if toks and (2 in shapes or (explicit and text.startswith((",", " (", "("), after))):
             kind_after = _NEXT_WORD.match(text, after)
@@ -605,7 +668,7 @@ def _generic_candidate(text: str, pos: int, p: int, start: int, strong: bool,
                     or (word in ("novel", "new") and 2 in shapes)
                     or (2 in shapes and (_APPOSITION.match(text, after) or text.startswith(
                         (" (", ", which", " that", " which"), after)))) \
-                    and _followed_ok(text, after, shapes, explicit):
+                    and _followed_ok(text, after, shapes, explicit, verb_ok):
                 if kind_after and kind_after.group(1) in _KINDS:
                     # "a novel SSL algorithm named AllMatch": the later name wins.
                     later = _generic_candidate(text, pos, kind_after.start(1), start, strong)
@@ -659,12 +722,43 @@ def _after_intro(text: str, pos: int, start: int, strong: bool, named: bool = Fa
                 w.strip(",") in _KINDS for w in text[p:p + 40].split()[:3])) and \
                 not _GEN_BLOCK.search(text, p, nameish.start()):
             # "our method, X": a few words; not "the proposed method compressed a ResNet-18".
-            got = _generic_candidate(text, pos, p, start, strong, 3 if verb_ok else 9)
+            got = _generic_candidate(text, pos, p, start, strong, 3 if verb_ok else 9, verb_ok)
         if got is not False:
             return got
+        if strong and not verb_ok:
+            got = _sentence_acronym(text, p, start)
+            if got:
+                return got
     if named or verb_ok or not any(w in _KINDS for w in text[pos:pos + 90].split()[:10]):
         return None
     return _clause(text, pos)
+
+
+_ACRONYM_PAREN = re.compile(r"\(([^()\s,;]{2,24})\)")
+_OTHERS_BEFORE = re.compile(r"\b(?:such\s+as|e\.g\.|i\.e\.|including|like|than|existing"
+                            r"|popular|standard|conventional|traditional|classical)\b")
+
+
+def _sentence_acronym(text: str, p: int, start: int) -> Candidate | None:
+    """"we propose a framework for weakly supervised … estimation (VoluMon)": an acronym
+    defined later in the introducing sentence, after a preposition. Background acronyms are
+    defined that way too, so it must be new, abbreviate the words before it, and be used
+    again (a contribution is talked about; a term defined in passing is not)."""
+    end = text.find(". ", p)
+    end = len(text) if end < 0 else end
+    for m in _ACRONYM_PAREN.finditer(text, p, end):
+        acr = m.group(1)
+        if not _TOK.fullmatch(acr) or _shape(acr) != 2 or (acr.isalpha() and acr.isupper() and
+                                                           len(acr) < 5) or \
+                bad_name(acr, text, start) or \
+                text.find(acr, m.end()) < 0 or text.startswith((" based", "-based"), m.end()):
+            continue
+        long = text[p:m.start()].rstrip()
+        s = long_form_start(acr, long)
+        if s < 0 or _OTHERS_BEFORE.search(long):
+            continue
+        return Candidate(acr, start, m.end(), False, expansion=long[s:])
+    return None
 
 
 def _next_sentence_name(text: str, pos: int, gist: str) -> Candidate | None:
@@ -697,12 +791,17 @@ def find_candidates(text: str) -> Candidate | None:
     abstract that first introduces its data set, then the method it is about); else the
     first weak one; else a name that opens a sentence as its subject ("X is a …").
     """
+    return introduced(text)[0]
+
+
+def introduced(text: str) -> tuple[Candidate | None, list[Candidate]]:
+    """:func:`find_candidates`' choice, and every name an introducing cue found."""
     strong: list[Candidate] = []
     weak: Candidate | None = None
     for start, end, kind in _cues(text):
         # "known as" also names places and tasks: it needs a distinctive name.
-        got = _after_intro(text, end, start, kind != "ours", named=kind == "naming",
-                           verb_ok=kind == "ours")
+        got = _after_intro(text, end, start, kind not in ("ours", "appos"),
+                           named=kind in ("naming", "appos"), verb_ok=kind == "ours")
         if isinstance(got, str):
             got = _next_sentence_name(text, end, got)
         if got is None or prior_work(text, got) or (kind == "known" and got.expansion):
@@ -712,6 +811,7 @@ def find_candidates(text: str) -> Candidate | None:
                 strong.append(got)
         elif weak is None:
             weak = got
+    others = strong + ([weak] if weak else [])
     if strong:
         if len(strong) > 1 and _component(strong[0], text):
             # "a saliency enhancement module (SEM) … a new variant …, called SatFormer"
@@ -721,8 +821,8 @@ def find_candidates(text: str) -> Candidate | None:
             n = text.count(c.name)
             if n > most:
                 best, most = c, n
-        return _singular(best, text)
-    return _singular(weak or _subject_name(text), text)
+        return _singular(best, text), others
+    return _singular(weak or _subject_name(text), text), others
 
 
 _COMPONENTS = frozenset({"module", "block", "layer", "loss", "head", "unit", "cell", "component",
