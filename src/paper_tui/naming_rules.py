@@ -71,8 +71,10 @@ def clean(text: str) -> str:
 # --- Tokens and their shape. ---------------------------------------------------------------
 _MATH = r"\$[\^_](?:\{[^{}$]{1,8}\}|\\?[A-Za-z0-9+\-*]{1,6})\$"
 _MATH_RE = re.compile(_MATH)
+# A name's letters, digits and math; joined by - & / + ("A*+BFHS", "S+T"); "P^3-Net", "RL^2".
 _TOK = re.compile(
-    rf"(?:[^\W_]|{_MATH})(?:[^\W_]|{_MATH}|[-&/](?=[^\W_]|\$)|\.(?=[A-Z\d])|[+*]{{1,2}}(?![^\W_*+]))*")
+    rf"(?:[^\W_]|{_MATH})(?:[^\W_]|{_MATH}|[-&/](?=[^\W_]|\$)|\.(?=[A-Z\d])"
+    r"|\^\{?[^\W_]{1,3}\}?(?![^\W_])|[+*]{1,2}(?=[A-Z])|[+*]{1,2}(?![^\W_*+]))*")
 _QUOTE_CHARS = "\"“”'`‘’"
 _QUOTE = re.compile(rf"[{_QUOTE_CHARS}]+")
 # A modifier, not a name: "LLM-based agents", "KG-guided search".
@@ -659,10 +661,12 @@ def _generic_candidate(text: str, pos: int, p: int, start: int, strong: bool,
             got = _acronym_candidate(text, nxt, start, strong, 0)
             if got is not False:
                 return got
+        after = _skip_quotes(text, end)
         shapes = _coined_shapes(toks, text) if word in _KINDS and (
             explicit or verb_ok) else [sh for _, sh in toks]
-        after = _skip_quotes(text, end)
-        if toks and (2 in shapes or (explicit and text.startswith((",", " (", "("), after))):
+        # "…, hyperparameter-free topic modelling algorithm, Community Topic."
+        ends = (",", " (", "(", ".") if word in _KINDS else (",", " (", "(")
+        if toks and (2 in shapes or (explicit and text.startswith(ends, after))):
             kind_after = _NEXT_WORD.match(text, after)
             if (explicit or word in _KINDS or (kind_after and kind_after.group(1) in _KINDS)
                     or (word in ("novel", "new") and 2 in shapes)
@@ -816,9 +820,9 @@ def introduced(text: str) -> tuple[Candidate | None, list[Candidate]]:
         if len(strong) > 1 and _component(strong[0], text):
             # "a saliency enhancement module (SEM) … a new variant …, called SatFormer"
             strong = [c for c in strong if not _component(c, text)] or strong
-        best, most = strong[0], text.count(strong[0].name) + 1
+        best, most = strong[0], _mentions(strong[0].name, text) + 1
         for c in strong[1:]:
-            n = text.count(c.name)
+            n = _mentions(c.name, text)
             if n > most:
                 best, most = c, n
         return _singular(best, text), others
@@ -830,12 +834,25 @@ _COMPONENTS = frozenset({"module", "block", "layer", "loss", "head", "unit", "ce
                          "blocks", "layers", "units", "strategy", "scheme", "attention"})
 
 
+def _mentions(name: str, text: str) -> int:
+    """How often ``name`` occurs as a word ("CF" is not counted inside "CF-DETR")."""
+    n, i = 0, text.find(name)
+    while i >= 0:
+        e = i + len(name)
+        if (not i or not (text[i - 1].isalnum() or text[i - 1] == "-")) and (
+                e >= len(text) or not (text[e].isalnum() or text[e] == "-")):
+            n += 1
+        i = text.find(name, e)
+    return n
+
+
 def _component(got: Candidate, text: str) -> bool:
     """Is ``got`` a part of the system ("a saliency enhancement module (SEM)")?"""
     words = (got.expansion or got.gist).split()
     after = _NEXT_WORD.match(text, got.end)
+    after2 = _KIND_AFTER.match(text, got.end)  # "(CF) decoder layer"
     return bool((words and words[-1].lower() in _COMPONENTS) or (
-        after and after.group(1) in _COMPONENTS))
+        after and after.group(1) in _COMPONENTS) or (after2 and after2.group(1) in _COMPONENTS))
 
 
 def _singular(got: Candidate | None, text: str) -> Candidate | None:
