@@ -73,7 +73,7 @@ _MATH = r"\$[\^_](?:\{[^{}$]{1,8}\}|\\?[A-Za-z0-9+\-*]{1,6})\$"
 _MATH_RE = re.compile(_MATH)
 # A name's letters, digits and math; joined by - & / + ("A*+BFHS", "S+T"); "P^3-Net", "RL^2".
 _TOK = re.compile(
-    rf"(?:[^\W_]|{_MATH})(?:[^\W_]|{_MATH}|[-&/](?=[^\W_]|\$)|\.(?=[A-Z\d])"
+    rf"(?:[^\W_]|{_MATH})(?:[^\W_]|{_MATH}|[-&/–](?=[^\W_]|\$)|\.(?=[A-Z\d])"
     r"|\^\{?[^\W_]{1,3}\}?(?![^\W_])|[+*]{1,2}(?=[A-Z])|[+*]{1,2}(?![^\W_*+]))*")
 _QUOTE_CHARS = "\"“”'`‘’"
 _QUOTE = re.compile(rf"[{_QUOTE_CHARS}]+")
@@ -273,7 +273,7 @@ _VERB = (r"(?:propos|present|introduc|releas|develop|design|buil[dt]|construct|c
          r"|creat|devis|offer|describ|curat|collect|establish|unveil|open-sourc|deriv|provid)\w*"
          r"|put\s+forward")
 _ADVERBS = (r"(?:\s+(?:also|further|then|first|here|now|finally|additionally|therefore|thus"
-            r"|hence|instead|next|accordingly|have|has|can|will|hereby|herein|\w+ly))*")
+            r"|hence|instead|next|accordingly|have|has|can|will|are|hereby|herein|\w+ly))*")
 _CUE_WE = re.compile(
     rf"we(?:,[^,.]{{1,30}},)?{_ADVERBS}\s+(?:(?:aim|seek|try|attempt|set\s+out)\s+to\s+)?"
     rf"(?:(?P<intro>(?:{_VERB})(?:\s+and\s+[a-z]+(?<!ed))?)|(?P<naming>(?:call|name|term|dub)"
@@ -571,8 +571,9 @@ def _acronym_candidate(text: str, p: int, start: int, strong: bool, lead_max: in
 def _lead_ok(words: list[str], lead_max: int) -> bool:
     """Words before a long form: a few adjectives ("novel", "RL-based"), no prepositions."""
     return len(words) <= lead_max and not any(
-        w in _PREPOSITIONS or not (_LEAD_WORD.fullmatch(w) or _MODIFIER.search(w))
-        for w in words)
+        (w in _PREPOSITIONS and not (w == "and" and 0 < i < len(words) - 1))
+        or not (_LEAD_WORD.fullmatch(w) or _MODIFIER.search(w))
+        for i, w in enumerate(words))
 
 
 def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool,
@@ -584,7 +585,11 @@ def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool,
     phrase = text[p:end]
     shapes = [s for _, s in toks]
     after = _skip_quotes(text, end)
-    if not _followed_ok(text, after, shapes, named, verb_ok):
+    # "we propose Weight Distillation to …": a capitalised phrase with no article is a name.
+    bare = len(toks) > 1 and strong and toks[0][0] not in _PROPER_ADJECTIVES and \
+        not text.endswith(_ARTICLES, 0, p) and text.startswith((" that ", " which ", " to "),
+                                                                 after)
+    if not bare and not _followed_ok(text, after, shapes, named, verb_ok):
         return False
     # A plain capitalised phrase is a name only with an apposition or a long form, or as
     # "the Transkimmer architecture".
@@ -609,9 +614,15 @@ def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool,
         inner = paren.group(1).strip()
         if " " in inner and _spells_out(phrase, inner):
             expansion, after = inner, paren.end()
+        elif len(toks) > 1 and _TOK.fullmatch(inner) and _coined_shapes([(inner, _shape(inner))],
+                                                                        text) == [2] and \
+                _mentions(inner, text) > 1 and not bad_name(inner, text, start):
+            # "the Deformable Volume Network (Devon)": a coined short name, not an acronym.
+            return Candidate(inner, start, paren.end(), strong, expansion=phrase)
     return Candidate(phrase, start, after, strong, expansion=expansion)
 
 
+_ARTICLES = ("a ", "an ", "the ", "our ", "this ", "A ", "An ", "The ", "Our ", "This ")
 _KIND_AFTER = re.compile(r" (?:[a-z][a-z-]+ )?([a-z]+)\b")
 
 
@@ -719,6 +730,11 @@ def _after_intro(text: str, pos: int, start: int, strong: bool, named: bool = Fa
     nameish = _NAMEISH.search(text, p, p + 160)
     if nameish:  # no capital, digit or parenthesis: no name
         got = _acronym_candidate(text, p, start, strong)
+        if got:
+            # "a novel monocular visual odometry (VO) system called UnDeepVO": that name.
+            later = _CALLED.match(text, got.end)
+            if later:
+                got = _direct_candidate(text, later.end(), start, strong, True) or got
         if got is False:
             got = _direct_candidate(text, p, start, strong, named, verb_ok)
         # After "our", only "our method, X" / "our model (X)": not "our bounds … for SDCA".
@@ -738,6 +754,7 @@ def _after_intro(text: str, pos: int, start: int, strong: bool, named: bool = Fa
     return _clause(text, pos)
 
 
+_CALLED = re.compile(r"(?: [a-z]+){0,2},? (?:called|named|dubbed|termed|coined) (?:as )?")
 _ACRONYM_PAREN = re.compile(r"\(([^()\s,;]{2,24})\)")
 _OTHERS_BEFORE = re.compile(r"\b(?:such\s+as|e\.g\.|i\.e\.|including|like|than|existing"
                             r"|popular|standard|conventional|traditional|classical)\b")
