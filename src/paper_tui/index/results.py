@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -17,6 +18,9 @@ from paper_tui.query import clean, mentions_annotations
 
 if TYPE_CHECKING:
     from paper_tui.index.paper_index import PaperIndex
+
+TOP = 100
+"""Hits ranked when a query runs; the rest are ranked as someone scrolls to them."""
 
 
 # -- results -------------------------------------------------------------------------------
@@ -108,7 +112,7 @@ class ResultSet:
         self._cache: dict[int, Paper] = {}
         self._docs: list[int] = []
         self._scores: dict[int, float] = {}
-        self._partial: frozenset[int] | set[int] = frozenset()
+        self._pending: list[set[int] | frozenset[int]] = []  # scored on demand, in order
         self._all: frozenset[int] | set[int] = frozenset()
         self._plan: Plan | None = plan
         self._snap = index._snapshot()
@@ -137,34 +141,53 @@ class ResultSet:
         strict = snap.docs(plan.strict) - self._exclude
         every = (snap.docs(plan.loose) - self._exclude) if plan.loose is not None else strict
         self._all = every
+        if not every:
+            return
         if self.sort != "relevance":
             self._docs = sorted(every, key=snap.rank(self.sort).__getitem__)
             return
         if not plan.scoring:  # filters only (year:, tag: …): list order
             self._docs = sorted(every, key=snap.rank("list").__getitem__)
             return
-        # Papers with all the words first; those with only some are ranked when someone
-        # reads past the first group (a page of results rarely does).
-        self._docs = self._ranked(strict)
-        self._partial = every - strict if every is not strict else frozenset()
+        # Papers with all the words first, then those with only some. Only the top of the
+        # first group is ranked now; the rest when someone reads past it (a page of
+        # results rarely does).
+        self._pending = [strict]
+        if every is not strict and len(every) > len(strict):
+            self._pending.append(every - strict)
+        self._rank_more(TOP)
 
-    def _ranked(self, docs: set[int] | frozenset[int]) -> list[int]:
+    def _rank_more(self, wanted: int | None) -> None:
+        """Rank the next ``wanted`` documents (None: all) onto the end of ``_docs``.
+
+        A group is scored once; its best ``wanted`` are picked with a heap, the rest stay
+        pending (already scored) and are sorted when needed. The order is exactly that of a
+        full sort: score, highest first, then document number."""
+        if not self._pending:
+            return
         assert self._plan is not None
-        scores = self._snap.scores(self._plan.scoring, docs)
-        for d in docs:  # words in a filtered field only (tag:x): no score, still a hit
-            scores.setdefault(d, 0.0)
-        self._scores.update(scores)
-        return sorted(sorted(docs), key=scores.__getitem__, reverse=True)
-
-    def _rank_partial(self) -> None:
-        if self._partial:
-            with self._snap._lock:
-                self._docs = self._docs + self._ranked(self._partial)
-            self._partial = frozenset()
+        with self._snap._lock:
+            while self._pending and (wanted is None or wanted > 0):
+                group = self._pending.pop(0)
+                scores = self._scores
+                fresh = [d for d in group if d not in scores]
+                if fresh:
+                    found = self._snap.scores(self._plan.scoring, fresh)
+                    for d in fresh:  # words in a filtered field only (tag:x): still a hit
+                        scores[d] = found.get(d, 0.0)
+                if wanted is not None and len(group) > 2 * wanted:
+                    cut = heapq.nlargest(wanted, map(scores.__getitem__, group))[-1]
+                    top = [d for d in group if scores[d] >= cut]
+                    self._pending.insert(0, group.difference(top))
+                    group = top
+                ranked = sorted(sorted(group), key=scores.__getitem__, reverse=True)
+                self._docs = self._docs + ranked
+                if wanted is not None:
+                    wanted -= len(ranked)
 
     def _doc(self, i: int) -> int:
-        if i >= len(self._docs) and self._partial:
-            self._rank_partial()
+        if i >= len(self._docs) and self._pending:
+            self._rank_more(max(TOP, i + 1 - len(self._docs)))
         return self._docs[i]
 
     def __len__(self) -> int:
@@ -191,7 +214,7 @@ class ResultSet:
 
     def ids(self) -> list[str]:
         """Every hit's paper id, in order, without loading any paper."""
-        self._rank_partial()
+        self._rank_more(None)
         all_ids = self._snap.all_ids
         return [all_ids[doc] for doc in self._docs]
 
@@ -212,8 +235,8 @@ class ResultSet:
         doc = self._snap.docnum(paper_id)
         if doc is None or doc not in self._all:
             return None
-        if doc in self._partial:
-            self._rank_partial()
+        if any(doc in group for group in self._pending):
+            self._rank_more(None)
         return self._docs.index(doc)
 
     def facets(self) -> dict[str, dict[str, int]]:

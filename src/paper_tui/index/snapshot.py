@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import math
+import pickle
 import threading
+import zlib
 from array import array
-from collections import Counter
-from collections.abc import Iterable, Iterator
+from bisect import bisect_left
+from collections import Counter, OrderedDict
+from collections.abc import Hashable, Iterable, Iterator
 from functools import wraps
-from itertools import accumulate
+from itertools import accumulate, repeat
 from pathlib import Path
+from typing import Any, NamedTuple
 
 from whoosh import index as windex
 from whoosh import query as wq
@@ -19,8 +23,48 @@ from whoosh.util.numeric import byte_to_length
 
 from paper_tui import atomic
 from paper_tui.index.lazy import cached
-from paper_tui.index.schema import K1, TEXT_FIELDS, B
+from paper_tui.index.schema import K1, B
 from paper_tui.model import Paper
+
+POSTINGS_BUDGET = 4_000_000
+"""Postings (doc number + weight, 8 bytes) a view keeps decoded: ~32 MB."""
+TERM_DOCS_BUDGET = 1_000_000
+"""Documents in the cached per-term sets (~40 bytes each in a frozenset): ~40 MB."""
+
+
+class Postings(NamedTuple):
+    ids: array  # array("i"): global document numbers, ascending
+    weights: array  # array("f"): the term's frequency in each document
+
+
+class SizedLRU:
+    """A least-recently-used cache bounded by the summed size of its values, not their
+    number (one common word's postings outweigh thousands of rare ones)."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.size = 0
+        self._items: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+
+    def get(self, key: Hashable) -> Any:
+        item = self._items.get(key)
+        if item is None:
+            return None
+        self._items.move_to_end(key)
+        return item[0]
+
+    def put(self, key: Hashable, value: Any, size: int) -> None:
+        old = self._items.pop(key, None)
+        if old is not None:
+            self.size -= old[1]
+        self._items[key] = (value, size)
+        self.size += size
+        while self.size > self.budget and len(self._items) > 1:
+            _, (_, dropped) = self._items.popitem(last=False)
+            self.size -= dropped
+
+    def __len__(self) -> int:
+        return len(self._items)
 
 
 # -- a point-in-time view of the index -----------------------------------------------------
@@ -46,8 +90,8 @@ class Snapshot:
         self.reader = self.searcher.reader()
         self.leaves = self.reader.leaf_readers()
         self._lock = threading.RLock()
-        self._term_docs: dict[tuple[str, str], frozenset[int]] = {}
-        self._score_cache: dict[tuple[str, str], dict[int, float]] = {}
+        self._term_docs: SizedLRU = SizedLRU(TERM_DOCS_BUDGET)
+        self._postings: SizedLRU = SizedLRU(POSTINGS_BUDGET)
         self._norm_cache: dict[str, tuple[bytes, list[float]]] = {}
 
     def up_to_date(self) -> bool:
@@ -71,43 +115,36 @@ class Snapshot:
 
     @locked
     def term_docs(self, fieldname: str, text: str | bytes) -> frozenset[int]:
+        """Every live document holding one term (cached)."""
         if isinstance(text, str):
             text = self.reader.schema[fieldname].to_bytes(text)
         key = (fieldname, text)
-        cached = self._term_docs.get(key)
-        if cached is not None:
-            return cached
-        if fieldname in TEXT_FIELDS:  # read the postings once, for scores and the set
-            docs = frozenset(self.term_scores(fieldname, text.decode()))
-            self._term_docs[key] = docs
-            return docs
-        out: list[int] = []
-        for reader, offset in self.leaves:
-            if (fieldname, text) not in reader:
-                continue
-            matcher = reader.postings(fieldname, text)
-            deleted = ()
-            if isinstance(matcher, FilterMatcher):
-                deleted, matcher = reader.deleted_docs_set, matcher.child
-            ids = _all_ids(matcher)
-            out.extend(offset + d for d in ids if d not in deleted)
-        docs = frozenset(out)
-        with self._lock:
-            if len(self._term_docs) > 4096:
-                self._term_docs.clear()
-            self._term_docs[key] = docs
+        docs = self._term_docs.get(key)
+        if docs is None:
+            docs = frozenset(self.postings(fieldname, text).ids)
+            self._term_docs.put(key, docs, len(docs))
         return docs
 
     @locked
-    def _postings(self, fieldname: str, btext: bytes) -> tuple[list[int], list[float]]:
-        """Global doc numbers and weights (term frequencies) of one term's live postings."""
-        ids: list[int] = []
-        weights: list[float] = []
+    def postings(self, fieldname: str, btext: bytes) -> Postings:
+        """Global doc numbers (ascending) and weights (term frequencies) of one term's live
+        postings, kept in a bounded LRU: a query refined letter by letter, or the next page
+        of results, reads each posting list once."""
+        key = (fieldname, btext)
+        found = self._postings.get(key)
+        if found is None:
+            found = self._read_postings(fieldname, btext)
+            self._postings.put(key, found, len(found.ids))
+        return found
+
+    def _read_postings(self, fieldname: str, btext: bytes) -> Postings:
+        ids = array("i")
+        weights = array("f")
         for reader, offset in self.leaves:
             if (fieldname, btext) not in reader:
                 continue
             matcher = reader.postings(fieldname, btext)
-            deleted = ()
+            deleted: set[int] | frozenset[int] = frozenset()
             if isinstance(matcher, FilterMatcher):
                 deleted, matcher = reader.deleted_docs_set, matcher.child
             for block_ids, block_weights in _blocks(matcher):
@@ -117,12 +154,12 @@ class Snapshot:
                     block_ids, block_weights = [d for d, _ in kept], [w for _, w in kept]
                 ids.extend(map(offset.__add__, block_ids) if offset else block_ids)
                 weights.extend(block_weights)
-        return ids, weights
+        return Postings(ids, weights)
 
     @locked
     def _phrase_docs(self, fieldname: str, words: list[str]) -> set[int]:
         """Documents where ``words`` follow each other: candidates from the posting sets,
-        then positions read only for those."""
+        then positions read only in the posting blocks that hold a candidate."""
         sets = sorted((self.term_docs(fieldname, w) for w in words), key=len)
         candidates = set(sets[0]).intersection(*sets[1:]) if sets else set()
         if len(words) < 2 or not candidates:
@@ -138,9 +175,10 @@ class Snapshot:
                 matcher = reader.postings(fieldname, btext)
                 if isinstance(matcher, FilterMatcher):
                     matcher = matcher.child
-                for d, value in _all_values(matcher):
-                    if offset + d in candidates:
-                        found[offset + d] = fmt.decode_positions(value)
+                mine = sorted(d - offset for d in candidates
+                              if offset <= d < offset + reader.doc_count_all())
+                for d, value in _values_of(matcher, mine):
+                    found[offset + d] = fmt.decode_positions(value)
             positions.append(found)
         out = set()
         for d in candidates:
@@ -167,42 +205,33 @@ class Snapshot:
                 self._norm_cache[fieldname] = norms
             return norms
 
-    def term_scores(self, fieldname: str, text: str) -> dict[int, float]:
-        """BM25 score of one term in one field, per document holding it (cached)."""
-        key = (fieldname, text)
-        cached = self._score_cache.get(key)
-        if cached is not None:
-            return cached
-        ids, weights = self._postings(fieldname, text.encode())
-        out: dict[int, float] = {}
-        if ids:
-            lengths, norm = self._norms(fieldname)
-            idf = math.log(self.reader.doc_count_all() / (len(ids) + 1)) + 1
-            c = idf * (K1 + 1)
-            out = {d: c * w / (w + norm[lengths[d]]) for d, w in zip(ids, weights, strict=True)}
-        with self._lock:
-            if len(self._score_cache) > 256:
-                self._score_cache.clear()
-            self._score_cache[key] = out
-        return out
-
+    @locked
     def scores(self, terms: list[tuple[str, str, float]], docs: Iterable[int]
                ) -> dict[int, float]:
-        """Summed BM25F scores of ``docs`` for weighted terms."""
+        """Summed BM25F scores of ``docs`` for weighted ``(field, term, boost)``; a
+        document none of the terms is in is left out. Only the postings of ``docs`` are
+        scored: a long posting list is probed by bisection when ``docs`` is small."""
         docs = docs if isinstance(docs, set | frozenset) else set(docs)
         total: dict[int, float] = {}
         get = total.get
+        count = self.reader.doc_count_all()
         for fieldname, text, boost in terms:
-            per_doc = self.term_scores(fieldname, text)
-            if len(per_doc) > len(docs):
+            ids, weights = self.postings(fieldname, text.encode())
+            if not ids:
+                continue
+            lengths, norm = self._norms(fieldname)
+            c = boost * (math.log(count / (len(ids) + 1)) + 1) * (K1 + 1)
+            if len(docs) * 16 < len(ids):
+                n = len(ids)
                 for d in docs:
-                    v = per_doc.get(d)
-                    if v:
-                        total[d] = get(d, 0.0) + boost * v
+                    i = bisect_left(ids, d)
+                    if i < n and ids[i] == d:
+                        w = weights[i]
+                        total[d] = get(d, 0.0) + c * w / (w + norm[lengths[d]])
             else:
-                for d, v in per_doc.items():
+                for d, w in zip(ids, weights, strict=True):
                     if d in docs:
-                        total[d] = get(d, 0.0) + boost * v
+                        total[d] = get(d, 0.0) + c * w / (w + norm[lengths[d]])
         return total
 
     @locked
@@ -351,7 +380,7 @@ def length_bytes(reader, fieldname: str) -> bytes:
         return bytes(column)
 
 
-def _blocks(matcher) -> Iterator[tuple[list[int], list[float]]]:
+def _blocks(matcher) -> Iterator[tuple[Iterable[int], Iterable[float]]]:
     """(ids, weights) of the postings, a block at a time for on-disk postings."""
     if type(matcher) is not W3LeafMatcher:
         ids, weights = [], []
@@ -363,50 +392,71 @@ def _blocks(matcher) -> Iterator[tuple[list[int], list[float]]]:
         return
     m = matcher
     while not m._atend:
-        if m._data is None:
-            m._read_data()
-        if m._weights is None:
-            m._read_weights()
+        ids, weights = _ids_weights(m)
         # The block's ids are stored as deltas: a running sum in C, not Whoosh's generator
-        ids = m._data[0] if m._byteids else accumulate(m._data[0])
-        yield list(ids), list(m._weights)
+        yield (ids if m._byteids else accumulate(ids)), weights
         if m._lastblock:
             break
         m._goto(m._nextoffset)
 
 
-def _all_values(matcher) -> Iterator[tuple[int, bytes]]:
-    """(id, encoded value) of every posting, a block at a time for on-disk postings."""
+_VALUES_START = b"(c_codecs\nencode\n"
+"""How a block's pickled values (positions) begin: a tuple of bytes, which pickle protocol 2
+writes as ``_codecs.encode(str, "latin1")`` calls: 90% of a block's unpickling time."""
+
+
+def _ids_weights(m: W3LeafMatcher) -> tuple[tuple[int, ...], Iterable[float]]:
+    """The current block's (ids as stored, weights) without unpickling its values.
+
+    A block is the pickle of ``(ids, weights, values)``; cut before the values and close the
+    tuple there, and pickle reads only the first two. Anything unexpected (a block without
+    values, a cut that does not parse) takes Whoosh's own full read."""
+    raw = m._postfile.get(m._dataoffset, m._nextoffset - m._dataoffset)
+    if m._compression:
+        raw = zlib.decompress(raw)
+    data = None
+    cut = raw.find(_VALUES_START)
+    if cut > 0:
+        try:
+            data = pickle.loads(raw[:cut] + b"\x86.")  # TUPLE2, STOP
+        except Exception:
+            data = None
+    if not (isinstance(data, tuple) and len(data) == 2 and len(data[0]) == m._blocklength):
+        data = pickle.loads(raw)
+    ids, weights = data[0], data[1]
+    if weights is None:
+        weights = repeat(1.0, m._blocklength)
+    elif isinstance(weights, float):
+        weights = repeat(weights, m._blocklength)
+    return ids, weights
+
+
+def _values_of(matcher, wanted: list[int]) -> Iterator[tuple[int, bytes]]:
+    """(id, encoded value) of the postings whose ids are in ``wanted`` (ascending, local to
+    the segment); on-disk blocks holding none of them are skipped unread."""
+    if not wanted:
+        return
     if type(matcher) is not W3LeafMatcher:
+        keep = set(wanted)
         while matcher.is_active():
-            yield matcher.id(), matcher.value()
+            if matcher.id() in keep:
+                yield matcher.id(), matcher.value()
             matcher.next()
         return
     m = matcher
-    while not m._atend:
-        if m._data is None:
-            m._read_data()
-        if m._values is None:
-            m._read_values()
-        ids = m._data[0] if m._byteids else accumulate(m._data[0])
-        yield from zip(ids, m._values, strict=False)
+    i = 0  # wanted[i:] are the ids not yet passed
+    while not m._atend and i < len(wanted):
+        if wanted[i] <= m._maxid:
+            if m._data is None:
+                m._read_data()
+            if m._values is None:
+                m._read_values()
+            keep = set(wanted[i:bisect_left(wanted, m._maxid + 1)])
+            ids = m._data[0] if m._byteids else accumulate(m._data[0])
+            for d, value in zip(ids, m._values, strict=False):
+                if d in keep:
+                    yield d, value
+        i = bisect_left(wanted, m._maxid + 1, i)
         if m._lastblock:
             break
         m._goto(m._nextoffset)
-
-
-def _all_ids(matcher) -> Iterable[int]:
-    """Every id of a leaf matcher: whole posting blocks at a time for on-disk postings."""
-    if type(matcher) is not W3LeafMatcher:
-        return list(matcher.all_ids())
-    out: list[int] = []
-    m = matcher
-    while not m._atend:
-        if m._data is None:
-            m._read_data()
-        out.extend(m._data[0] if m._byteids else accumulate(m._data[0]))
-        if m._lastblock:
-            break
-        m._goto(m._nextoffset)
-    return out
-

@@ -30,7 +30,7 @@ class Vocabulary:
         self._stamp: tuple[int, int] | None = None
         self._words: list[str] = []
         self._set: set[str] = set()
-        self._by_first: dict[str, list[str]] = {}
+        self._by_first: dict[str, _Group] = {}
 
     def _load(self) -> None:
         try:
@@ -68,39 +68,88 @@ class Vocabulary:
         return out
 
     def near(self, word: str, maxdist: int, prefix: int = 1) -> list[str]:
-        """Words within ``maxdist`` edits of ``word`` sharing its first ``prefix`` letters."""
+        """Words within ``maxdist`` edits of ``word`` sharing its first ``prefix`` letters
+        (and always its first letter), closest first."""
         self._load()
         first = word[:1]
+        if not first:
+            return []
         group = self._by_first.get(first)
         if group is None:
-            lo = bisect.bisect_left(self._words, first)
-            hi = bisect.bisect_left(self._words, first + "\U0010ffff")
-            group = self._by_first[first] = self._words[lo:hi] if first else []
-        letters = set(word)
+            group = self._by_first[first] = _Group(self._words, first)
+        letters = _letters(word)
+        pieces = _pieces(word, maxdist)
         found = []
-        for cand in group:
-            if abs(len(cand) - len(word)) > maxdist or cand[:prefix] != word[:prefix]:
-                continue
-            if len(letters.symmetric_difference(cand)) > 2 * maxdist:
-                continue
-            dist = _within(cand, word, maxdist)
-            if dist <= maxdist:
-                found.append((dist, cand))
+        for size in range(max(1, len(word) - maxdist), len(word) + maxdist + 1):
+            masks, words = group.of_length(size)
+            # An edit changes at most two letters of the set of letters a word uses, and
+            # leaves at least one of maxdist + 1 pieces of the word intact: two C-speed
+            # filters before the exact distance.
+            for i, mask in enumerate(masks):
+                if (mask ^ letters).bit_count() > 2 * maxdist:
+                    continue
+                cand = words[i]
+                if cand[:prefix] != word[:prefix] or not any(p in cand for p in pieces):
+                    continue
+                dist = distance(word, cand)
+                if dist <= maxdist:
+                    found.append((dist, cand))
         return [cand for _, cand in sorted(found)[:MAX_FUZZY]]
 
 
-def _within(a: str, b: str, limit: int) -> int:
-    """Levenshtein distance of a and b, or limit + 1 when it is larger."""
-    if abs(len(a) - len(b)) > limit:
-        return limit + 1
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i]
-        for j, cb in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1,
-                               previous[j - 1] + (ca != cb)))
-        if min(current) > limit:
-            return limit + 1
-        previous = current
-    return previous[-1]
+class _Group:
+    """The words with one first letter, by length, each with its set of letters as bits."""
 
+    def __init__(self, words: list[str], first: str) -> None:
+        lo = bisect.bisect_left(words, first)
+        hi = bisect.bisect_left(words, first + "\U0010ffff")
+        self._by_length: dict[int, tuple[list[int], list[str]]] = {}
+        for word in words[lo:hi]:
+            masks, same = self._by_length.setdefault(len(word), ([], []))
+            masks.append(_letters(word))
+            same.append(word)
+
+    def of_length(self, size: int) -> tuple[list[int], list[str]]:
+        return self._by_length.get(size, ([], []))
+
+
+def _letters(word: str) -> int:
+    mask = 0
+    for ch in set(word):
+        mask |= 1 << (ord(ch) % 61)
+    return mask
+
+
+def _pieces(word: str, maxdist: int) -> list[str]:
+    """``word`` cut into ``maxdist + 1`` pieces: ``maxdist`` edits leave one intact."""
+    k = maxdist + 1
+    cuts = [round(i * len(word) / k) for i in range(k + 1)]
+    return [word[cuts[i]:cuts[i + 1]] for i in range(k)]
+
+
+def distance(a: str, b: str) -> int:
+    """Levenshtein distance, bit-parallel (Myers 1999, Hyyrö's form): one pass over ``b``
+    with ``a``'s letters as bit masks, instead of a table of len(a) x len(b) cells."""
+    m = len(a)
+    if not m:
+        return len(b)
+    peq: dict[str, int] = {}
+    for i, ch in enumerate(a):
+        peq[ch] = peq.get(ch, 0) | (1 << i)
+    full, last = (1 << m) - 1, 1 << (m - 1)
+    pv, mv, score = full, 0, m
+    for ch in b:
+        eq = peq.get(ch, 0)
+        xv = eq | mv
+        xh = (((eq & pv) + pv) ^ pv) | eq
+        ph = mv | ~(xh | pv)
+        mh = pv & xh
+        if ph & last:
+            score += 1
+        elif mh & last:
+            score -= 1
+        ph = ((ph << 1) | 1) & full
+        mh = (mh << 1) & full
+        pv = (mh | ~(xv | ph)) & full
+        mv = ph & xv
+    return score
