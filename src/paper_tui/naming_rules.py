@@ -899,13 +899,14 @@ _BACKGROUND_DESCRIPTION = re.compile(
     r"|central|critical|crucial|core|dominant|successful|general|ubiquitous|family|class|type"
     r"|technique|kind|branch|subfield|field|method\s+of|challenging|difficult|long-standing)\b")
 _IS = re.compile(r"\s*,?\s*(?:is|are|was|were|has|have)\s+(?:an?\s+|the\s+)?")
-_SUBJECT_TAIL = re.compile(r"(?:\s*\([^()]{1,80}\))?,?\s+(?:is|was)\s+(?:a|an|the\s+first)\s")
+_SUBJECT_TAIL = re.compile(r"(?:\s*\([^()]{1,80}\))?,?\s+(?:is|was|are)\s+(?:a|an|the\s+first"
+                           r"|the\s+\w+est|designed|capable|equipped|composed)\s")
 
 
 def _subject_name(text: str) -> Candidate | None:
     """"SiWare is an AI-powered knowledge discovery system …": a new distinctive name that
     opens a sentence and is defined there."""
-    if " is a" not in text and " was a" not in text and " is the first" not in text:
+    if " is " not in text and " was " not in text and " are " not in text:
         return None
     i = 0
     while i >= 0:
