@@ -170,11 +170,11 @@ class ResultSet:
             while self._pending and (wanted is None or wanted > 0):
                 group = self._pending.pop(0)
                 scores = self._scores
-                fresh = [d for d in group if d not in scores]
-                if fresh:
-                    found = self._snap.scores(self._plan.scoring, fresh)
-                    for d in fresh:  # words in a filtered field only (tag:x): still a hit
-                        scores[d] = found.get(d, 0.0)
+                if group and next(iter(group)) not in scores:  # a group is scored whole
+                    found = self._snap.scores(self._plan.scoring, group)
+                    if len(found) < len(group):  # words in a filtered field only (tag:x)
+                        found.update(dict.fromkeys(group - found.keys(), 0.0))
+                    scores.update(found)
                 if wanted is not None and len(group) > 2 * wanted:
                     cut = heapq.nlargest(wanted, map(scores.__getitem__, group))[-1]
                     top = [d for d in group if scores[d] >= cut]

@@ -28,6 +28,8 @@ from paper_tui.model import Paper
 
 POSTINGS_BUDGET = 4_000_000
 """Postings (doc number + weight, 8 bytes) a view keeps decoded: ~32 MB."""
+IMPACTS_BUDGET = 1_000_000
+"""Per-document term scores (a dict entry and a float, ~70 bytes) a view keeps: ~70 MB."""
 TERM_DOCS_BUDGET = 1_000_000
 """Documents in the cached per-term sets (~40 bytes each in a frozenset): ~40 MB."""
 
@@ -92,6 +94,7 @@ class Snapshot:
         self._lock = threading.RLock()
         self._term_docs: SizedLRU = SizedLRU(TERM_DOCS_BUDGET)
         self._postings: SizedLRU = SizedLRU(POSTINGS_BUDGET)
+        self._impacts: SizedLRU = SizedLRU(IMPACTS_BUDGET)
         self._norm_cache: dict[str, tuple[bytes, list[float]]] = {}
 
     def up_to_date(self) -> bool:
@@ -206,32 +209,54 @@ class Snapshot:
             return norms
 
     @locked
-    def scores(self, terms: list[tuple[str, str, float]], docs: Iterable[int]
+    def impacts(self, fieldname: str, text: str, boost: float) -> dict[int, float]:
+        """One term's boosted BM25 score in each document holding it (cached beside the
+        postings: a refined query re-scores nothing it scored before)."""
+        btext = text.encode()
+        key = (fieldname, btext, boost)
+        found = self._impacts.get(key)
+        if found is not None:
+            return found
+        ids, weights = self.postings(fieldname, btext)
+        found = {}
+        if ids:
+            lengths, norm = self._norms(fieldname)
+            c = boost * (math.log(self.reader.doc_count_all() / (len(ids) + 1)) + 1) * (K1 + 1)
+            found = {d: c * w / (w + norm[lengths[d]])
+                     for d, w in zip(ids, weights, strict=True)}
+        self._impacts.put(key, found, len(found))
+        return found
+
+    @locked
+    def scores(self, terms: list[tuple[str, str, float]], docs: set[int] | frozenset[int]
                ) -> dict[int, float]:
         """Summed BM25F scores of ``docs`` for weighted ``(field, term, boost)``; a
-        document none of the terms is in is left out. Only the postings of ``docs`` are
-        scored: a long posting list is probed by bisection when ``docs`` is small."""
-        docs = docs if isinstance(docs, set | frozenset) else set(docs)
-        total: dict[int, float] = {}
-        get = total.get
-        count = self.reader.doc_count_all()
+        document none of the terms is in is left out."""
+        inside: list[dict[int, float]] = []  # terms all of whose documents are in docs
+        partly: list[dict[int, float]] = []
         for fieldname, text, boost in terms:
-            ids, weights = self.postings(fieldname, text.encode())
-            if not ids:
-                continue
-            lengths, norm = self._norms(fieldname)
-            c = boost * (math.log(count / (len(ids) + 1)) + 1) * (K1 + 1)
-            if len(docs) * 16 < len(ids):
-                n = len(ids)
+            impacts = self.impacts(fieldname, text, boost)
+            if impacts:
+                whole = len(impacts) <= len(docs) and self.term_docs(fieldname, text) <= docs
+                (inside if whole else partly).append(impacts)
+        # The longest posting list wholly inside docs starts the sum as a copy (C speed)
+        inside.sort(key=len, reverse=True)
+        total: dict[int, float] = dict(inside[0]) if inside else {}
+        get = total.get
+        for impacts in inside[1:]:
+            for d, v in impacts.items():
+                total[d] = get(d, 0.0) + v
+        for impacts in partly:
+            if len(docs) < len(impacts):
+                find = impacts.get
                 for d in docs:
-                    i = bisect_left(ids, d)
-                    if i < n and ids[i] == d:
-                        w = weights[i]
-                        total[d] = get(d, 0.0) + c * w / (w + norm[lengths[d]])
+                    v = find(d)
+                    if v is not None:
+                        total[d] = get(d, 0.0) + v
             else:
-                for d, w in zip(ids, weights, strict=True):
+                for d, v in impacts.items():
                     if d in docs:
-                        total[d] = get(d, 0.0) + c * w / (w + norm[lengths[d]])
+                        total[d] = get(d, 0.0) + v
         return total
 
     @locked
