@@ -102,8 +102,11 @@ _BACKGROUND = frozenset({
     "NER", "POS", "ASR", "TTS", "MT", "NMT", "OCR", "HRI", "HCI", "NBV", "UDA", "VR", "AR",
     "LP", "ILP", "MILP", "QP", "SDP", "NMPC", "DAG", "MAP", "MLE", "KL", "ELBO", "MMD", "BO",
     "NAS", "IRL", "GAIL", "TD", "DDPG", "SAC", "TRPO", "A3C", "SVRG", "UCB", "SIFT", "SURF",
-    "HOG", "ORB", "ConvNet", "ConvNets", "ROS",
+    "HOG", "ORB", "ConvNet", "ConvNets", "ROS", "FLOPS", "FLOPs", "LOOCV", "BoW", "LoRA",
+    "MS-COCO", "MIMIC", "MINLP", "SWaP", "BLSTM", "Bi-LSTM", "NP-hard", "NP-complete",
 })
+# Degrees of freedom: "6-DoF", "7DOF".
+_DOF = re.compile(r"\d*-?(?:DOF|DoF|DOFs|DoFs)")
 # Capitalised adjectives: "the Bayesian approach" names nothing.
 _PROPER_ADJECTIVES = frozenset({
     "Bayesian", "Gaussian", "Markov", "Markovian", "Monte", "Euclidean", "Riemannian",
@@ -200,6 +203,7 @@ def bad_name(name: str, text: str, before: int) -> bool:
     return (
         len(name) > 40
         or name in _BACKGROUND
+        or bool(_DOF.fullmatch(name))
         or bool(_PLURAL_ACRONYM.match(name))
         or bool(_MODIFIER.search(name))
         or text.find(name, 0, before) >= 0
@@ -772,7 +776,7 @@ def _sentence_acronym(text: str, p: int, start: int) -> Candidate | None:
         if not _TOK.fullmatch(acr) or _shape(acr) != 2 or (acr.isalpha() and acr.isupper() and
                                                            len(acr) < 5) or \
                 bad_name(acr, text, start) or \
-                text.find(acr, m.end()) < 0 or text.startswith((" based", "-based"), m.end()):
+                text.startswith((" based", "-based"), m.end()):
             continue
         long = text[p:m.start()].rstrip()
         s = long_form_start(acr, long)
