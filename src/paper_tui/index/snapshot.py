@@ -430,24 +430,29 @@ _VALUES_START = b"(c_codecs\nencode\n"
 writes as ``_codecs.encode(str, "latin1")`` calls: 90% of a block's unpickling time."""
 
 
+_HEAD_BYTES = 16 * 1024
+"""A block's ids (<= 5 bytes each) and weights (9 bytes each) for 1,024 postings."""
+
+
 def _ids_weights(m: W3LeafMatcher) -> tuple[tuple[int, ...], Iterable[float]]:
     """The current block's (ids as stored, weights) without unpickling its values.
 
     A block is the pickle of ``(ids, weights, values)``; cut before the values and close the
     tuple there, and pickle reads only the first two. Anything unexpected (a block without
     values, a cut that does not parse) takes Whoosh's own full read."""
-    raw = m._postfile.get(m._dataoffset, m._nextoffset - m._dataoffset)
-    if m._compression:
-        raw = zlib.decompress(raw)
+    size = m._nextoffset - m._dataoffset
     data = None
-    cut = raw.find(_VALUES_START)
-    if cut > 0:
-        try:
-            data = pickle.loads(raw[:cut] + b"\x86.")  # TUPLE2, STOP
-        except Exception:
-            data = None
+    if not m._compression:  # ids and weights fill at most ~14 KB of a block: read those
+        head = m._postfile.get(m._dataoffset, min(size, _HEAD_BYTES))
+        cut = head.find(_VALUES_START)
+        if cut > 0:
+            try:
+                data = pickle.loads(head[:cut] + b"\x86.")  # TUPLE2, STOP
+            except Exception:
+                data = None
     if not (isinstance(data, tuple) and len(data) == 2 and len(data[0]) == m._blocklength):
-        data = pickle.loads(raw)
+        raw = m._postfile.get(m._dataoffset, size)
+        data = pickle.loads(zlib.decompress(raw) if m._compression else raw)
     ids, weights = data[0], data[1]
     if weights is None:
         weights = repeat(1.0, m._blocklength)
