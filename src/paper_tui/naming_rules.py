@@ -764,6 +764,20 @@ _OTHERS_BEFORE = re.compile(r"\b(?:such\s+as|e\.g\.|i\.e\.|including|like|than|e
                             r"|popular|standard|conventional|traditional|classical)\b")
 
 
+_KIND_OF_LEAD = frozenset({"a", "an", "the", "our", "new", "novel", "simple", "general",
+                           "effective", "efficient", "of", "for", "performing", "using"})
+
+
+def _kind_of(words: list[str]) -> bool:
+    """"a new method of", "an approach of performing", "to add": words that make what
+    follows the thing introduced."""
+    if words[:1] == ["to"] and len(words) <= 2:
+        return True
+    return 0 < len(words) <= 6 and any(
+        w in _KINDS and words[i + 1:i + 2] in (["of"], ["for"]) for i, w in enumerate(words)
+    ) and all(w in _KIND_OF_LEAD or w in _KINDS for w in words)
+
+
 def _sentence_acronym(text: str, p: int, start: int) -> Candidate | None:
     """"we propose a framework for weakly supervised … estimation (VoluMon)": an acronym
     defined later in the introducing sentence, after a preposition. Background acronyms are
@@ -773,14 +787,16 @@ def _sentence_acronym(text: str, p: int, start: int) -> Candidate | None:
     end = len(text) if end < 0 else end
     for m in _ACRONYM_PAREN.finditer(text, p, end):
         acr = m.group(1)
-        if not _TOK.fullmatch(acr) or _shape(acr) != 2 or (acr.isalpha() and acr.isupper() and
-                                                           len(acr) < 5) or \
-                bad_name(acr, text, start) or \
+        if not _TOK.fullmatch(acr) or _shape(acr) != 2 or bad_name(acr, text, start) or \
                 text.startswith((" based", "-based"), m.end()):
             continue
         long = text[p:m.start()].rstrip()
         s = long_form_start(acr, long)
         if s < 0 or _OTHERS_BEFORE.search(long):
+            continue
+        # A plain initialism ("RL", "MPC") is background unless its long form is what the
+        # cue introduces: "a method of Learning to Rank Senses (LTRS)", "to add … (GAL)".
+        if acr.isalpha() and acr.isupper() and len(acr) < 5 and not _kind_of(long[:s].split()):
             continue
         return Candidate(acr, start, m.end(), False, expansion=long[s:])
     return None
