@@ -441,7 +441,7 @@ _KINDS = frozenset({
     "interface", "compiler", "sampler", "solver", "generator", "learner", "filter", "kernel",
     "index", "head", "block", "unit", "cell", "variant", "extension", "formulation", "task",
     "set", "database", "repository", "specification", "lexicon", "treebank", "ontology",
-    "representation", "contribution", "embedding", "descriptor", "feature", "format",
+    "representation", "contribution", "embedding", "descriptor", "feature", "format", "sensor",
 })
 # Words a name may be followed by (anything else lowercase makes it a modifier).
 _FOLLOW = frozenset({
@@ -630,10 +630,15 @@ _ARTICLES = ("a ", "an ", "the ", "our ", "this ", "A ", "An ", "The ", "Our ", 
 _KIND_AFTER = re.compile(r" (?:[a-z][a-z-]+ )?([a-z]+)\b")
 
 
-def _kind_follows(text: str, after: int) -> bool:
-    """A kind of thing after a name, perhaps after one more word ("X data format")."""
-    m = _KIND_AFTER.match(text, after)
-    return bool(m and m.group(1) in _KINDS)
+def _kind_follows(text: str, after: int, words: int = 2) -> bool:
+    """A kind of thing after a name, perhaps after more words ("X data format", "X
+    convolutional neural network")."""
+    for w in text[after:after + 60].split(" ", words + 1)[1:words + 1]:
+        if w.rstrip(",.;:") in _KINDS:
+            return True
+        if not w.isalpha() or not w.islower():
+            return False
+    return False
 
 
 _KIND_THEN_ACRONYM = re.compile(r"((?:\s+[A-Za-z][\w-]*)?)\s*\(([^()\s,;]{2,24})\)")
