@@ -18,7 +18,9 @@ from typing import Any, NamedTuple
 from whoosh import index as windex
 from whoosh import query as wq
 from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3LeafMatcher, _lenfield
+from whoosh.formats import Positions
 from whoosh.matching.wrappers import FilterMatcher
+from whoosh.system import _INT_SIZE
 from whoosh.util.numeric import byte_to_length
 
 from paper_tui import atomic
@@ -162,37 +164,43 @@ class Snapshot:
     @locked
     def _phrase_docs(self, fieldname: str, words: list[str]) -> set[int]:
         """Documents where ``words`` follow each other: candidates from the posting sets,
-        then positions read only in the posting blocks that hold a candidate."""
+        then positions read only in the posting blocks that hold a candidate and decoded
+        only for candidates."""
         sets = sorted((self.term_docs(fieldname, w) for w in words), key=len)
         candidates = set(sets[0]).intersection(*sets[1:]) if sets else set()
         if len(words) < 2 or not candidates:
             return candidates
         fmt = self.reader.schema[fieldname].format
-        positions: list[dict[int, list[int]]] = []
-        for word in words:
-            found: dict[int, list[int]] = {}
-            btext = word.encode()
-            for reader, offset in self.leaves:
-                if (fieldname, btext) not in reader:
-                    continue
-                matcher = reader.postings(fieldname, btext)
-                if isinstance(matcher, FilterMatcher):
-                    matcher = matcher.child
-                mine = sorted(d - offset for d in candidates
-                              if offset <= d < offset + reader.doc_count_all())
-                for d, value in _values_of(matcher, mine):
-                    found[offset + d] = fmt.decode_positions(value)
-            positions.append(found)
+        decode = _positions if type(fmt) is Positions else fmt.decode_positions
+        values = [self._candidate_values(fieldname, word.encode(), candidates)
+                  for word in words]
+        first, rest = values[0], list(enumerate(values[1:], 1))
         out = set()
         for d in candidates:
-            starts = set(positions[0].get(d, ()))
-            for k in range(1, len(words)):
-                starts.intersection_update(p - k for p in positions[k].get(d, ()))
+            starts = decode(first[d])
+            for k, later in rest:
+                after = decode(later[d])
+                starts = [p for p in starts if p + k in after]
                 if not starts:
                     break
             if starts:
                 out.add(d)
         return out
+
+    def _candidate_values(self, fieldname: str, btext: bytes, candidates: set[int]
+                          ) -> dict[int, bytes]:
+        """The encoded posting value (positions) of one term in each candidate document."""
+        found: dict[int, bytes] = {}
+        for reader, offset in self.leaves:
+            if (fieldname, btext) not in reader:
+                continue
+            matcher = reader.postings(fieldname, btext)
+            if isinstance(matcher, FilterMatcher):
+                matcher = matcher.child
+            end = offset + reader.doc_count_all()
+            mine = sorted(d - offset for d in candidates if offset <= d < end)
+            found.update((offset + d, value) for d, value in _values_of(matcher, mine))
+        return found
 
     def _norms(self, fieldname: str) -> tuple[bytes, list[float]]:
         """BM25's length normalisation ``K1 * (1 - B + B * len / avglen)`` per document, as
@@ -461,6 +469,50 @@ def _ids_weights(m: W3LeafMatcher) -> tuple[tuple[int, ...], Iterable[float]]:
     return ids, weights
 
 
+def _block_values(m: W3LeafMatcher, keep: set[int]) -> Iterator[tuple[int, bytes]]:
+    """(id, encoded value) of the current block's postings whose ids are in ``keep``.
+
+    Unpickling a block's values costs ~1 µs a posting (each is a ``_codecs.encode`` call).
+    Instead the pickle is split where each value starts (``BINGET <the codecs.encode
+    global> BINUNICODE``) and only the kept values are decoded; a block that does not split
+    into exactly one piece per posting (a value pickled as a memo reference, another
+    layout) is unpickled whole, as Whoosh does."""
+    raw = m._postfile.get(m._dataoffset, m._nextoffset - m._dataoffset)
+    cut = -1 if m._compression else raw.find(_VALUES_START)
+    start = cut + len(_VALUES_START)
+    if cut > 0 and raw[start] == 0x71 and raw[start + 2] == 0x58:  # BINPUT n, BINUNICODE
+        ids = pickle.loads(raw[:cut] + b"\x86.")[0]  # TUPLE2, STOP
+        pieces = raw[start + 3:].split(b"h" + raw[start + 1:start + 2] + b"X")
+        if len(pieces) == m._blocklength == len(ids):
+            for d, piece in zip(ids if m._byteids else accumulate(ids), pieces, strict=True):
+                if d in keep:
+                    size = int.from_bytes(piece[:4], "little")
+                    yield d, piece[4:4 + size].decode("utf-8").encode("latin-1")
+            return
+    if m._data is None:
+        m._read_data()
+    if m._values is None:
+        m._read_values()
+    ids = m._data[0] if m._byteids else accumulate(m._data[0])
+    for d, value in zip(ids, m._values, strict=False):
+        if d in keep:
+            yield d, value
+
+
+def _positions(value: bytes) -> tuple[int, ...] | list[int]:
+    """Whoosh's ``Positions.decode_positions``: a count, then the pickled list of position
+    deltas. Deltas below 256 (most words in most documents) are read without pickle."""
+    if len(value) == 13 and value[9] == 0x4B:  # b"....\x80\x02]q\x00K" + position + b"a."
+        return (value[10],)
+    # b"....\x80\x02]q\x00(" + b"K" + delta for each, + b"e.": all deltas below 256
+    if len(value) > 13 and value[9] == 0x28 and value.endswith(b"e.") \
+            and not value[10:-2:2].strip(b"K"):
+        return list(accumulate(value[11:-2:2]))
+    if not value.endswith(b"."):
+        value += b"."
+    return list(accumulate(pickle.loads(value[_INT_SIZE:])))
+
+
 def _values_of(matcher, wanted: list[int]) -> Iterator[tuple[int, bytes]]:
     """(id, encoded value) of the postings whose ids are in ``wanted`` (ascending, local to
     the segment); on-disk blocks holding none of them are skipped unread."""
@@ -477,15 +529,8 @@ def _values_of(matcher, wanted: list[int]) -> Iterator[tuple[int, bytes]]:
     i = 0  # wanted[i:] are the ids not yet passed
     while not m._atend and i < len(wanted):
         if wanted[i] <= m._maxid:
-            if m._data is None:
-                m._read_data()
-            if m._values is None:
-                m._read_values()
             keep = set(wanted[i:bisect_left(wanted, m._maxid + 1)])
-            ids = m._data[0] if m._byteids else accumulate(m._data[0])
-            for d, value in zip(ids, m._values, strict=False):
-                if d in keep:
-                    yield d, value
+            yield from _block_values(m, keep)
         i = bisect_left(wanted, m._maxid + 1, i)
         if m._lastblock:
             break
