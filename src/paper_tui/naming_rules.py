@@ -42,8 +42,9 @@ _LOST_TAB_MACRO = re.compile(
 # A name in bare braces ("we propose {FALCON}, a …"), not math ("$x^{2}$").
 _BRACED = re.compile(r"(?<![\w\\^_{])\{([A-Za-z][\w+\-]*)\}")
 # A naming word glued to the name by a lost space ("calledCooperative GAN", "we proposeCASA").
-_GLUED = re.compile(r"\b(called|named|dubbed|termed|coined|namely,|call|propose|present"
-                    r"|introduce|the)(?=[A-Z])")
+_GLUE_POINT = re.compile(r"[dlte,](?=[A-Z])")  # a fast scan: the last letter, then a capital
+_GLUED = ("called", "named", "dubbed", "termed", "coined", "namely,", "call", "propose",
+          "present", "introduce", "the")
 _MATH_NAME = re.compile(r"\$([A-Za-z]{2,})\^(\{?\w\}?)\$")  # "$HS^2$" -> "HS$^2$"
 _PLAIN_MATH = re.compile(r"(?<![\w^}])\$([A-Za-z][^$\\^_{}]{0,60})\$")
 _MD_BOLD = re.compile(r"\*\*(?=\S)([^*]+?)(?<=\S)\*\*")
@@ -60,12 +61,31 @@ def clean(text: str) -> str:
         text = _LOST_TAB_MACRO.sub(r"\1", text)
     if "{" in text:
         text = _BRACED.sub(r"\1", text)
-    text = _GLUED.sub(r"\1 ", text)
+    text = _unglue(text)
     if "$" in text:
         text = _PLAIN_MATH.sub(r"\1", _MATH_NAME.sub(r"\1$^\2$", text))
     if "*" in text:
         text = _MD_ITALIC.sub(r"\1", _MD_BOLD.sub(r"\1", text))
     return text
+
+
+def _unglue(text: str) -> str:
+    """A space back after a naming word glued to the name."""
+    cuts = []
+    for m in _GLUE_POINT.finditer(text):
+        e = m.end()
+        if text.endswith(_GLUED, 0, e):
+            w = text.rfind(" ", 0, e) + 1
+            if text[w:e] in _GLUED:
+                cuts.append(e)
+    if not cuts:
+        return text
+    parts, last = [], 0
+    for e in cuts:
+        parts.append(text[last:e])
+        last = e
+    parts.append(text[last:])
+    return " ".join(parts)
 
 
 # --- Tokens and their shape. ---------------------------------------------------------------
@@ -381,7 +401,6 @@ def _cues(text: str) -> list[tuple[int, int, str]]:
     return found
 
 
-_APPOS_NEEDLE = re.compile(r"(?:,|:|\s[—–-]|—)\s*an?\s")
 _APPOS_LEADS = ("such as ", "e.g., ", "e.g. ", "like ", "including ", "and ", "or ", "than ",
                 "of ", "with ", "vs. ", "over ")
 
@@ -390,15 +409,20 @@ def _appositions(text: str, low: str, found: list[tuple[int, int, str]]) -> None
     """"… to train LuxEmbedder, an enhanced sentence embedding model": a new distinctive
     name glossed by "a/an … <kind of thing>" names a contribution wherever it stands (a weak
     cue: an introducing verb wins)."""
-    for m in _APPOS_NEEDLE.finditer(low):
-        j = low.rfind(" ", 0, m.start()) + 1
-        tok = text[j:m.start()].strip(_QUOTE_CHARS)
-        if not is_distinctive(tok) or low.endswith(_APPOS_LEADS, 0, j) or \
-                text.find(tok, 0, j) >= 0:
-            continue
-        gloss = low[m.end():m.end() + 80].split()[:8]
-        if any(w.strip(",.;") in _KINDS or w in ("new", "novel") for w in gloss):
-            found.append((j, j, "appos"))
+    for needle in (" a ", " an "):
+        i = low.find(needle)
+        while i >= 0:
+            k = i - 1 if low[i - 1:i] in (",", ":", "—") else i - 2 if low[i - 2:i] in (
+                " -", " —", " –") else -1  # where the separator starts
+            if k > 0:
+                j = low.rfind(" ", 0, k) + 1
+                tok = text[j:k].strip(_QUOTE_CHARS)
+                gloss = low[i + len(needle):i + 80].split()[:8]
+                if is_distinctive(tok) and not low.endswith(_APPOS_LEADS, 0, j) and \
+                        text.find(tok, 0, j) < 0 and any(
+                            w.strip(",.;") in _KINDS or w in ("new", "novel") for w in gloss):
+                    found.append((j, j, "appos"))
+            i = low.find(needle, i + 2)
 
 
 _ARTICLE = re.compile(r"(?:(?:the|a|an|our|this)\s+)?")
