@@ -5,11 +5,13 @@
 
 First paint is measured on the installed ``paper-tui`` in a real terminal (a detached tmux
 session, 120x40): from launching the command to the first screen showing the results
-(the status line's "N hits"), polling the pane every 5 ms. The triage latency is measured
-in-process (Textual's headless driver, 120x40): from the ``x`` key event reaching the app
-to the first frame rendered (the compositor's update, just before it goes to the terminal)
-with the cursor on the next paper and the abstract view showing it. This includes
-Textual's frame batching (up to 1/60 s).
+(the status line's "N hits"), polling the pane every 5 ms. Key latency is measured
+in-process (Textual's headless driver, 120x40): from the key leaving the terminal driver
+(``driver.send_message``, as a real terminal's keys do) to the end of the first frame that
+shows its outcome, encoded as the escape sequences a terminal would be sent: for ``x``
+the cursor on the next paper and the abstract view showing it, for ``s`` the star shown.
+This includes Textual's frame batching (up to 1/60 s). ``frames`` counts the frames drawn
+while the keys were pressed (one per key is the goal). ``--keys-only`` skips first paint.
 
 Numbers go to bench/results/tui.json (merged under the ``"bundled"`` or ``"library"`` key).
 """
@@ -26,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import results_file
@@ -64,9 +67,18 @@ def first_paint(library: Path, env: dict[str, str], runs: int) -> list[float]:
     return times
 
 
-async def triage_latency(library: Path, presses: int) -> list[float]:
-    """Seconds from a triage key reaching the app to the first frame rendered with the
-    cursor on the next paper and the abstract view showing it, per key press."""
+async def key_latency(library: Path, key: str, presses: int, gap: float
+                      ) -> tuple[list[float], list[float], int]:
+    """Seconds from ``key`` (a triage key, or ``s``) leaving the terminal driver to the
+    frame that shows its outcome encoded for the terminal, per key press.
+
+    The outcome: for ``i``/``r``/``x`` the cursor on the next paper and its abstract shown;
+    for ``s`` the paper's star in its row and in the abstract view. Keys go in the way a
+    terminal's do (the driver's ``send_message``, one every ``gap`` seconds), not through
+    the test pilot, whose per-key bookkeeping would run inside the measured time.
+    Returns the times, the UI thread's CPU time in each (what the app itself spent,
+    whatever else runs on the machine) and the number of frames drawn while the keys were
+    pressed."""
     from textual import events
 
     from paper_tui import config as config_mod
@@ -74,29 +86,26 @@ async def triage_latency(library: Path, presses: int) -> list[float]:
     from paper_tui.tui.app import PaperApp
 
     times: list[float] = []
+    cpu: list[float] = []
 
     class TimedApp(PaperApp):
-        key_at: float | None = None
-        target: int = -1
+        sent_at: float | None = None
+        sent_cpu = 0.0
+        done: Callable[[], bool] = staticmethod(lambda: False)
+        frames = 0
 
-        async def on_event(self, event: events.Event) -> None:
-            if isinstance(event, events.Key) and event.key == "x":
-                self.key_at = time.perf_counter()
-                self.target = self.results_list.cursor + 1
-            await super().on_event(event)
-
-        def _display(self, screen, renderable) -> None:  # the frame is rendered by now
-            if (self.key_at is not None and renderable is not None
-                    and self.results_list.cursor == self.target
-                    and self.shown_id == self.results_list.results.paper(self.target).id):
-                times.append(time.perf_counter() - self.key_at)
-                self.key_at = None
+        def _display(self, screen, renderable) -> None:
             super()._display(screen, renderable)
-
-        def show_current(self) -> None:
-            super().show_current()
-            paper = self.current_paper()
-            self.shown_id = paper.id if paper else None
+            if renderable is None or self.sent_at is None:
+                return
+            if self.is_headless:  # what the terminal driver would write
+                renderable.render_segments(self.console)
+            now, now_cpu = time.perf_counter(), time.thread_time()
+            self.frames += 1
+            if self.done():
+                times.append(now - self.sent_at)
+                cpu.append(now_cpu - self.sent_cpu)
+                self.sent_at = None
 
     cfg = config_mod.defaults()
     lib = Library.open(library, config=cfg)
@@ -104,19 +113,41 @@ async def triage_latency(library: Path, presses: int) -> list[float]:
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         await app.workers.wait_for_complete()
-        await pilot.pause()
+        await pilot.pause(0.3)
         results = app.results_list
         presses = min(presses, len(results) - 1)
+        view = app.query_one("#abstract")
         for _ in range(presses):
-            await pilot.press("x")
-            await pilot.pause(0.05)
-        assert results.cursor == presses, "triage did not advance"
+            paper = app.current_paper()
+            if key == "s":
+                starred = not app.annotations.get(paper.id).starred
+                app.done = lambda p=paper, s=starred: (
+                    view.paper is p and view.annotation.starred == s)
+            else:
+                target = results.cursor + 1
+                following = results.results.paper(target)
+                app.done = lambda t=target, p=following: (
+                    results.cursor == t and view.paper is p)
+            app.sent_at, app.sent_cpu = time.perf_counter(), time.thread_time()
+            app._driver.send_message(events.Key(key, key))
+            await asyncio.sleep(gap)
+        assert app.sent_at is None, f"no frame showed the outcome of {key!r}"
+        frames = app.frames
         await pilot.press("g")
         for _ in range(presses):  # put the library back as it was
             await pilot.press("z")
     lib.close()
     assert len(times) == presses, f"{len(times)} frames timed for {presses} keys"
-    return times
+    return times, cpu, frames
+
+
+def latency_summary(times: list[float], cpu: list[float], frames: int
+                    ) -> dict[str, float | int]:
+    return {"p50": round(statistics.median(times) * 1000, 2),
+            "p95": round(p95(times) * 1000, 2), "max": round(max(times) * 1000, 2),
+            "cpu_p50": round(statistics.median(cpu) * 1000, 2),
+            "cpu_p95": round(p95(cpu) * 1000, 2),
+            "presses": len(times), "frames": frames}
 
 
 def p95(values: list[float]) -> float:
@@ -126,32 +157,42 @@ def p95(values: list[float]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--library", type=Path, help="an existing library (default: bundled)")
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--presses", type=int, default=30)
+    parser.add_argument("--runs", type=int, default=5, help="first-paint runs")
+    parser.add_argument("--presses", type=int, default=30, help="presses of each key")
+    parser.add_argument("--gap", type=float, default=0.1, help="seconds between presses")
+    parser.add_argument("--keys-only", action="store_true",
+                        help="measure the keys only and print (results file untouched)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp) / "home"
         env = {"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config")}
         os.environ.update(env)  # never read or write the real user's config
         library = args.library or Path(tmp) / "library"
-        cold = first_paint(library, env, 1) if args.library is None else []
-        warm = first_paint(library, env, args.runs)
-        triage = asyncio.run(triage_latency(library, args.presses))
+        paint = not args.keys_only
+        cold = first_paint(library, env, 1) if paint and args.library is None else []
+        warm = first_paint(library, env, args.runs) if paint else []
+        if args.library is None and not paint:
+            from paper_tui import config as config_mod
+            from paper_tui.library import Library
+
+            Library.open(library, config=config_mod.defaults()).close()
+        triage = asyncio.run(key_latency(library, "x", args.presses, args.gap))
+        star = asyncio.run(key_latency(library, "s", args.presses, args.gap))
     key = "library" if args.library else "bundled"
-    result = {
-        "library": str(args.library) if args.library else "bundled NeurIPS 2026 list",
-        "first_paint_s": {"median": round(statistics.median(warm), 3),
-                          "max": round(max(warm), 3), "runs": len(warm)},
-        "triage_key_to_next_paper_ms": {"p50": round(statistics.median(triage) * 1000, 2),
-                                        "p95": round(p95(triage) * 1000, 2),
-                                        "presses": len(triage)},
-        "load_average_1min": round(os.getloadavg()[0], 2),
-        "command": "python bench/tui.py" + (f" --library {args.library}" if args.library
-                                             else ""),
-    }
+    result: dict = {
+        "library": str(args.library) if args.library else "bundled NeurIPS 2026 list"}
+    if warm:
+        result["first_paint_s"] = {"median": round(statistics.median(warm), 3),
+                                   "max": round(max(warm), 3), "runs": len(warm)}
+    result["triage_key_to_next_paper_ms"] = latency_summary(*triage)
+    result["star_key_to_star_shown_ms"] = latency_summary(*star)
+    result["load_average_1min"] = round(os.getloadavg()[0], 2)
+    result["command"] = "python bench/tui.py" + (f" --library {args.library}"
+                                                 if args.library else "")
     if cold:
         result["first_paint_new_library_s"] = round(cold[0], 3)
-    results_file.save("tui", key, result)
+    if paint:
+        results_file.save("tui", key, result)
     print(json.dumps(result, indent=2))
 
 

@@ -617,7 +617,10 @@ def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool,
     bare = len(toks) > 1 and strong and toks[0][0] not in _PROPER_ADJECTIVES and \
         not text.endswith(_ARTICLES, 0, p) and text.startswith((" that ", " which ", " to "),
                                                                  after)
-    if not bare and not _followed_ok(text, after, shapes, named, verb_ok):
+    # "the Transkimmer architecture", "the Flexpoint data format", "our Mnemonist method".
+    kind_named = _kind_follows(text, after) and text[:p].rstrip(_QUOTE_CHARS).endswith(
+        ("the ", "our ")) and toks[0][0] not in _PROPER_ADJECTIVES
+    if not bare and not kind_named and not _followed_ok(text, after, shapes, named, verb_ok):
         return False
     # A plain capitalised phrase is a name only with an apposition or a long form, or as
     # "the Transkimmer architecture".
@@ -625,8 +628,7 @@ def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool,
             _APPOSITION.match(text, after) or text.startswith((" (", "(", ", which"), after)
             or (len(toks) > 1 and strong and text.startswith((" that ", " which ", " to "),
                                                              after))
-            or (_kind_follows(text, after) and text[:p].rstrip(_QUOTE_CHARS).endswith(
-                ("the ", "our ")) and toks[0][0] not in _PROPER_ADJECTIVES)):
+            or kind_named):
         return False
     if len(toks) > 1:
         # "the High-Quality Celebrity Video Dataset (CelebV-HQ)": a long form, its name after.

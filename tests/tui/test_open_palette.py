@@ -38,7 +38,7 @@ async def test_open_runs_the_browser_in_a_worker(make_app, settle, tmp_path: Pat
         while not opened.exists() and time.monotonic() < deadline:
             await pilot.pause(0.05)
         assert opened.read_text().strip() == paper.url
-        assert any("opening" in n.message for n in app._notifications)
+        assert any("opening" in m for m in app.said)
 
 
 async def test_without_a_display_the_link_is_copied_instead(make_app, settle,
@@ -51,7 +51,7 @@ async def test_without_a_display_the_link_is_copied_instead(make_app, settle,
         paper = await _on_paper_with_link(app, pilot, settle)
         await pilot.press("o")
         assert app.clipboard == paper.url
-        assert any("link copied" in n.message for n in app._notifications)
+        assert any("link copied" in m for m in app.said)
 
 
 async def test_the_palette_offers_every_action_and_the_themes(make_app, settle):

@@ -17,7 +17,8 @@ from paper_tui.tui.widgets.facets import FacetsPanel, narrow, term
 
 
 def messages(app) -> list[str]:
-    return [n.message for n in app._notifications]
+    """What the app said: confirmations (status line) and toasts (errors, other screens)."""
+    return [*app.said, *(n.message for n in app._notifications)]
 
 
 async def test_bulk_tagging_of_marked_papers(make_app, settle, library_dir):

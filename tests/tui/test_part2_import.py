@@ -7,7 +7,8 @@ import json
 
 
 def messages(app) -> list[str]:
-    return [n.message for n in app._notifications]
+    """What the app said: confirmations (status line) and toasts (errors, other screens)."""
+    return [*app.said, *(n.message for n in app._notifications)]
 
 
 async def test_a_failed_import_is_shown(make_app, settle, tmp_path):

@@ -15,8 +15,13 @@ def status(app, i: int) -> str:
     return note.status
 
 
-def notifications(app) -> list[str]:
-    return [n.message for n in app._notifications]
+def confirmations(app) -> list[str]:
+    """What the keys said, newest last (shown in the status line)."""
+    return list(app.said)
+
+
+def status_line(app) -> str:
+    return str(app.query_one("#status").render())
 
 
 async def test_triage_keys_set_status_and_advance(make_app, settle):
@@ -30,8 +35,10 @@ async def test_triage_keys_set_status_and_advance(make_app, settle):
         assert status(app, 1) == "read" and results.cursor == 2
         await pilot.press("x")
         assert status(app, 2) == "skipped" and results.cursor == 3
-        assert any("to read" in m for m in notifications(app))
-        await pilot.pause(0.2)  # the count follows the key's frame
+        assert any("to read" in m for m in confirmations(app))
+        assert "skipped: “" in status_line(app)  # the last key's confirmation, on screen
+        assert "3 / 38 triaged" in app.query_one("#status").text.plain  # in the key's frame
+        await pilot.pause(0.2)  # the recount after the frame agrees
         assert "3 / 38 triaged" in app.query_one("#status").text.plain
 
 
@@ -53,8 +60,7 @@ async def test_star_toggles_without_moving(make_app, settle):
         assert app.current_paper() == paper
         await pilot.press("s")
         assert not app.annotations.get(paper.id).starred
-        assert notifications(app)[-2:] == [m for m in notifications(app)[-2:]
-                                           if "starred" in m]
+        assert [m.split(":")[0] for m in confirmations(app)[-2:]] == ["starred", "unstarred"]
 
 
 async def test_space_jumps_to_the_next_new_paper(make_app, settle):
@@ -77,7 +83,7 @@ async def test_undo_reverts_the_last_change(make_app, settle):
         assert not app.annotations.get(app.results_list.results.paper(1).id).starred
         await pilot.press("z")
         assert status(app, 0) == "new"
-        assert any("undone" in m for m in notifications(app))
+        assert any("undone" in m for m in confirmations(app))
 
 
 def _find(node, key: str):

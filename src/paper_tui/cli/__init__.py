@@ -1,25 +1,38 @@
 """``paper-tui``: the command line. Thin: it parses, calls the core, prints.
 
 Each module in this package adds its own sub-commands via ``register(subparsers)``; a
-command's handler takes ``(args, ctx)`` and returns an exit status.
+command's handler takes ``(args, ctx)`` and returns an exit status. A module is imported
+only when its command runs (or help lists them all): the app, started with no command,
+imports none of them, nor what they need (citations, export, …).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from paper_tui import __version__
-from paper_tui.cli import annotate, cite, papers, settings
-from paper_tui.cli.context import Context
 from paper_tui.errors import PaperTuiError
 
-COMMAND_MODULES = (papers, annotate, cite, settings)
+COMMANDS = {
+    **dict.fromkeys(("import", "list", "search", "show"), "papers"),
+    **dict.fromkeys(("tag", "untag", "status", "star", "unstar", "note", "lists", "export",
+                     "tags", "orphans"), "annotate"),
+    "cite": "cite",
+    "config": "settings",
+}
+"""Each sub-command and the module of this package that registers it."""
+COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))
+VALUE_OPTIONS = ("--library", "--config")
+"""The global options that take a value (the next word is not a command or a path)."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(commands: Iterable[str] | None = None) -> argparse.ArgumentParser:
+    """The whole parser, or with ``commands`` the global options and just those commands
+    (importing only their modules)."""
     parser = argparse.ArgumentParser(
         prog="paper-tui",
         description="A keyboard-driven terminal reader for research paper lists. "
@@ -32,10 +45,25 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--config", metavar="FILE", type=Path,
                         help="config file overriding the user's config key by key")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in COMMAND_MODULES:
-        module.register(sub)
-    parser.set_defaults(command_names=frozenset(sub.choices))
+    names = COMMAND_MODULES if commands is None else dict.fromkeys(COMMANDS[c] for c in commands)
+    for name in names:
+        importlib.import_module(f"paper_tui.cli.{name}").register(sub)
     return parser
+
+
+def commands_needed(argv: Sequence[str]) -> list[str] | None:
+    """The commands whose parsers reading ``argv`` (paths taken out) needs: none for the
+    app's options alone, the one named, or None (all) for help or a word argparse must
+    report as unknown."""
+    tokens = iter(argv)
+    for token in tokens:
+        if token in VALUE_OPTIONS:
+            next(tokens, None)
+        elif token in COMMANDS:
+            return [token]
+        elif token in ("-h", "--help") or not token.startswith("-"):
+            return None
+    return []
 
 
 def split_open_paths(argv: list[str], commands: frozenset[str]
@@ -47,7 +75,7 @@ def split_open_paths(argv: list[str], commands: frozenset[str]
     paths: list[Path] = []
     tokens = iter(argv)
     for token in tokens:
-        if token in ("--library", "--config"):
+        if token in VALUE_OPTIONS:
             rest += [token, next(tokens, "")]
         elif token.startswith("-") or token in commands or not Path(token).exists():
             if token in commands:
@@ -62,9 +90,10 @@ def split_open_paths(argv: list[str], commands: frozenset[str]
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
-    argv, open_paths = split_open_paths(argv, parser.get_default("command_names"))
-    args = parser.parse_args(argv)
+    argv, open_paths = split_open_paths(argv, frozenset(COMMANDS))
+    args = build_parser(commands_needed(argv)).parse_args(argv)
+    from paper_tui.cli.context import Context  # the library: after parsing (--help, errors)
+
     ctx = Context(library_dir=args.library, config_file=args.config)
     try:
         for problem in ctx.config.problems:

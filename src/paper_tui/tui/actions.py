@@ -1,8 +1,9 @@
 """The app's one-key actions: triage, star, next new, undo, open, like this, sort, cite.
 
-Each calls one core function (the same the CLI calls), then confirms itself in a short
-notification. None waits on disk: the annotation store saves off the UI's path, and the
-browser and the clipboard run in workers.
+Each calls one core function (the same the CLI calls), then confirms itself in the status
+line. None waits on disk: the annotation store saves off the UI's path, and the browser
+and the clipboard run in workers. A key redraws only what it changed (see
+``_after_change``), so its confirmation and the next paper arrive in one frame.
 """
 
 from __future__ import annotations
@@ -51,17 +52,23 @@ class TriageActions(_Base):
             return None
         return store
 
-    def _after_change(self, count: int) -> None:
-        """Advance after a single-paper triage (config), else just redraw."""
+    def _after_change(self, count: int, advance: bool = False, triaged_change: int = 0
+                      ) -> None:
+        """Redraw what a change to ``count`` papers altered, in the key's one frame: for
+        the paper under the cursor its row, the abstract view and the status line (and,
+        ``advance`` and the config willing, move on to the next paper); else every row."""
         results = self.results_list
-        if (count == 1 and not results.marked
-                and self.config.get("triage.advance_after_triage", True)
-                and results.cursor < len(results) - 1):
-            results.cursor += 1
-            self.show_current()  # now, not a frame later when Highlighted arrives
-            self.search_control.update_status()
-        else:
+        if count != 1 or results.marked:
             self.refresh_current()
+            return
+        if (advance and self.config.get("triage.advance_after_triage", True)
+                and results.cursor < len(results) - 1):
+            results.cursor += 1  # repaints the row left and the row reached
+        else:
+            results.refresh_line(results.cursor)
+        self.show_if_changed()  # now, not a frame later when Highlighted arrives
+        if results is self._main_results:
+            self.search_control.update_status(triaged_change)
 
     def _subject(self, ids: list[str]) -> str:
         if len(ids) == 1:
@@ -77,9 +84,11 @@ class TriageActions(_Base):
         store = self._store()
         if not ids or store is None:
             return
+        was_new = sum(store.get(paper_id).status == "new" for paper_id in ids)
         store.set_status(ids, status)
-        self.say(f"{self._subject(ids)}: {STATUS_WORDS.get(status, status)}")
-        self._after_change(len(ids))
+        self.say(f"{STATUS_WORDS.get(status, status)}: {self._subject(ids)}")
+        change = was_new if status != "new" else was_new - len(ids)
+        self._after_change(len(ids), advance=True, triaged_change=change)
 
     def action_star(self) -> None:
         ids = self.selected_ids()
@@ -87,8 +96,8 @@ class TriageActions(_Base):
         if not ids or store is None:
             return
         starred = store.toggle_star(ids)
-        self.say(f"{self._subject(ids)}: {'starred' if starred else 'unstarred'}")
-        self.refresh_current()
+        self.say(f"{'starred' if starred else 'unstarred'}: {self._subject(ids)}")
+        self._after_change(len(ids))
 
     def action_next_new(self) -> None:
         results = self.results_list

@@ -13,6 +13,8 @@ How to wire a screen in (part 2 editors, pickers, …):
 
 from __future__ import annotations
 
+import gc
+from collections import deque
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
@@ -33,7 +35,6 @@ from paper_tui.tui import keymap as keymap_mod
 from paper_tui.tui import themes as themes_mod
 from paper_tui.tui.actions import TriageActions
 from paper_tui.tui.editing import EDITING_BINDINGS, EditingActions
-from paper_tui.tui.screens.help import HelpScreen
 from paper_tui.tui.search import ResultsReady, SearchController
 from paper_tui.tui.widgets.abstract import AbstractView
 from paper_tui.tui.widgets.results import ResultsList
@@ -44,6 +45,11 @@ if TYPE_CHECKING:
     from paper_tui.annotations import Annotation, Annotations
 
 DEFAULT_THEME = "paper-dark"
+SAID_KEPT = 50
+GC_YOUNG_OBJECTS = 50_000
+"""Allocations between automatic collections of young objects once the app is up (Python's
+default, 700, collects several times inside every key's frame); the app collects them
+itself after each frame instead."""
 
 
 class SaveState(Message):
@@ -100,6 +106,10 @@ class PaperApp(EditingActions, TriageActions, App[None]):
         self.search_control = SearchController(self)
         self._shown: tuple | None = None
         """(result set, cursor, annotation) the abstract view shows: skip redundant redraws."""
+        self.said: deque[str] = deque(maxlen=SAID_KEPT)
+        """The last confirmations shown (:meth:`say`), newest last."""
+        self._gc_threshold: tuple[int, int, int] | None = None
+        """Python's collector thresholds before :meth:`_tune_collector` (put back on exit)."""
 
     # -- layout ----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -123,7 +133,11 @@ class PaperApp(EditingActions, TriageActions, App[None]):
             self.notify(problem, title="config", severity="warning", timeout=10)
         self.annotations.add_save_listener(self._saved)
         self.annotations.add_change_listener(self._changed_elsewhere)
-        self.query_one(ResultsList).focus()
+        self._main_results = self.query_one(ResultsList)
+        self._main_abstract = self.query_one(AbstractView)
+        self._status_line = self.query_one(StatusLine)
+        self.watch(self._main_results, "cursor", self._main_cursor_moved, init=False)
+        self._main_results.focus()
         self.search_control.search("", immediate=True)
         if self.import_paths:
             self.start_import(self.import_paths)
@@ -162,9 +176,11 @@ class PaperApp(EditingActions, TriageActions, App[None]):
     def results_list(self) -> ResultsList:
         """The active screen's results list (an opened reading list has its own), else the
         main screen's: the keys act on what the reader sees."""
-        here = self.screen.query("#results")
-        return here.first(ResultsList) if here else self.screen_stack[0].query_one(
-            "#results", ResultsList)
+        screen = self.screen
+        if screen is self.screen_stack[0]:  # the common case, without a DOM query per key
+            return self._main_results
+        here = screen.query("#results")
+        return here.first(ResultsList) if here else self._main_results
 
     def current_paper(self) -> Paper | None:
         return self.results_list.current_paper()
@@ -193,29 +209,63 @@ class PaperApp(EditingActions, TriageActions, App[None]):
 
     def say(self, message: str, *, severity: str = "information", timeout: float = 2.0
             ) -> None:
-        self.notify(message, severity=severity, timeout=timeout)  # type: ignore[arg-type]
+        """Confirm an action in the status line: one line repainted, no layout (a toast
+        would mount a widget and lay the screen out again on every key). Warnings and
+        errors, and anything said while the main screen is hidden, are also a toast."""
+        self.said.append(message)
+        main_visible = self.screen_stack[0].is_current
+        if main_visible:
+            self._status_line.say(message, severity=severity, timeout=timeout)
+        if severity != "information" or not main_visible:
+            self.notify(message, severity=severity, timeout=timeout)  # type: ignore[arg-type]
 
     # -- wiring ----------------------------------------------------------------------------
     def show_current(self) -> None:
-        """Show the paper under the cursor, as it is now, in the abstract view."""
+        """Show the paper under the cursor, as it is now, in the abstract view; once that
+        frame is out, wrap the next paper ahead (the one a triage key moves to)."""
         results = self.results_list
         paper = results.current_paper()
-        view = results.screen.query_one(AbstractView)
+        view = (self._main_abstract if results is self._main_results
+                else results.screen.query_one(AbstractView))
         if paper is None:
             view.show(None)
         else:
             note = self.annotation_of(paper.id)
             view.show(paper, note, self.library.lists.lists_of(paper.id),
                       results.highlights(results.cursor))
+            self.call_after_refresh(self._prepare_next, results, results.results, view,
+                                    results.cursor)
         self._shown = (results.results, results.cursor, note if paper else None)
 
-    def on_results_list_highlighted(self, _message: ResultsList.Highlighted) -> None:
+    def _prepare_next(self, results: ResultsList, shown: Any, view: AbstractView,
+                      cursor: int) -> None:
+        """Wrap the paper after ``cursor`` unless the reader has moved on already."""
+        if (results.results is not shown or results.cursor != cursor
+                or cursor + 1 >= len(results) or not view.is_mounted):
+            return
+        paper = results.results.paper(cursor + 1)
+        view.prepare(paper, self.annotation_of(paper.id), self.library.lists.lists_of(paper.id),
+                     results.highlights(cursor + 1))
+        if self._gc_threshold is not None:
+            gc.collect(1)  # the key's garbage, now rather than inside the next key
+
+    def show_if_changed(self) -> None:
+        """:meth:`show_current` unless the abstract view shows that paper as it is."""
         results = self.results_list
         paper = results.current_paper()
         now = (results.results, results.cursor,
                self.annotation_of(paper.id) if paper else None)
-        if now != self._shown:  # not already shown by a key's action
+        if now != self._shown:
             self.show_current()
+
+    def _main_cursor_moved(self) -> None:
+        """The main list's cursor moved: show its paper in the same frame as the cursor
+        (the Highlighted message arrives only after that frame, which costs a second)."""
+        if self.results_list is self._main_results:
+            self.show_if_changed()
+
+    def on_results_list_highlighted(self, _message: ResultsList.Highlighted) -> None:
+        self.show_if_changed()  # already done for the main list; other screens' lists
 
     def on_results_list_open_abstract(self, _message: ResultsList.OpenAbstract) -> None:
         self.screen.set_focus(self.query_one(AbstractView))
@@ -223,6 +273,17 @@ class PaperApp(EditingActions, TriageActions, App[None]):
     def on_results_ready(self, message: ResultsReady) -> None:
         self.search_control.apply(message)
         self.refresh_facets()
+        if self._gc_threshold is None:
+            self.call_after_refresh(self._tune_collector)
+
+    def _tune_collector(self) -> None:
+        """After the first paint: freeze what startup built (Textual, the index, the
+        papers), so no collection scans it again (a full one took up to 90 ms in the middle
+        of a key), and collect young objects between keys rather than inside them."""
+        if self._gc_threshold is None:
+            self._gc_threshold = gc.get_threshold()
+            gc.freeze()
+            gc.set_threshold(GC_YOUNG_OBJECTS, *self._gc_threshold[1:])
 
     def on_input_changed(self, message: Input.Changed) -> None:
         if isinstance(message.input, SearchBox):
@@ -254,7 +315,11 @@ class PaperApp(EditingActions, TriageActions, App[None]):
             self.say("annotations are saved again")
 
     def on_unmount(self) -> None:
-        """Every acknowledged change is on disk before the app is gone."""
+        """Every acknowledged change is on disk before the app is gone (and the collector
+        is as it was)."""
+        if self._gc_threshold is not None:
+            gc.set_threshold(*self._gc_threshold)
+            gc.unfreeze()
         try:
             self.annotations.flush()
         except StoreError as exc:
@@ -267,6 +332,8 @@ class PaperApp(EditingActions, TriageActions, App[None]):
         self.screen.set_focus(self.query_one(SearchBox))
 
     def action_help(self) -> None:
+        from paper_tui.tui.screens.help import HelpScreen
+
         hint = ("Remap any key in your config.yaml by its id, e.g.  keymap: {star: \"*\"}  "
                 "(`paper-tui config` shows where the file is).")
         self.push_screen(HelpScreen(self.live_keys(), hint))

@@ -17,17 +17,13 @@ from textual.screen import ModalScreen
 
 from paper_tui.errors import UnknownPaperError
 from paper_tui.model import Paper
-from paper_tui.tui.screens.list_picker import ListPicker
-from paper_tui.tui.screens.lists_screen import ListsScreen
-from paper_tui.tui.screens.note_editor import NoteEditor, quit_guarded
-from paper_tui.tui.screens.style_picker import StylePicker, copy_citations, default_style
-from paper_tui.tui.screens.tag_editor import TagChange, TagEditor
 from paper_tui.tui.widgets.facets import FacetsPanel, narrow
 from paper_tui.tui.widgets.import_progress import ImportProgress, summary
 from paper_tui.tui.widgets.results import ResultsList
 
 if TYPE_CHECKING:
     from paper_tui.tui.app import PaperApp
+    from paper_tui.tui.screens.tag_editor import TagChange
 
     _Base = PaperApp
 else:
@@ -114,6 +110,8 @@ class EditingActions(_Base):
         paper = self.current_paper()
         title = f"Tags of {paper.label}" if paper and ids == [paper.id] else None
         if ids and self._store() is not None:
+            from paper_tui.tui.screens.tag_editor import TagEditor  # not before first paint
+
             self.push_screen(TagEditor(self.library, ids, title=title), self._tags_edited)
 
     def _tags_edited(self, change: TagChange | None) -> None:
@@ -124,6 +122,8 @@ class EditingActions(_Base):
     def action_edit_note(self) -> None:
         paper = self.current_paper()
         if paper is not None and self._store() is not None:
+            from paper_tui.tui.screens.note_editor import NoteEditor
+
             self.push_screen(NoteEditor(self.library, paper.id, paper.label),
                              self._note_edited)
 
@@ -135,6 +135,8 @@ class EditingActions(_Base):
     def action_add_to_list(self) -> None:
         ids = self.selected_ids()
         if ids and self._store() is not None:
+            from paper_tui.tui.screens.list_picker import ListPicker
+
             self.push_screen(ListPicker(self.library, ids),
                              lambda name: self._added_to_list(ids, name))
 
@@ -144,14 +146,20 @@ class EditingActions(_Base):
             self.refresh_current()
 
     def action_reading_lists(self) -> None:
+        from paper_tui.tui.screens.lists_screen import ListsScreen
+
         self.push_screen(ListsScreen(self.library), lambda _: self.refresh_current())
 
     def action_copy_citation(self) -> None:
+        from paper_tui.tui.screens.style_picker import copy_citations, default_style
+
         papers = self._selected_papers()
         if papers:
             copy_citations(self, papers, default_style(self))
 
     def action_copy_citation_as(self) -> None:
+        from paper_tui.tui.screens.style_picker import StylePicker, copy_citations, default_style
+
         papers = self._selected_papers()
         if papers:
             self.push_screen(StylePicker(papers, default_style(self)),
@@ -245,4 +253,6 @@ class EditingActions(_Base):
 
     # -- quitting --------------------------------------------------------------------------
     async def action_quit(self) -> None:
+        from paper_tui.tui.screens.note_editor import quit_guarded
+
         quit_guarded(self)

@@ -127,8 +127,13 @@ class SearchController:
         may be on top and have its own)."""
         return self.app.screen_stack[0].query_one("#results", ResultsList)
 
-    def update_status(self) -> None:
-        """Redraw the status line now; the triage count follows a moment later."""
+    def update_status(self, triaged_change: int = 0) -> None:
+        """Redraw the status line now; the triage count follows a moment later.
+
+        ``triaged_change``: papers a key has just triaged (or untriaged, negative), so the
+        key's own frame already shows the count the recount then confirms."""
+        if self._triaged is not None:
+            self._triaged += triaged_change
         self._draw_status()
         if self._recount is None:  # counting 20,000 annotations must not delay a key's frame
             self._recount = self.app.set_timer(RECOUNT_DELAY, self._count_triaged)

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from math import ceil
 from typing import TYPE_CHECKING, Any
 
+from rich.color import Color
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
-from textual.geometry import Size
+from textual.cache import LRUCache
+from textual.geometry import Region, Size
+from textual.reactive import Reactive
 from textual.scroll_view import ScrollView
+from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.strip import Strip
 
 from paper_tui.model import Paper, Span
@@ -18,6 +23,16 @@ if TYPE_CHECKING:
     from paper_tui.annotations import Annotation
 
 STATUS_LABELS = {"new": "new", "to-read": "to read", "read": "read", "skipped": "skipped"}
+NO_PAPER = "No paper to show."
+CACHED_PARTS = 64
+"""Wrapped headers and abstracts kept (a few screens' worth of papers, at most two widths)."""
+
+DEFAULT_BAR_BACK = Color.parse("#555555")
+DEFAULT_BAR = Color.parse("bright_magenta")
+"""Rich's scrollbar colours when the style has none (as ScrollBarRender does)."""
+
+Highlights = dict[str, list[tuple[int, int]]]
+Shown = tuple["Paper | None", "Annotation | None", tuple[str, ...], Highlights]
 
 
 def _styled(text: str, emphasis: Iterable[Span], matches: Iterable[tuple[int, int]],
@@ -30,9 +45,9 @@ def _styled(text: str, emphasis: Iterable[Span], matches: Iterable[tuple[int, in
     return out
 
 
-def render_paper(paper: Paper, annotation: Annotation, lists: Sequence[str],
-                 highlights: dict[str, list[tuple[int, int]]], match_style: Style) -> Text:
-    """The abstract view's text for one paper."""
+def render_header(paper: Paper, annotation: Annotation, lists: Sequence[str],
+                  highlights: dict[str, list[tuple[int, int]]], match_style: Style) -> Text:
+    """The abstract view's text above the abstract: what a triage key changes."""
     out = Text()
     title = _styled(paper.display_title or paper.title, paper.title_emphasis,
                     highlights.get("title", ()), match_style, "bold")
@@ -74,17 +89,102 @@ def render_paper(paper: Paper, annotation: Annotation, lists: Sequence[str],
     out.append("\n")
     if paper.truncated:
         out.append("(the abstract is cut at the start in the source list)\n", "italic")
-    abstract = _styled(paper.display_abstract, paper.abstract_emphasis,
-                       highlights.get("abstract", ()), match_style)
-    out.append_text(abstract)
     return out
+
+
+def render_abstract(paper: Paper, highlights: dict[str, list[tuple[int, int]]],
+                    match_style: Style) -> Text:
+    """The abstract itself, with emphasis and matched words (the same whatever the
+    reader's annotation: wrapped once per paper and width)."""
+    return _styled(paper.display_abstract, paper.abstract_emphasis,
+                   highlights.get("abstract", ()), match_style)
+
+
+def render_paper(paper: Paper, annotation: Annotation, lists: Sequence[str],
+                 highlights: dict[str, list[tuple[int, int]]], match_style: Style) -> Text:
+    """The abstract view's whole text for one paper."""
+    out = render_header(paper, annotation, lists, highlights, match_style)
+    out.append_text(render_abstract(paper, highlights, match_style))
+    return out
+
+
+class LineScrollBar(ScrollBar):
+    """A vertical scrollbar that repaints only the rows of the bar that change.
+
+    Textual's own repaints the whole column on any change, and the bar changes with every
+    paper shown (its length does): some 37 rows through the style pipeline, ~2 ms a frame.
+    Here the bar is worked out once per change and compared row by row."""
+
+    window_virtual_size: Reactive[int] = Reactive(100, repaint=False)
+    window_size: Reactive[int] = Reactive(0, repaint=False)
+    position: Reactive[float] = Reactive(0, repaint=False)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._bar_key: tuple | None = None
+        self._bar: list[Strip] = []
+
+    def watch_window_virtual_size(self) -> None:
+        self._repaint_changed()
+
+    def watch_window_size(self) -> None:
+        self._repaint_changed()
+
+    def watch_position(self) -> None:
+        self._repaint_changed()
+
+    def _repaint_changed(self) -> None:
+        if not self.is_mounted:
+            return
+        old = self._bar
+        new = self._current()
+        width = self.outer_size.width
+        for y, strip in enumerate(new):
+            if y >= len(old) or old[y] != strip:
+                self.refresh(Region(0, y, width, 1))
+
+    def _current(self) -> list[Strip]:
+        styles = self.parent.styles if self.parent is not None else self.styles
+        key = (self.window_virtual_size, self.window_size, self.position, self.outer_size,
+               self.grabbed, self.mouse_over, styles.scrollbar_color,
+               styles.scrollbar_background)
+        if key != self._bar_key:
+            self._bar_key = key
+            self._bar = self._draw()
+        return self._bar
+
+    def _draw(self) -> list[Strip]:
+        width, height = self.outer_size
+        bar = self.render()
+        if not isinstance(bar, ScrollBarRender) or not height:
+            return []
+        style = self.app.console.get_style(bar.style)
+        window = self.window_size if self.window_size < self.window_virtual_size else 0
+        segments = bar.render_bar(size=height, virtual_size=ceil(self.window_virtual_size),
+                                  window_size=ceil(window), position=self.position,
+                                  thickness=width, vertical=True,
+                                  back_color=style.bgcolor or DEFAULT_BAR_BACK,
+                                  bar_color=style.color or DEFAULT_BAR)
+        return [Strip([segment], width) for segment in segments.segments
+                if segment.text != "\n"]
+
+    def render_line(self, y: int) -> Strip:
+        bar = self._current()
+        return bar[y] if y < len(bar) else Strip.blank(self.outer_size.width)
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._bar_key = None
 
 
 class AbstractView(ScrollView, can_focus=True):
     """The paper's text, wrapped once per paper and width and drawn line by line.
 
-    A Line-API widget of fixed size: showing another paper repaints it without a layout
-    pass over the whole screen (a Static would relayout on every cursor move).
+    A Line-API widget of fixed size: showing another paper repaints only the lines that
+    differ, without a layout pass over the whole screen (a Static would relayout on every
+    cursor move). The wrapped lines are cached in two parts: the header (what the
+    annotation changes) and the abstract (wrapped once per paper and width), and
+    :meth:`prepare` wraps a paper ahead of time (the next one, while the reader reads).
     ``Esc`` goes back to the results.
     """
 
@@ -102,62 +202,150 @@ class AbstractView(ScrollView, can_focus=True):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.text = Text("")
-        """What is shown, unwrapped (tests and screenshots read ``text.plain``)."""
+        self._shown: Shown = (None, None, (), {})
         self._lines: list[Strip] = []
-        self._wrapped_at = -1
+        self._wrapped_for: Size | None = None
+        """The widget size the lines were wrapped for."""
+        self._width = 0
         self._base: Style | None = None
+        self._match: Style | None = None
+        self._parts: LRUCache[tuple, list[Strip]] = LRUCache(CACHED_PARTS)
+
+    @property
+    def paper(self) -> Paper | None:
+        """The paper shown."""
+        return self._shown[0]
+
+    @property
+    def annotation(self) -> Annotation | None:
+        """The paper's annotation as shown."""
+        return self._shown[1]
+
+    @property
+    def text(self) -> Text:
+        """What is shown, unwrapped (tests and screenshots read ``text.plain``)."""
+        paper, annotation, lists, highlights = self._shown
+        if paper is None or annotation is None:
+            return Text(NO_PAPER, style="italic")
+        return render_paper(paper, annotation, lists, highlights, self._match_style())
 
     def show(self, paper: Paper | None, annotation: Annotation | None = None,
-             lists: Sequence[str] = (),
-             highlights: dict[str, list[tuple[int, int]]] | None = None) -> None:
-        if paper is None:
-            self.text = Text("No paper to show.", style="italic")
-        else:
-            assert annotation is not None
-            match = self.get_component_rich_style("abstract--match", partial=True)
-            self.text = render_paper(paper, annotation, lists, highlights or {}, match)
-        self._wrapped_at = -1
-        self.scroll_to(y=0, animate=False)
-        self._wrap()
-        self.refresh()
+             lists: Sequence[str] = (), highlights: Highlights | None = None) -> None:
+        """Show ``paper``, repainting only the lines that change."""
+        self._shown = (paper, annotation, tuple(lists), highlights or {})
+        old = self._lines
+        self.scroll_to(y=0, animate=False)  # a scroll repaints the whole view itself
+        if self._wrap():
+            self._refresh_changed(old)
 
-    def _wrap(self) -> None:
+    def prepare(self, paper: Paper, annotation: Annotation, lists: Sequence[str] = (),
+                highlights: Highlights | None = None) -> None:
+        """Wrap ``paper`` now so that showing it later costs no wrapping."""
         width = self.scrollable_content_region.width
-        if width <= 0 or width == self._wrapped_at:
-            return
+        if width > 0:
+            self._strips(paper, annotation, tuple(lists), highlights or {}, width)
+
+    @property
+    def vertical_scrollbar(self) -> ScrollBar:
+        """The view's scrollbar: a :class:`LineScrollBar` (created on first use, as Textual
+        creates its own)."""
+        if self._vertical_scrollbar is None:
+            self._vertical_scrollbar = bar = LineScrollBar(
+                vertical=True, name="vertical", thickness=self.scrollbar_size_vertical)
+            bar.display = False
+            self.app._start_widget(self, bar)
+        return self._vertical_scrollbar
+
+    def _match_style(self) -> Style:
+        if self._match is None:
+            self._match = self.get_component_rich_style("abstract--match", partial=True)
+        return self._match
+
+    def _strips(self, paper: Paper, annotation: Annotation, lists: tuple[str, ...],
+                highlights: Highlights, width: int) -> list[Strip]:
+        """The paper's lines, cropped to ``width`` in the base style: header + abstract."""
+        titles = tuple(highlights.get("title", ()))
+        head_key = ("head", paper, annotation, lists, titles, width)
+        head = self._parts.get(head_key)
+        if head is None:
+            text = render_header(paper, annotation, lists, highlights, self._match_style())
+            text.right_crop(1)  # its last newline only starts the abstract's first line
+            head = self._parts[head_key] = self._render(text, width)
+        body_key = ("body", paper, tuple(highlights.get("abstract", ())), width)
+        body = self._parts.get(body_key)
+        if body is None:
+            body = self._parts[body_key] = self._render(
+                render_abstract(paper, highlights, self._match_style()), width)
+        return head + body
+
+    def _render(self, text: Text, width: int) -> list[Strip]:
+        if self._base is None:
+            self._base = self.rich_style
+        base = self._base
         console = self.app.console
         options = console.options.update_width(width)
-        self._lines = [Strip(line) for line in
-                       console.render_lines(self.text, options, pad=False)]
-        self._wrapped_at = width
+        return [Strip(line).crop_extend(0, width, base).apply_style(base)
+                for line in console.render_lines(text, options, pad=False)]
+
+    def _wrap(self) -> bool:
+        """Lay the shown paper out at the current width; False while there is no width."""
+        region = self.scrollable_content_region
+        width = region.width
+        if width <= 0:
+            return False
+        self._wrapped_for = self.outer_size
+        self._width = width
+        paper, annotation, lists, highlights = self._shown
+        if paper is None or annotation is None:
+            self._lines = self._render(Text(NO_PAPER, style="italic"), width)
+        else:
+            self._lines = self._strips(paper, annotation, lists, highlights, width)
         size = Size(width, len(self._lines))
         if size != self.virtual_size:
             # Set without Widget.virtual_size's layout pass over the whole screen: the
             # vertical scrollbar is always there (CSS), so nothing else moves.
             self.set_reactive(ScrollView.virtual_size, size)
             self.vertical_scrollbar.window_virtual_size = size.height
-            self.vertical_scrollbar.window_size = self.scrollable_content_region.height
+            self.vertical_scrollbar.window_size = region.height
+        return True
+
+    def _refresh_changed(self, old: list[Strip]) -> None:
+        """Mark for repaint the visible lines that differ from ``old``, in runs."""
+        top = self.scroll_offset.y
+        width = self.size.width
+        new = self._lines
+        run_start: int | None = None
+        for row in range(self.scrollable_content_region.height + 1):
+            i = top + row
+            same = (i < len(old)) == (i < len(new)) and (i >= len(new) or old[i] == new[i])
+            if not same and run_start is None:
+                run_start = row
+            elif same and run_start is not None:
+                self.refresh(Region(0, run_start, width, row - run_start))
+                run_start = None
+        if run_start is not None:
+            self.refresh(Region(0, run_start, width, self.size.height - run_start))
 
     def on_resize(self) -> None:
         self._wrap()
+        self.refresh()
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._wrapped_at = -1
-        self._base = None
+        self._base = self._match = None
+        self._parts.clear()
         if self.is_mounted:
             self._wrap()
 
     def render_line(self, y: int) -> Strip:
-        self._wrap()
+        if self._wrapped_for != self.outer_size:  # first paint, or resized
+            self._wrap()
         index = self.scroll_offset.y + y
-        width = self.scrollable_content_region.width
+        if index < len(self._lines):
+            return self._lines[index]
         if self._base is None:
             self._base = self.rich_style
-        if index >= len(self._lines):
-            return Strip.blank(width, self._base)
-        return self._lines[index].crop_extend(0, width, self._base).apply_style(self._base)
+        return Strip.blank(self._width, self._base)
 
     def action_back(self) -> None:
         self.screen.set_focus(self.screen.query_one("#results"))  # now: keys may be queued

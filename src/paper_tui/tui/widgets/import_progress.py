@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import ComposeResult
@@ -15,7 +16,8 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Label, ProgressBar
 
-from paper_tui.importers import ImportReport
+if TYPE_CHECKING:  # the importers (bibtexparser, naming) load only when an import runs
+    from paper_tui.importers import ImportReport
 
 
 class ImportProgress(Horizontal):

@@ -80,7 +80,8 @@ class ResultsList(ScrollView, can_focus=True):
     ResultsList > .results--new { color: $text-muted; }
     """
 
-    cursor: reactive[int] = reactive(0, always_update=True, init=False)
+    cursor: reactive[int] = reactive(0, always_update=True, init=False, repaint=False)
+    """The highlighted row; :meth:`watch_cursor` repaints the two rows it changes."""
 
     class Highlighted(Message):
         """The cursor moved to ``index`` (-1: no results)."""
@@ -100,6 +101,8 @@ class ResultsList(ScrollView, can_focus=True):
         """Ids of marked papers (multi-select); bulk actions act on these."""
         self._styles: dict[str, Style] = {}
         self._lines: LRUCache[tuple, Strip] = LRUCache(1000)
+        self._width_for: tuple[Size, int] | None = None
+        self._width = 0
 
     # -- data ------------------------------------------------------------------------------
     def set_results(self, results: Any, keep_id: str | None = None) -> None:
@@ -107,7 +110,12 @@ class ResultsList(ScrollView, can_focus=True):
         self.results = results
         self._lines.clear()
         index = results.index_of(keep_id) if keep_id and len(results) else None
-        self.virtual_size = Size(self.size.width, len(results))
+        # Without Widget.virtual_size's layout pass over the whole screen (~20 ms on each
+        # search-as-you-type key): only the scrollbar showing or going needs one, and
+        # _scroll_update asks for it then.
+        size = Size(self.size.width, len(results))
+        self.set_reactive(ScrollView.virtual_size, size)
+        self._scroll_update(size)
         self.scroll_to(y=0, animate=False)
         self.cursor = index or 0
         self.refresh()
@@ -129,8 +137,11 @@ class ResultsList(ScrollView, can_focus=True):
         return max(0, min(value, len(self) - 1)) if len(self) else 0
 
     def watch_cursor(self, old: int, new: int) -> None:
+        top = self.scroll_offset.y
         self.scroll_to_region(Region(0, new, 1, 1), animate=False, force=True, immediate=True)
-        self.refresh()
+        if self.scroll_offset.y == top:  # a scroll repaints every row itself
+            self.refresh_line(old)
+            self.refresh_line(new)
         self.post_message(self.Highlighted(new if len(self) else -1))
 
     def action_cursor_down(self) -> None:
@@ -171,10 +182,19 @@ class ResultsList(ScrollView, can_focus=True):
                                                                        partial=True)
         return style
 
+    def _content_width(self) -> int:
+        """The rows' width, worked out again only when the size or the scrollbar can have
+        changed (the region lookup costs more than drawing a cached row)."""
+        key = (self.outer_size, self.virtual_size.height)
+        if key != self._width_for:
+            self._width_for = key
+            self._width = self.scrollable_content_region.width
+        return self._width
+
     def render_line(self, y: int) -> Strip:
         _scroll_x, scroll_y = self.scroll_offset
         index = scroll_y + y
-        width = self.scrollable_content_region.width
+        width = self._content_width()
         base = self._styles.get("") or self._styles.setdefault("", self.rich_style)
         if index >= len(self):
             return Strip.blank(width, base)

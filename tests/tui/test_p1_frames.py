@@ -1,0 +1,83 @@
+"""A triage key costs one partial frame: the rows it changed, the abstract view and the
+status line, with no layout pass and no toast (speed is measured by bench/tui.py; these
+check the shape of the work, which is what the speed comes from)."""
+
+from __future__ import annotations
+
+import gc
+
+from textual._compositor import ChopsUpdate
+
+from paper_tui.tui.app import PaperApp
+
+
+class FrameLog(PaperApp):
+    """The app, keeping every frame it hands to the terminal driver."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.frames: list = []
+
+    def _display(self, screen, renderable) -> None:
+        if renderable is not None:
+            self.frames.append(renderable)
+        super()._display(screen, renderable)
+
+
+def make_logged(make_app) -> FrameLog:
+    app = make_app()
+    return FrameLog(app.library, app.config)
+
+
+def rows_painted(frame: ChopsUpdate, region) -> set[int]:
+    """Screen rows of ``region`` the frame repaints."""
+    return {y for y, x1, x2 in frame.spans
+            if region.y <= y < region.bottom and x1 < region.right and x2 >= region.x}
+
+
+async def test_a_triage_key_is_one_partial_frame(make_app, settle):
+    app = make_logged(make_app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.pause(0.1)
+        results = app.results_list
+        top = results.region.y
+        for key in ("x", "i", "s"):
+            app.frames.clear()
+            cursor = results.cursor
+            await pilot.press(key)
+            await pilot.pause(0.15)  # past the status line's recount
+            assert len(app.frames) == 1, f"{key}: {len(app.frames)} frames"
+            frame = app.frames[0]
+            assert isinstance(frame, ChopsUpdate)  # partial: not a layout, not a full repaint
+            rows = {cursor + top, results.cursor + top}  # the row left and the row reached
+            assert rows_painted(frame, results.region) == rows, key
+            assert not app.screen.query("Toast"), "a confirmation mounted a toast"
+        assert str(app.query_one("#status").render()).rstrip().endswith("”")
+
+
+async def test_moving_the_cursor_repaints_two_rows(make_app, settle):
+    app = make_logged(make_app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.pause(0.1)
+        results = app.results_list
+        app.frames.clear()
+        await pilot.press("j")
+        await pilot.pause(0.05)
+        assert len(app.frames) == 1  # the cursor and the abstract view together
+        top = results.region.y
+        assert rows_painted(app.frames[0], results.region) == {top, top + 1}
+        assert app.query_one("#abstract").paper == app.current_paper()
+
+
+async def test_the_collector_is_tuned_while_the_app_runs(make_app, settle):
+    before = gc.get_threshold()
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.pause(0.1)
+        assert gc.get_freeze_count() > 0
+        assert gc.get_threshold()[0] > before[0]
+    assert gc.get_freeze_count() == 0
+    assert gc.get_threshold() == before
