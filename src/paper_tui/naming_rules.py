@@ -337,7 +337,7 @@ _NAMING_NEEDLES = (
     ("contribution", re.compile(r"contributions?\s+(?:is|are|includes?)\s+(?P<intro>)")),
     (" i ", re.compile(rf" i\s+(?P<intro>{_VERB})\s+")),
     ("refer to", re.compile(
-        r"refer\s+to\s+(?:it|them|(?:this|these|the|our)(?:\s+[\w-]+){0,4}?)\s+as\s+")),
+        r"refer\s+to\s+(?:(?:it|them|(?:this|these|the|our)(?:\s+[\w-]+){0,4}?)\s+)?as\s+")),
 )
 
 
@@ -611,7 +611,10 @@ def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool,
     if not toks:
         return False
     phrase = text[p:end]
-    shapes = [s for _, s in toks]
+    # "we propose Seed, by …": a coined word straight after the verb, with no article.
+    shapes = _coined_shapes(toks, text) if strong and not named and not verb_ok and \
+        p > 2 and text[p - 2].isalpha() and not text.endswith(_ARTICLES, 0, p) \
+        else [s for _, s in toks]
     after = _skip_quotes(text, end)
     # "we propose Weight Distillation to …": a capitalised phrase with no article is a name.
     bare = len(toks) > 1 and strong and toks[0][0] not in _PROPER_ADJECTIVES and \
