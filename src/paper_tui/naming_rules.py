@@ -691,11 +691,11 @@ def _generic_candidate(text: str, pos: int, p: int, start: int, strong: bool,
             # (GNNs)" only abbreviates its end.
             got = _acronym_candidate(text, p, start, strong, 6)
             if got is not False:
-                return got
+                return got or _name_after_paren(text, paren.end(), start, strong)
             name = paren.group(1)
             if _shape(name) != 2 or not _TOK.fullmatch(name) or \
                     long_form_start(name, text[p:wend]) >= 0:
-                return False
+                return _name_after_paren(text, paren.end(), start, strong) or False
             if bad_name(name, text, start):
                 return None
             return Candidate(name, start, paren.end(), strong, gist=text[pos:wend])
@@ -737,6 +737,18 @@ def _generic_candidate(text: str, pos: int, p: int, start: int, strong: bool,
     return False
 
 
+_APPOSED = re.compile(r", ([^\s,]+),")
+
+
+def _name_after_paren(text: str, pos: int, start: int, strong: bool) -> Candidate | None:
+    """"a novel gaze-guided graph neural network (GNN), GazeGNN, to …": the background
+    acronym is followed by the name."""
+    m = _APPOSED.match(text, pos)
+    if m and is_distinctive(m.group(1)) and not bad_name(m.group(1), text, start):
+        return Candidate(m.group(1), start, m.end(1), strong)
+    return None
+
+
 _LOWER_NAME_APPOSITION = re.compile(r"([a-z][a-z0-9]{2,}(?:[-_][a-z0-9]+)*),\s+(?:a|an)\s")
 # Words that take no article ("we propose regularization, a …") are not names.
 _MASS_NOUN = ("tion", "sion", "ing", "ment", "ity", "ness", "ism", "ance", "ence", "sis", "ure",
@@ -768,6 +780,8 @@ def _after_intro(text: str, pos: int, start: int, strong: bool, named: bool = Fa
     nameish = _NAMEISH.search(text, p, p + 160)
     if nameish:  # no capital, digit or parenthesis: no name
         got = _acronym_candidate(text, p, start, strong)
+        if got is None:  # a background acronym, perhaps followed by the name
+            got = _name_after_paren(text, text.find(")", p) + 1, start, strong)
         if got:
             # "a novel monocular visual odometry (VO) system called UnDeepVO": that name.
             later = _CALLED.match(text, got.end)
