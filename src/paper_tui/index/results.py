@@ -54,9 +54,14 @@ class SearchPage:
     facets: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
-def highlight_spans(paper: Paper, terms: dict[str, set[str]]) -> Spans:
+def highlight_spans(paper: Paper, terms: dict[str, set[str]],
+                    fields: tuple[str, ...] = ("title", "abstract")) -> Spans:
+    """Spans of the matched words in the paper's display text, for the fields asked (a
+    result row draws the title only: tokenising every row's abstract is wasted work)."""
     spans: Spans = {}
     for name, text in (("title", paper.display_title), ("abstract", paper.display_abstract)):
+        if name not in fields:
+            continue
         wanted = terms.get(name)
         if wanted and text:
             found = [(s, e) for _, t, s, e in terms_of(text) if t in wanted]
@@ -222,11 +227,11 @@ class ResultSet:
         return self._scores.get(self._doc(i)) if self._plan is not None and \
             self.sort == "relevance" else None
 
-    def highlights(self, i: int) -> Spans:
-        """Spans of matched words in paper(i)'s display title and abstract."""
+    def highlights(self, i: int, fields: tuple[str, ...] = ("title", "abstract")) -> Spans:
+        """Spans of matched words in paper(i)'s display title and/or abstract."""
         if self._plan is None:
             return {}
-        return highlight_spans(self.paper(i), self._plan.terms)
+        return highlight_spans(self.paper(i), self._plan.terms, fields)
 
     def hit(self, i: int) -> Hit:
         return Hit(self.paper(i), self.score(i), self._plan.terms if self._plan else {})
