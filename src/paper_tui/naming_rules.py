@@ -402,7 +402,11 @@ def _cues(text: str) -> list[tuple[int, int, str]]:
 
 
 _APPOS_LEADS = ("such as ", "e.g., ", "e.g. ", "like ", "including ", "and ", "or ", "than ",
-                "of ", "with ", "vs. ", "over ")
+                "of ", "with ", "vs. ", "over ", "on ", "in ", "using ", "to ", "by ", "for ",
+                "from ", "at ", "via ", "the ", "outperforms ", "generalize ", "; ", ", ")
+# A gloss that describes someone else's work ("SMT-CBS, a recent solving approach").
+_OTHERS_GLOSS = frozenset({"recent", "popular", "well-known", "state-of-the-art", "standard",
+                           "existing", "classic", "classical", "widely", "commercial", "known"})
 
 
 def _appositions(text: str, low: str, found: list[tuple[int, int, str]]) -> None:
@@ -419,8 +423,8 @@ def _appositions(text: str, low: str, found: list[tuple[int, int, str]]) -> None
                 tok = text[j:k].strip(_QUOTE_CHARS)
                 gloss = low[i + len(needle):i + 80].split()[:8]
                 if is_distinctive(tok) and not low.endswith(_APPOS_LEADS, 0, j) and \
-                        text.find(tok, 0, j) < 0 and any(
-                            w.strip(",.;") in _KINDS or w in ("new", "novel") for w in gloss):
+                        text.find(tok, 0, j) < 0 and not _OTHERS_GLOSS.intersection(gloss) and \
+                        any(w.strip(",.;") in _KINDS or w in ("new", "novel") for w in gloss):
                     found.append((j, j, "appos"))
             i = low.find(needle, i + 2)
 
@@ -809,7 +813,8 @@ def _after_intro(text: str, pos: int, start: int, strong: bool, named: bool = Fa
 _CALLED = re.compile(r"(?: [a-z]+){0,2},? (?:called|named|dubbed|termed|coined) (?:as )?")
 _ACRONYM_PAREN = re.compile(r"\(([^()\s,;]{2,24})\)")
 _OTHERS_BEFORE = re.compile(r"\b(?:such\s+as|e\.g\.|i\.e\.|including|like|than|existing"
-                            r"|popular|standard|conventional|traditional|classical)\b")
+                            r"|popular|standard|conventional|traditional|classical|based|using"
+                            r"|utilize|use|uses|aboard|via|through)\b")
 
 
 _KIND_OF_LEAD = frozenset({"a", "an", "the", "our", "new", "novel", "simple", "general",
