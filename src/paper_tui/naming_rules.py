@@ -401,9 +401,11 @@ def _cues(text: str) -> list[tuple[int, int, str]]:
     return found
 
 
-_APPOS_LEADS = ("such as ", "e.g., ", "e.g. ", "like ", "including ", "and ", "or ", "than ",
-                "of ", "with ", "vs. ", "over ", "on ", "in ", "using ", "to ", "by ", "for ",
-                "from ", "at ", "via ", "the ", "outperforms ", "generalize ", "; ", ", ")
+# Words before "X, a …" that make X someone else's or a list item (whole words).
+_APPOS_LEADS = (" such as ", " e.g., ", " e.g. ", " like ", " including ", " and ", " or ",
+                " than ", " of ", " with ", " vs. ", " over ", " on ", " in ", " using ", " to ",
+                " by ", " for ", " from ", " at ", " via ", " the ", " outperforms ",
+                " generalize ", "; ", ", ")
 # A gloss that describes someone else's work ("SMT-CBS, a recent solving approach").
 _OTHERS_GLOSS = frozenset({"recent", "popular", "well-known", "state-of-the-art", "standard",
                            "existing", "classic", "classical", "widely", "commercial", "known"})
