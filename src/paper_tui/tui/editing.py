@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from textual.binding import Binding
 from textual.message import Message
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 
 from paper_tui.errors import UnknownPaperError
 from paper_tui.model import Paper
@@ -68,8 +68,27 @@ MAIN_ONLY = {"focus_search", "more_like_this", "leave_similar", "cycle_sort", "t
 """Actions on the search itself: only on the main screen, not in an opened reading list."""
 
 
+EDITORS = ("tag-editor", "note-editor")
+"""The editors the app builds once and reuses (installed screens, never removed)."""
+
+
+def editor_class(name: str) -> type[Screen]:
+    """The screen class of an editor. The screens (and what they need: TextArea,
+    citations, export) are imported when first used, never before the first paint."""
+    from paper_tui.tui.screens.note_editor import NoteEditor
+    from paper_tui.tui.screens.tag_editor import TagEditor
+
+    return {"tag-editor": TagEditor, "note-editor": NoteEditor}[name]
+
+
+BUILD_EDITORS_AFTER = 0.2
+"""Seconds after the first results are shown (so the first paint never waits for it)."""
+
+
 class EditingActions(_Base):
     """Mixed into :class:`~paper_tui.tui.app.PaperApp`."""
+
+    _editors_planned = False
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The app's own keys act on the active screen's results list: none under a modal,
@@ -105,14 +124,32 @@ class EditingActions(_Base):
         return "1 paper" if len(ids) == 1 else f"{len(ids):,} papers"
 
     # -- editors ---------------------------------------------------------------------------
+    def library_shown(self) -> None:
+        """The first results are on screen: build the editors soon after, unseen, so ``t``
+        and ``n`` only push a ready screen (no compose, mount or CSS on the key's path)."""
+        if not self._editors_planned:
+            self._editors_planned = True
+            self.set_timer(BUILD_EDITORS_AFTER, self._build_editors)
+
+    def _build_editors(self) -> None:
+        for name in EDITORS:
+            # compose and mount now (what push_screen does first for a screen not running)
+            self._get_screen(self._editor(name))
+
+    def _editor(self, name: str) -> Screen:
+        """The app's one editor of this kind, installed: closing it keeps it for next time."""
+        if not self.is_screen_installed(name):
+            self.install_screen(editor_class(name)(self.library), name)
+        return self.get_screen(name)
+
     def action_edit_tags(self) -> None:
         ids = self.selected_ids()
         paper = self.current_paper()
         title = f"Tags of {paper.label}" if paper and ids == [paper.id] else None
         if ids and self._store() is not None:
-            from paper_tui.tui.screens.tag_editor import TagEditor  # not before first paint
-
-            self.push_screen(TagEditor(self.library, ids, title=title), self._tags_edited)
+            editor = self._editor("tag-editor")
+            editor.prepare(ids, title=title)
+            self.push_screen(editor, self._tags_edited)
 
     def _tags_edited(self, change: TagChange | None) -> None:
         if change is not None:
@@ -122,10 +159,9 @@ class EditingActions(_Base):
     def action_edit_note(self) -> None:
         paper = self.current_paper()
         if paper is not None and self._store() is not None:
-            from paper_tui.tui.screens.note_editor import NoteEditor
-
-            self.push_screen(NoteEditor(self.library, paper.id, paper.label),
-                             self._note_edited)
+            editor = self._editor("note-editor")
+            editor.prepare(paper.id, paper.label)
+            self.push_screen(editor, self._note_edited)
 
     def _note_edited(self, saved: bool | None) -> None:
         if saved:

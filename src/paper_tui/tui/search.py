@@ -1,14 +1,20 @@
-"""Search as you type: debounced, in an exclusive thread worker, newest query wins.
+"""Search as you type: one search at a time in a thread, always the newest text next.
 
-Each search gets a generation number. The worker only builds a ResultSet and posts it
-(workers never touch widgets); the app shows it only if no newer search has started since,
-otherwise it is closed unseen. So a slow stale query can never overwrite a newer one.
+A key starts its search at once when none is running (no debounce by default). Keys that
+come while one runs only replace the text waiting to go next, so a burst of keys costs one
+search per search time, not one per key, and never several searches fighting for the
+interpreter. Each search gets a generation number; the worker only builds a ResultSet and
+posts it (workers never touch widgets). The app shows a finished search unless a newer one
+is already shown, so the screen follows the typing as fast as searches finish and a slow
+stale query can never overwrite a newer one.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +47,15 @@ class ResultsReady(Message):
         super().__init__()
 
 
+@dataclass
+class _Job:
+    run: Callable[[], Any]
+    delay: float
+    generation: int
+    keep_id: str | None
+    mode: str
+
+
 class SearchController:
     """Owns the query, the sort and the result set on screen."""
 
@@ -53,9 +68,15 @@ class SearchController:
                                 f"not {sort!r}; using relevance")
             sort = "relevance"
         self.sort = sort
-        self.debounce = max(0.0, float(app.config.get("search.debounce_ms", 30))) / 1000
+        self.debounce = max(0.0, float(app.config.get("search.debounce_ms", 0))) / 1000
         self.mode = ""
         self.generation = 0
+        self.shown_generation = 0
+        self._lock = threading.Lock()
+        self._next: _Job | None = None
+        """The newest search asked for and not started yet (under ``_lock``)."""
+        self._running = False
+        """A worker is running searches (under ``_lock``)."""
         self.searching = False
         self.error: str | None = None
         self._triaged: int | None = None
@@ -64,7 +85,8 @@ class SearchController:
         """The last query's error (its results are not shown: the previous ones stay)."""
 
     def search(self, query: str, *, immediate: bool = False, keep: bool = False) -> None:
-        """Start searching ``query`` (cancelling any search still running)."""
+        """Search ``query`` now, or right after the search running (replacing any text that
+        was waiting: only the newest is searched)."""
         self.query = query
         paper = self.app.current_paper() if keep else None
         self._start(partial(self.app.library.results, query, sort=self.sort),
@@ -83,30 +105,44 @@ class SearchController:
         self.generation += 1
         self.searching = True
         self.update_status()
-        self.app.run_worker(partial(self._work, run, delay, self.generation, keep_id, mode),
-                            thread=True, exclusive=True, group="search")
+        with self._lock:
+            self._next = _Job(run, delay, self.generation, keep_id, mode)
+            if self._running:
+                return  # the running worker takes it next
+            self._running = True
+        self.app.run_worker(self._work, thread=True, group="search")
 
-    def _work(self, run: Callable[[], Any], delay: float, generation: int,
-              keep_id: str | None, mode: str) -> None:
-        """In a thread: wait out the debounce, search, post the result set."""
+    def _work(self) -> None:
+        """In a thread: run the newest search asked for, post it; again while keys come."""
         worker = get_current_worker()
-        if delay:
-            time.sleep(delay)
-        if worker.is_cancelled:
-            return
-        results = run()
-        total = self.app.library.count()
-        if worker.is_cancelled:
-            results.close()
-            return
-        self.app.post_message(ResultsReady(generation, results, keep_id, mode, total))
+        while True:
+            with self._lock:
+                job, self._next = self._next, None
+                if job is None or worker.is_cancelled:
+                    self._running = False
+                    return
+            if job.delay:
+                time.sleep(job.delay)
+                with self._lock:
+                    if self._next is not None:  # a newer key came meanwhile
+                        continue
+            results = job.run()
+            total = self.app.library.count()
+            if not len(results):
+                _ = results.suggestion  # "did you mean" is worked out here, not in a frame
+            if worker.is_cancelled:
+                results.close()
+                continue
+            self.app.post_message(ResultsReady(job.generation, results, job.keep_id, job.mode,
+                                               total))
 
     def apply(self, message: ResultsReady) -> None:
-        """Show a finished search unless a newer one has started."""
-        if message.generation != self.generation:
+        """Show a finished search unless a newer one is shown already."""
+        if message.generation <= self.shown_generation:
             message.results.close()
             return
-        self.searching = False
+        self.shown_generation = message.generation
+        self.searching = message.generation != self.generation
         self.mode = message.mode
         if message.total is not None:
             self._total = message.total
@@ -121,6 +157,7 @@ class SearchController:
         if old is not None:
             old.close()
         self.update_status()
+        self.app.library_shown()
 
     def _main_results(self) -> ResultsList:
         """The main screen's results list (another screen, e.g. an opened reading list,

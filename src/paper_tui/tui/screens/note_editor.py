@@ -29,12 +29,21 @@ class NoteEditor(ModalScreen[bool]):
         Binding("escape", "close", "Close"),
     ]
 
-    def __init__(self, lib, paper_id: str, label: str | None = None) -> None:
+    def __init__(self, lib, paper_id: str | None = None, label: str | None = None) -> None:
         super().__init__()
         self.lib = lib
+        self.paper_id = self.original = self.label = ""
+        if paper_id is not None:
+            self.prepare(paper_id, label)
+
+    def prepare(self, paper_id: str, label: str | None = None) -> None:
+        """Point the editor at ``paper_id``'s note. The app keeps one editor and calls this
+        before each push: a reused screen opens without compose, mount or CSS."""
         self.paper_id = paper_id
-        self.original = lib.annotations.get(paper_id).note or ""
+        self.original = self.lib.annotations.get(paper_id).note or ""
         self.label = label or self._label()
+        if self.is_mounted:
+            self._load()
 
     def _label(self) -> str:
         try:
@@ -44,15 +53,22 @@ class NoteEditor(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(f"Note on {self.label}", classes="dialog-title")
-            yield TextArea(self.original, id="note-text", soft_wrap=True)
+            yield Label("", classes="dialog-title", id="note-title")
+            yield TextArea("", id="note-text", soft_wrap=True)
             yield Static("", classes="dialog-error", id="note-error")
             yield Label("ctrl+s saves · Esc closes", classes="dialog-hint")
 
     def on_mount(self) -> None:
+        self._load()
+
+    def _load(self) -> None:
+        """Show the note (cursor at its end, focused) with no error."""
+        self.query_one("#note-title", Label).update(f"Note on {self.label}")
+        self.query_one("#note-error", Static).update("")
         area = self.query_one("#note-text", TextArea)
-        area.focus()
+        area.load_text(self.original)
         area.move_cursor(area.document.end)
+        self.set_focus(area, scroll_visible=False)
 
     @property
     def text(self) -> str:

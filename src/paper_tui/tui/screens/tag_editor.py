@@ -80,20 +80,28 @@ class TagEditor(ModalScreen[TagChange | None]):
         Binding("d,delete", "remove", "Remove tag", show=False),
     ]
 
-    def __init__(self, lib, ids: Sequence[str], *, title: str | None = None) -> None:
+    def __init__(self, lib, ids: Sequence[str] = (), *, title: str | None = None) -> None:
         super().__init__()
         self.lib = lib
+        self.all_tags: dict[str, int] = {}
+        self._tags_version: object = None
+        self.prepare(ids, title=title)
+
+    def prepare(self, ids: Sequence[str], *, title: str | None = None) -> None:
+        """Point the editor at ``ids`` with nothing staged. The app keeps one editor and
+        calls this before each push: a reused screen opens without compose, mount or CSS."""
         self.ids = list(dict.fromkeys(ids))
         self.title_text = title
         self.on_papers: Counter[str] = Counter()
-        self.all_tags: dict[str, int] = {}
         self.to_remove: set[str] = set()
         self._chosen = False  # the reader moved through the suggestions with up/down
+        if self.is_mounted:
+            self._load()
 
     # -- building ------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self._title(), classes="dialog-title")
+            yield Label("", classes="dialog-title", id="tag-title")
             yield Input(placeholder="tag (commas for several)", id="tag-input")
             yield OptionList(id="tag-suggestions")
             yield Label("", id="tag-current-label")
@@ -113,13 +121,31 @@ class TagEditor(ModalScreen[TagChange | None]):
         return f"Tags of {len(self.ids):,} marked papers"
 
     def on_mount(self) -> None:
+        self._load()
+
+    def _load(self) -> None:
+        """Fill the widgets for ``ids`` and focus the tag box."""
         annotations = self.lib.annotations
         for pid in self.ids:
             self.on_papers.update(annotations.get(pid).tags)
-        self.all_tags = dict(annotations.tag_counts())
+        self.all_tags = self._tag_counts()
+        self.query_one("#tag-title", Label).update(self._title())
+        self.query_one("#tag-error", Static).update("")
+        box = self.query_one("#tag-input", Input)
+        with box.prevent(Input.Changed):
+            box.value = ""
         self._show_current()
         self._show_suggestions("")
-        self.query_one("#tag-input", Input).focus()
+        self.set_focus(box, scroll_visible=False)
+
+    def _tag_counts(self) -> dict[str, int]:
+        """Every tag with its count, counted again only after the annotations changed."""
+        store = self.lib.annotations.store
+        version = (id(store), store.version)
+        if version != self._tags_version:
+            self._tags_version = version
+            self.all_tags = dict(self.lib.annotations.tag_counts())
+        return self.all_tags
 
     def _show_current(self) -> None:
         current = self.query_one("#tag-current", OptionList)

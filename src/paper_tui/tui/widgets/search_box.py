@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 from textual.binding import Binding
+from textual.geometry import Size
+from textual.reactive import Reactive
 from textual.widgets import Input
 
 
 class SearchBox(Input):
     """Typing posts ``Input.Changed`` (the app searches); up/down walk the history."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+    """The typed text's width. Input sets it on every key, and a Widget's would lay the
+    whole screen out again each time (~20 ms on a key's path); a one-line box with no
+    scrollbar only needs itself repainted."""
 
     BINDINGS = [
         Binding("up", "history(-1)", "Older query", show=False, id="history-back"),
