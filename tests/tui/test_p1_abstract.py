@@ -3,18 +3,20 @@ shows must be exactly the paper's whole text wrapped at once, for every paper.""
 
 from __future__ import annotations
 
-from paper_tui.tui.widgets.abstract import AbstractView, render_paper
+from paper_tui.tui.widgets.abstract import MARGIN, AbstractView, render_paper
 
 
 def shown_lines(view: AbstractView) -> list[str]:
     height = view.scrollable_content_region.height
-    return [view.render_line(y).text.rstrip() for y in range(height)]
+    lines = [view.render_line(y).text for y in range(height)]
+    assert all(line[:MARGIN] == " " * MARGIN for line in lines)
+    return [line[MARGIN:].rstrip() for line in lines]
 
 
 def wrapped_whole(app, view: AbstractView) -> list[str]:
     """The text of the shown paper rendered in one piece, as the view's first screenful."""
     text = view.text
-    width = view.scrollable_content_region.width
+    width = view.scrollable_content_region.width - 2 * MARGIN
     options = app.console.options.update_width(width)
     lines = ["".join(s.text for s in line).rstrip()
              for line in app.console.render_lines(text, options, pad=False)]

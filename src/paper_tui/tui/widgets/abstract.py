@@ -7,6 +7,7 @@ from math import ceil
 from typing import TYPE_CHECKING, Any
 
 from rich.color import Color
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
@@ -27,6 +28,9 @@ NO_PAPER = "No paper to show."
 CACHED_PARTS = 64
 """Wrapped headers and abstracts kept (a few screens' worth of papers, at most two widths)."""
 
+MARGIN = 1
+"""Blank columns left and right of the text, drawn in the view's own lines (as CSS padding
+Textual would add them to every line of every paper shown, again)."""
 DEFAULT_BAR_BACK = Color.parse("#555555")
 DEFAULT_BAR = Color.parse("bright_magenta")
 """Rich's scrollbar colours when the style has none (as ScrollBarRender does)."""
@@ -279,12 +283,16 @@ class AbstractView(ScrollView, can_focus=True):
         return head + body
 
     def _render(self, text: Text, width: int) -> list[Strip]:
+        """``text`` wrapped to ``width`` less the margins, each line with its margins and
+        the base style: ready to draw as it is."""
         if self._base is None:
             self._base = self.rich_style
         base = self._base
         console = self.app.console
-        options = console.options.update_width(width)
-        return [Strip(line).crop_extend(0, width, base).apply_style(base)
+        options = console.options.update_width(max(1, width - 2 * MARGIN))
+        blank = Style(bgcolor=base.bgcolor)  # as CSS padding is: a background, no colour
+        margin = Segment(" " * MARGIN, blank)
+        return [Strip([margin, *Segment.apply_style(line, base)]).crop_extend(0, width, blank)
                 for line in console.render_lines(text, options, pad=False)]
 
     def _wrap(self) -> bool:
