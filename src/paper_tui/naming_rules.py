@@ -146,6 +146,11 @@ _FUNCTION_WORDS = frozenset({
     "Besides", "Overall", "Thus", "Hence", "Therefore", "Consequently", "Importantly",
     "Notably", "Meanwhile", "Also", "Lastly", "Similarly", "Likewise", "Empirically",
     "Experimentally", "Theoretically", "Together", "Again", "Still", "Yet", "Nevertheless",
+    "After", "Before", "During", "Since", "Following", "Because", "Although", "Though",
+    "Whereas", "Despite", "Due", "Through", "Towards", "Toward", "Without", "Within",
+    "Beyond", "Across", "Under", "Over", "Via", "Upon", "Among", "Inspired", "Motivated",
+    "Starting", "Compared", "According", "Considering", "Taking", "Aiming", "Regarding",
+    "Once", "Where", "If", "Like", "Apart", "Next", "Later", "Now",
 })
 
 
