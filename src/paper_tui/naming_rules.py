@@ -436,7 +436,7 @@ def _appositions(text: str, low: str, found: list[tuple[int, int, str]]) -> None
             i = low.find(needle, i + 2)
 
 
-_ARTICLE = re.compile(r"(?:(?:the|a|an|our|this)\s+)?")
+_ARTICLE = re.compile(r"(?:(?:[Tt]he|[Aa]n?|[Oo]ur|[Tt]his)\s+)?")
 _PAREN = re.compile(r"\s*\(([^()]{1,160})\)")
 # The long form of an acronym: words up to its parenthesis, within one clause.
 _NAMED_IN_PAREN = (r"\s*\(\s*(?:(?:dubbed|called|named|termed|abbreviated|denoted|referred\s+to)"
