@@ -60,6 +60,15 @@ from paper_tui.naming_rules import clean
          "Flexpoint"),
         ("In this paper, we propose the “Bias Vector” method for mitigating biases. The Bias "
          "Vector method needs no data.", "Bias Vector"),
+        # A background acronym, then the name.
+        ("To solve this, we propose a novel gaze-guided graph neural network (GNN), GazeGNN, "
+         "to use raw eye-gaze data.", "GazeGNN"),
+        # A one-letter lower-case prefix.
+        ("Calibration matters for regression. Our approach, f-Cal, outperforms existing "
+         "uncertainty calibration methods.", "f-Cal"),
+        # A sentence-initial passive with a capitalised article.
+        ("Background shift hurts re-identification. A Suppression of Background Shift "
+         "Generative Adversarial Network (SBSGAN) is proposed to generate images.", "SBSGAN"),
     ],
 )
 def test_introduction_patterns(abstract: str, name: str) -> None:

@@ -123,7 +123,7 @@ _BACKGROUND = frozenset({
     "LP", "ILP", "MILP", "QP", "SDP", "NMPC", "DAG", "MAP", "MLE", "KL", "ELBO", "MMD", "BO",
     "NAS", "IRL", "GAIL", "TD", "DDPG", "SAC", "TRPO", "A3C", "SVRG", "UCB", "SIFT", "SURF",
     "HOG", "ORB", "ConvNet", "ConvNets", "ROS", "FLOPS", "FLOPs", "LOOCV", "BoW", "LoRA",
-    "MS-COCO", "MIMIC", "MINLP", "SWaP", "BLSTM", "Bi-LSTM", "NP-hard", "NP-complete",
+    "MS-COCO", "MIMIC", "MINLP", "SWaP", "BLSTM", "Bi-LSTM", "NP-hard", "NP-complete", "k-NN",
 })
 # Degrees of freedom: "6-DoF", "7DOF".
 _DOF = re.compile(r"\d*-?(?:DOF|DoF|DOFs|DoFs)")
@@ -175,7 +175,7 @@ def _shape(tok: str) -> int:
     return 1 if core[0].isupper() else 0
 
 
-_LOWER_NAME = re.compile(r"[a-z]+[A-Z\d$]")
+_LOWER_NAME = re.compile(r"[a-z]+[A-Z\d$]|[a-z]{1,2}-[A-Z]")  # "vOPD", "f-Cal"
 _VERSION = re.compile(r"\d+(?:\.\d+)*|[vV]\d+(?:\.\d+)*|I{2,3}|IV")
 
 
@@ -748,7 +748,7 @@ def _generic_candidate(text: str, pos: int, p: int, start: int, strong: bool,
     return False
 
 
-_APPOSED = re.compile(r", ([^\s,]+),")
+_APPOSED = re.compile(r"(?: [a-z]+){0,2}, ([^\s,]+),")
 
 
 def _name_after_paren(text: str, pos: int, start: int, strong: bool) -> Candidate | None:
