@@ -362,6 +362,44 @@ def bench_size(records: list[dict], size: int, work: Path, rng: random.Random) -
     return out
 
 
+def import_only(records: list[dict], sizes: list[int], work: Path, out_file: Path) -> None:
+    """Only the import part of a run, on the same samples as a full run, into ``work``
+    (not the full run's libraries, which other benchmarks read): import + index against
+    FTS5 (median of 3), peak RSS of the process tree, then adding 1,000 new papers."""
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    rng = random.Random(SEED)
+    runs = {}
+    for size in sizes:
+        papers = records if size >= len(records) else rng.sample(records, size)
+        extra = new_papers(records, 1000, rng)
+        data = write_jsonl(work / f"papers-{size}.jsonl.gz", papers)
+        add = write_jsonl(work / f"new-1000-{size}.jsonl.gz", extra)
+        library, db = work / f"lib-{size}", work / f"fts-{size}.db"
+        cli = [sys.executable, "-m", "paper_tui", "--library", str(library)]
+        env = dict(os.environ, PAPER_TUI_HOME=str(library))
+        f_times = []
+        for _ in range(3):
+            db.unlink(missing_ok=True)
+            f_times.append(run([sys.executable, "-c", FTS_LOAD, str(db), str(data)])[0])
+        load_before = os.getloadavg()
+        w_time, w_rss, _ = run([*cli, "import", str(data)], env=env)
+        f_time = statistics.median(f_times)
+        wa_time = run([*cli, "import", str(add)], env=env)[0]
+        runs[str(len(papers))] = {
+            "whoosh_s": round(w_time, 1), "fts5_s": round(f_time, 2),
+            "ratio": round(w_time / f_time, 1), "whoosh_peak_rss_mb": round(w_rss),
+            "whoosh_index_mb": round(du(library / "index"), 1),
+            "add_1000_s": round(wa_time, 1),
+            "load_average_before_whoosh": load_before}
+        print(f"[{size}] {runs[str(len(papers))]}", flush=True)
+    result = {"command": "python bench/search.py " + " ".join(sys.argv[1:]),
+              "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+              "load_average_at_end": os.getloadavg(), "runs": runs}
+    out_file.write_text(json.dumps(result, indent=1) + "\n")
+    print(json.dumps(result))
+
+
 def latency_only(library: str, spec_file: str) -> None:
     out = json.loads(run([sys.executable, __file__, "--whoosh-worker", library, spec_file])[2])
     result = {"library": library, "spec": spec_file,
@@ -452,6 +490,10 @@ def main() -> None:
     parser.add_argument("--latency", nargs=2, metavar=("LIBRARY", "SPEC"),
                         help="only the in-process latency and known-item part, on a library "
                              "and spec left by a full run (to bench/results/search-latency.json)")
+    parser.add_argument("--import-only", action="store_true",
+                        help="only import + index (and add 1,000) against FTS5, on the "
+                             "--sizes samples, into /tmp/paper-tui-bench-import "
+                             "(results to bench/results/search-import.json)")
     parser.add_argument("--table", action="store_true",
                         help="print the README table from the results file and stop")
     args = parser.parse_args()
@@ -470,9 +512,12 @@ def main() -> None:
         return fts_worker(*args.fts_worker)
 
     sys.path.insert(0, str(REPO / "src"))
+    records = [r for r in load_corpus() if str(r.get("abstract") or "").strip()]
+    if args.import_only:
+        return import_only(records, args.sizes, Path("/tmp/paper-tui-bench-import"),
+                           RESULTS.with_name("search-import.json"))
     shutil.rmtree(args.work, ignore_errors=True)
     args.work.mkdir(parents=True)
-    records = [r for r in load_corpus() if str(r.get("abstract") or "").strip()]
     rng = random.Random(SEED)
     runs = {}
     for size in args.sizes:

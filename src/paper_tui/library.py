@@ -18,8 +18,9 @@ from paper_tui import paths
 from paper_tui.annotations import Annotations
 from paper_tui.errors import SkippedRecord, SourceError, UnknownPaperError
 from paper_tui.index import PaperIndex, ResultSet, SearchPage
+from paper_tui.index.writer import Prepared, prepare
 from paper_tui.model import Paper
-from paper_tui.sources import SourceStore, checksum
+from paper_tui.sources import SourceStore, checksum, encode
 
 if TYPE_CHECKING:
     from paper_tui.importers import ImportReport
@@ -30,11 +31,10 @@ Progress = Callable[[str, int, int | None], None]
 """``progress(stage, done, total)``; total is None when unknown."""
 
 
-def _expected_papers(path: Path) -> int:
-    """A rough paper count from the file size (about 1.5 kB a paper, gzip about a third),
-    to choose the index writer before the file is read."""
-    size = path.stat().st_size * (3 if path.suffix == ".gz" else 1)
-    return size // 1500
+def prepare_import(papers: list[Paper]) -> tuple[list[bytes], Prepared]:
+    """What an import's worker process does besides parsing (see ``_import_one``): the
+    papers' stored lines and their text fields' postings."""
+    return [encode(paper) for paper in papers], prepare(papers)
 
 
 class Library:
@@ -97,7 +97,7 @@ class Library:
                 total = self.sources.total()
                 report = (lambda n: progress("indexing", n, total)) if progress else None
                 self.index.add(self.sources.all_papers(), progress=report,
-                               annotations=self.annotations.index_fields, expected=total)
+                               annotations=self.annotations.index_fields)
             self.index.mark_sources({sid: info.checksum for sid, info in manifest.items()})
             return
         indexed = self.index.indexed_sources()
@@ -115,7 +115,7 @@ class Library:
         report = (lambda n: progress(f"indexing {source_id}", n, total)) if progress else None
         self.index.delete_source(source_id)
         self.index.add(self.sources.papers(source_id), progress=report,
-                       annotations=self.annotations.index_fields, expected=total)
+                       annotations=self.annotations.index_fields)
         self.index.mark_sources({source_id: digest})
 
     # -- import ----------------------------------------------------------------------------
@@ -146,9 +146,20 @@ class Library:
 
     def _import_one(self, path: Path, report: ImportReport, progress: Progress | None,
                     force: bool) -> None:
-        from paper_tui.importers import import_file
+        from paper_tui.importers import Prepare, import_file
 
-        source_id, fmt, records = import_file(path)
+        # A big file is parsed in a worker process, which also encodes and analyses one
+        # chunk of papers in two (``prepare_import``) while this process stores and indexes.
+        lines: dict[str, bytes] = {}
+        prepared: dict[str, tuple[Prepared, int]] = {}
+
+        def sink(papers: list[Paper], result: tuple[list[bytes], Prepared] | None) -> None:
+            if result is not None:  # a repeated id is the first paper's (it is left out)
+                for i, paper in enumerate(papers):
+                    lines.setdefault(paper.id, result[0][i])
+                    prepared.setdefault(paper.id, (result[1], i))
+
+        source_id, fmt, records = import_file(path, Prepare(prepare_import, sink))
         digest = checksum(path)
         if not force and self.sources.is_current(source_id, digest):
             count = self.sources.manifest[source_id].count
@@ -174,21 +185,22 @@ class Library:
         old_ids = self.index.ids_of_source(source_id)
         report_progress = (lambda n: progress(f"importing {path.name}", n, None)) \
             if progress else None
-        # The writer (and its processes) starts before the file is read, so forked
-        # writer processes do not carry a copy of it.
-        with self.index.adding(report_progress, self.annotations.index_fields,
-                               expected=_expected_papers(path)) as adder:
+        with self.index.adding(report_progress, self.annotations.index_fields) as adder:
             first = next(stream, None)
             if first is None:
                 raise SourceError(path, "no papers could be imported from this file")
 
             def indexed() -> Iterator[Paper]:
                 for paper in itertools.chain([first], stream):
+                    ahead = prepared.pop(paper.id, None)
                     if paper.id not in old_ids:
-                        adder.add(paper)
+                        adder.add(paper, ahead)
                     yield paper
 
-            self.sources.write(source_id, path, digest, fmt, indexed())
+            def encoded(paper: Paper) -> bytes:
+                return lines.pop(paper.id, None) or encode(paper)
+
+            self.sources.write(source_id, path, digest, fmt, indexed(), encoded)
             adder.delete(old_ids - seen)
         self.index.mark_sources({source_id: digest})
         report.added += adder.count

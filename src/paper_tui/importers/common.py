@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import gzip
+import itertools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from paper_tui import display, naming
 from paper_tui.errors import SourceError
@@ -25,6 +27,46 @@ def open_bytes(path: Path) -> bytes:
     except (OSError, EOFError, gzip.BadGzipFile) as exc:
         raise SourceError(path, f"cannot read: {exc}") from None
     return data
+
+
+def open_stream(path: Path) -> BinaryIO:
+    """The file opened for reading bytes, gunzipped as it is read when it ends in ``.gz``."""
+    try:
+        return gzip.open(path, "rb") if path.suffix == ".gz" else path.open("rb")
+    except OSError as exc:
+        raise SourceError(path, f"cannot read: {exc}") from None
+
+
+def read_head(path: Path, size: int) -> bytes:
+    """The first ``size`` bytes of the file (gunzipped), without reading the rest."""
+    with open_stream(path) as fh:
+        try:
+            return fh.read(size)
+        except (OSError, EOFError, gzip.BadGzipFile) as exc:
+            raise SourceError(path, f"cannot read: {exc}") from None
+
+
+def read_lines(path: Path) -> Iterator[tuple[int, bytes]]:
+    """``(line number, line)`` for each line that is not blank, split at newlines only and
+    read as it goes (a big file is never held whole); the checks of :func:`read_data`."""
+    with open_stream(path) as fh:
+        try:
+            head = fh.read(8192)
+            if b"\x00" in head:
+                raise SourceError(path, "binary file, not a paper list")
+            first = head + fh.readline()
+            parts = first.split(b"\n")
+            if first.endswith(b"\n"):
+                parts.pop()  # the next line is the file's next line
+            found = False
+            for number, line in enumerate(itertools.chain(parts, fh), 1):
+                if line.strip():
+                    found = True
+                    yield number, line
+            if not found:
+                raise SourceError(path, "file is empty")
+        except (OSError, EOFError, gzip.BadGzipFile) as exc:
+            raise SourceError(path, f"cannot read: {exc}") from None
 
 
 def read_data(path: Path) -> bytes:

@@ -10,7 +10,7 @@ from paper_tui.errors import SkippedRecord, SourceError
 from paper_tui.importers.common import (
     make_paper,
     parse_year,
-    read_data,
+    read_lines,
     split_authors,
     split_keywords,
 )
@@ -26,11 +26,8 @@ def sniff(head: str) -> bool:
 
 
 def read(path: Path, source: str) -> Iterator[Paper | SourceError]:
-    data = read_data(path)
     # Split on \n only: records may hold U+2028/U+2029/U+0085, which str.splitlines() splits.
-    for number, raw in enumerate(data.split(b"\n"), 1):
-        if not raw.strip():
-            continue
+    for number, raw in read_lines(path):
         try:
             record = json.loads(raw)
         except UnicodeDecodeError:

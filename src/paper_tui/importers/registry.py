@@ -10,7 +10,8 @@ from types import ModuleType
 
 from paper_tui.errors import SkippedRecord, SourceError
 from paper_tui.importers import bibtex, csvfile, jsonl, paperlists, plaintext
-from paper_tui.importers.common import open_bytes
+from paper_tui.importers.common import read_head
+from paper_tui.importers.parallel import PARALLEL_BYTES, Prepare, read_in_worker
 from paper_tui.model import Paper
 
 # Order matters for sniffing: the most specific signatures first.
@@ -46,7 +47,7 @@ def sniff(path: Path) -> ModuleType:
     """The importer for ``path``; raises :class:`SourceError` when none fits."""
     suffix = _bare_suffix(path)
     candidates = [m for m in IMPORTERS if suffix in m.EXTENSIONS]
-    head_bytes = open_bytes(path)[:4096]
+    head_bytes = read_head(path, 4096)
     head = head_bytes.decode("utf-8-sig", errors="replace")
     if len(candidates) == 1:
         return candidates[0]
@@ -79,8 +80,16 @@ def iter_files(paths: list[Path]) -> Iterator[Path | SourceError]:
             yield SourceError(path, "no such file or directory")
 
 
-def import_file(path: Path) -> tuple[str, str, Iterator[Paper | SourceError]]:
-    """``(source_id, format, records)``: records are papers, or errors for bad records."""
+def import_file(path: Path, prepare: Prepare | None = None, parallel: bool | None = None
+                ) -> tuple[str, str, Iterator[Paper | SourceError]]:
+    """``(source_id, format, records)``: records are papers, or errors for bad records.
+
+    A big file (or any, with ``parallel=True``) is read and parsed in a worker process,
+    which also runs ``prepare.compute`` on each paper (see :mod:`.parallel`)."""
     module = sniff(path)
     sid = source_id(path)
+    if parallel is None:
+        parallel = path.stat().st_size >= PARALLEL_BYTES
+    if parallel:
+        return sid, module.FORMAT, read_in_worker(module.__name__, path, sid, prepare)
     return sid, module.FORMAT, module.read(path, sid)

@@ -3,8 +3,9 @@
 The index is derived data: it can always be deleted and rebuilt from ``sources/`` (and the
 annotations, which live in YAML). Three ideas keep it fast in pure Python:
 
-* Indexing skips Whoosh's per-token objects (:class:`~paper_tui.index.schema.FoldedText`),
-  and a big import runs the writer in two processes.
+* Indexing skips Whoosh's per-token objects (:class:`~paper_tui.index.schema.FoldedText`)
+  and its posting pool (:mod:`~paper_tui.index.writer`); a big import is parsed in a
+  second process while this one writes.
 * Counting, filtering and facets work on sets of document numbers read straight from the
   posting blocks (:class:`~paper_tui.index.snapshot.Snapshot`), not on Whoosh's
   per-document matcher loop; only the top of a ranked list is scored until someone
@@ -14,7 +15,7 @@ annotations, which live in YAML). Three ideas keep it fast in pure Python:
 
 Modules: ``schema`` (fields, analysis), ``snapshot`` (a point-in-time reader), ``plan``
 (query parsing), ``vocabulary`` (fuzzy/prefix words), ``results`` (hits, result sets),
-``paper_index`` (the index object the library uses).
+``writer`` (writing segments), ``paper_index`` (the index object the library uses).
 """
 
 from paper_tui.index.paper_index import PaperIndex

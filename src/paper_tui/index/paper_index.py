@@ -10,74 +10,38 @@ import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 from whoosh import index as windex
 from whoosh import qparser
 from whoosh import query as wq
 from whoosh.analysis.filters import STOP_WORDS
-from whoosh.index import LockError
 
 from paper_tui import atomic
-from paper_tui.errors import QueryError, StoreError
+from paper_tui.errors import QueryError
 from paper_tui.index.plan import Plan, build_parser, loosen, positive_terms
 from paper_tui.index.results import ResultSet, SearchPage
 from paper_tui.index.schema import (
     BOOSTS,
-    CODEC,
     MAX_EXPANSION,
-    MP_THRESHOLD,
     SCHEMA_VERSION,
     VOCAB_FILE,
     AnnotationFields,
     AnnotationLookup,
     Progress,
     build_schema,
-    sortkey,
     stem,
-    stored_fields,
 )
 from paper_tui.index.snapshot import Snapshot
 from paper_tui.index.vocabulary import Vocabulary, common_prefix
+from paper_tui.index.writer import Adder, document, open_writer
 from paper_tui.model import Paper
-from paper_tui.query import WORD, clean, fold, plain_words
+from paper_tui.query import clean, fold, plain_words
 
 _OPEN_ATTEMPTS = 5
 _META_FILE = "paper-tui-index.json"
 
 
 # -- the index -----------------------------------------------------------------------------
-class Adder:
-    """Feeds papers to an open writer; see :meth:`PaperIndex.adding`."""
-
-    def __init__(self, writer, reader, progress: Progress | None,
-                 annotations: AnnotationLookup | None) -> None:
-        self._writer = writer
-        self._reader = reader  # set when sub-processes write: they only add, never replace
-        self._progress = progress
-        self._annotations = annotations
-        self.count = 0
-        self.words: set[str] = set()
-
-    def add(self, paper: Paper) -> None:
-        annotations = self._annotations(paper.id) if self._annotations else None
-        doc = PaperIndex._document(paper, annotations)
-        PaperIndex._collect_words(paper, self.words)
-        if self._reader is not None:
-            if ("id", paper.id.encode()) in self._reader:
-                self._writer.delete_by_term("id", paper.id)
-            self._writer.add_document(**doc)
-        else:
-            self._writer.update_document(**doc)
-        self.count += 1
-        if self._progress and self.count % 500 == 0:
-            self._progress(self.count)
-
-    def delete(self, ids: Iterable[str]) -> None:
-        for paper_id in ids:
-            self._writer.delete_by_term("id", paper_id)
-
-
 class PaperIndex:
     """A Whoosh index in ``path``: open/rebuild, write (import and annotations), search."""
 
@@ -177,92 +141,31 @@ class PaperIndex:
         self._write_meta(meta)
 
     # -- writing ---------------------------------------------------------------------------
-    @staticmethod
-    def _annotation_doc(fields: AnnotationFields | None) -> dict:
-        fields = fields or {}
-        return {
-            "tags": ",".join(t.replace(",", " ") for t in fields.get("tags") or ()),
-            "status": fields.get("status") or "",
-            "starred": bool(fields.get("starred")),
-            "lists": ",".join(x.replace(",", " ") for x in fields.get("lists") or ()),
-            "note": fields.get("note") or "",
-        }
-
-    @staticmethod
-    def _document(paper: Paper, annotations: AnnotationFields | None = None) -> dict:
-        doc = {
-            "id": paper.id,
-            "source": paper.source,
-            "title": paper.display_title,
-            "title_exact": paper.display_title,
-            "name": paper.name,
-            "authors": " ; ".join(paper.authors),
-            "abstract": paper.display_abstract,
-            "venue": paper.venue,
-            "year": str(paper.year) if paper.year else "",
-            "keywords": ",".join(paper.keywords),
-            "sortkey": sortkey(paper),
-            "paper": stored_fields(paper),
-        }
-        doc.update(PaperIndex._annotation_doc(annotations))
-        return {k: v for k, v in doc.items() if v not in (None, "")}
-
-    @staticmethod
-    def _collect_words(paper: Paper, into: set[str]) -> None:
-        for text in (paper.display_title, paper.display_abstract, paper.name, *paper.authors):
-            into.update(WORD.findall(text))
-
     @contextmanager
-    def _writer(self, procs: int = 1, timeout: float = 60.0):
-        """A Whoosh writer, waiting up to ``timeout`` for another process's lock."""
-        # Not compound: Whoosh reads a compound segment by copying each of its files into
-        # memory (hundreds of MB and a second per process on the big index).
-        kwargs: dict[str, Any] = {"limitmb": 256, "codec": CODEC, "compound": False}
-        if procs > 1:  # each sub-process has its own posting buffer: half the memory each
-            kwargs.update(procs=procs, multisegment=True, limitmb=128)
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                writer = self.ix.writer(**kwargs)
-                break
-            except LockError:
-                if time.monotonic() > deadline:
-                    raise StoreError(f"{self.path}: the index is locked by another "
-                                     "paper-tui process; try again when it is done") from None
-                time.sleep(0.1)
-        try:
+    def _writer(self, timeout: float = 60.0):
+        """A writer (see :mod:`paper_tui.index.writer`), waiting up to ``timeout`` for
+        another process's lock; the view is renewed after the commit."""
+        with open_writer(self.ix, self.path, timeout) as writer:
             yield writer
-        except BaseException:
-            writer.cancel()
-            raise
-        writer.commit()
         self._stale()
 
     def add(self, papers: Iterable[Paper], progress: Progress | None = None,
-            annotations: AnnotationLookup | None = None, expected: int | None = None) -> int:
-        """Add or replace papers (by id), with their annotation fields when given.
-
-        ``expected`` (how many papers are coming) picks a two-process writer for big imports.
-        """
-        with self.adding(progress, annotations, expected) as adder:
+            annotations: AnnotationLookup | None = None) -> int:
+        """Add or replace papers (by id), with their annotation fields when given."""
+        with self.adding(progress, annotations) as adder:
             for paper in papers:
                 adder.add(paper)
         return adder.count
 
     @contextmanager
     def adding(self, progress: Progress | None = None,
-               annotations: AnnotationLookup | None = None, expected: int | None = None
-               ) -> Iterator[Adder]:
+               annotations: AnnotationLookup | None = None) -> Iterator[Adder]:
         """An open writer to stream papers into (one commit at the end); for an import
         that reads, stores and indexes a file in one pass."""
-        procs = 2 if expected is not None and expected >= MP_THRESHOLD else 1
-        with self._writer(procs) as writer:
-            tasks = getattr(writer, "tasks", None)
-            while tasks is not None and len(tasks) < procs:  # fork the writer processes
-                writer._new_task()  # now, while this process is small
-            adder = Adder(writer, self._snapshot().reader if procs > 1 else None,
-                           progress, annotations)
+        with self._writer() as writer:
+            adder = Adder(writer, progress, annotations)
             yield adder
+            adder.finish()
             self._vocabulary().extend(adder.words)  # under the writer's lock
         if progress:
             progress(adder.count)
@@ -330,7 +233,7 @@ class PaperIndex:
         for paper_id, fields in batch.items():
             doc = snap.docnum(paper_id)
             if doc is not None:
-                docs.append(self._document(snap.paper(doc), fields))
+                docs.append(document(snap.paper(doc), fields))
         if not docs:
             return
         with self._writer(timeout=600) as writer:

@@ -45,7 +45,6 @@ CODEC = Codec(blocklimit=1024, compression=0)
 """Posting blocks of 1,024 (Whoosh: 128), uncompressed: fewer per-block steps in pure
 Python when whole posting lists are read for counting and scoring, and when written."""
 BOOSTS = {"title": 3.0, "name": 3.0, "abstract": 1.0, "authors": 1.5, "keywords": 1.5}
-MP_THRESHOLD = 5000  # papers in one add() before the writer uses two processes
 VOCAB_FILE = "vocabulary.txt"
 MAX_EXPANSION = 64  # words a prefix* query may expand to (each is a posting list to read)
 MAX_FUZZY = 12  # words a fuzzy~ query may expand to, closest first
@@ -102,7 +101,12 @@ class FoldedText(TEXT):
         self.stemmed = stemmed
 
     def index(self, value, **kwargs):
-        positions = term_positions(value, self.stemmed)
+        return self.index_folded(folded_words(value))
+
+    def index_folded(self, folded: list[str]) -> list[tuple[bytes, int, float, bytes]]:
+        """What :meth:`index` gives for a text whose :func:`folded_words` are ``folded``
+        (the writer folds a text once for two fields and the spelling vocabulary)."""
+        positions = folded_positions(folded, self.stemmed)
         if self.format.supports("positions"):
             encode, single = self.format.encode, _single_position(self.format)
             return [(term.encode(), len(ps), float(len(ps)),
@@ -123,10 +127,32 @@ def _single_position(fmt) -> list[bytes]:
     return single
 
 
+def shared_values(fmt) -> dict[bytes, bytes]:
+    """The one-position values :meth:`FoldedText.index` shares, by value: values that
+    crossed a process boundary are mapped back to these, so a posting block pickles
+    them as references to one object, as when they never left this process."""
+    shared = _SHARED.get(type(fmt))
+    if shared is None:
+        shared = _SHARED[type(fmt)] = {v: v for v in _single_position(fmt)}
+    return shared
+
+
+_SHARED: dict[type, dict[bytes, bytes]] = {}
+
+
+def folded_words(text: str) -> list[str]:
+    """Every word of ``text`` (:data:`WORD`), folded: stop words and one-letter words too."""
+    return [w.lower() if w.isascii() else fold(w) for w in WORD.findall(text)]
+
+
 def term_positions(text: str, stemmed: bool = True) -> dict[str, list[int]]:
     """``{term: positions}`` as the field's analyzer would index ``text`` (the hot path of
     indexing: whole-list operations instead of a generator of tokens)."""
-    folded = [w.lower() if w.isascii() else fold(w) for w in WORD.findall(text)]
+    return folded_positions(folded_words(text), stemmed)
+
+
+def folded_positions(folded: list[str], stemmed: bool = True) -> dict[str, list[int]]:
+    """:func:`term_positions` of a text from its :func:`folded_words`."""
     kept = [w for w in folded if len(w) > 1 and w not in STOP_WORDS]
     if not kept:
         return {}

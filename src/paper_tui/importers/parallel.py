@@ -1,0 +1,109 @@
+"""Reading a big file in a second process, while this one stores and indexes its papers.
+
+Parsing a paper (JSON, LaTeX display text, naming, its id) costs about as much as
+indexing it; on two cores the two overlap. The worker is a fresh (spawned) interpreter,
+so it never inherits a lock held by one of this process's threads (the TUI has several).
+"""
+
+from __future__ import annotations
+
+import importlib
+import multiprocessing
+import traceback
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from paper_tui.errors import SkippedRecord, SourceError
+from paper_tui.model import Paper
+
+CHUNK = 256  # records per message: few messages, little held in the pipe
+PARALLEL_BYTES = 4 << 20  # files at least this big (as stored on disk) are read in a worker
+
+
+@dataclass(frozen=True)
+class Prepare:
+    """Extra work for the worker, on one chunk of papers in ``every``: ``compute(papers)``
+    runs there (a module-level function, so it can be sent); ``sink(papers, result)``
+    gets its result here (None for the chunks left to this process) before the papers
+    are yielded. ``every`` balances the two processes' work."""
+
+    compute: Callable[[list[Paper]], Any]
+    sink: Callable[[list[Paper], Any], None]
+    every: int = 2
+
+
+def _error(err: SourceError) -> tuple:
+    return (type(err) is SkippedRecord, err.path, err.message, err.line, err.record)
+
+
+def _rebuild(data: tuple) -> SourceError:
+    skipped, path, message, line, record = data
+    return (SkippedRecord if skipped else SourceError)(path, message, line, record)
+
+
+def _work(module: str, path: str, source: str, compute: Callable[[list[Paper]], Any] | None,
+          every: int, conn) -> None:
+    """The worker: ``module.read(path, source)``, sent in chunks: ``(records, result of
+    compute(the chunk's papers) or None, end)``, end being None, ``("raise", error)``
+    or ``("bug", traceback)`` on the last chunk."""
+    chunk: list[Paper | tuple] = []
+    number = 0
+
+    def send(end: tuple | None) -> None:
+        nonlocal chunk, number
+        papers = [r for r in chunk if isinstance(r, Paper)]
+        result = compute(papers) if compute and papers and number % every == 0 else None
+        conn.send((chunk, result, end))
+        chunk = []
+        number += 1
+
+    try:
+        for record in importlib.import_module(module).read(Path(path), source):
+            chunk.append(record if isinstance(record, Paper) else ("e", _error(record)))
+            if len(chunk) >= CHUNK:
+                send(None)
+        send(("end",))
+    except SourceError as exc:
+        send(("raise", _error(exc)))
+    except BaseException:
+        conn.send(([], None, ("bug", traceback.format_exc())))
+    conn.close()
+
+
+def read_in_worker(module: str, path: Path, source: str, prepare: Prepare | None = None
+                   ) -> Iterator[Paper | SourceError]:
+    """What ``module.read(path, source)`` yields, read and parsed in a worker process (which
+    starts on the first ``next``, and is stopped when the caller stops early)."""
+    ctx = multiprocessing.get_context("spawn")
+    receive, send = ctx.Pipe(duplex=False)
+    worker = ctx.Process(target=_work, name="paper-tui-import", daemon=True,
+                         args=(module, str(path), source, prepare and prepare.compute,
+                               prepare.every if prepare else 1, send))
+    worker.start()
+    send.close()
+    try:
+        while True:
+            try:
+                chunk = receive.recv()
+            except EOFError:
+                raise RuntimeError(f"the import worker for {path} stopped "
+                                   f"(exit code {worker.exitcode})") from None
+            records, result, end = chunk
+            if prepare is not None:
+                prepare.sink([r for r in records if isinstance(r, Paper)], result)
+            for record in records:
+                yield record if isinstance(record, Paper) else _rebuild(record[1])
+            if end is None:
+                continue
+            if end[0] == "raise":
+                raise _rebuild(end[1])
+            if end[0] == "bug":
+                raise RuntimeError(f"the import worker for {path} failed:\n{end[1]}")
+            return
+    finally:
+        receive.close()
+        if worker.is_alive():
+            worker.terminate()
+        worker.join()

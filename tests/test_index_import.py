@@ -1,0 +1,104 @@
+"""A big file is parsed (and half of it analysed) in a worker process: the library ends
+up exactly as when one process does everything."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from paper_tui import config as config_mod
+from paper_tui.importers import import_file, registry
+from paper_tui.library import Library
+from paper_tui.model import Paper
+from test_index_writer import segment_files
+
+WORDS = ("graph", "diffusion", "robots", "memory", "transformers", "bandits", "proofs")
+
+
+def records(n: int, start: int = 0) -> list[dict]:
+    return [{"title": f"{WORDS[i % 7].title()} for task {i}: a Study of {WORDS[i % 5]}",
+             "abstract": f"We study {WORDS[i % 3]} and {WORDS[i % 7]} models, case {i}; "
+                         f"{'rough terrain ' * (i % 4)}results on Rodolà's MemR$^3$.",
+             "authors": [f"Ann Author{i % 13}", "Bo Chen"], "venue": "iclr",
+             "year": 2015 + i % 10, "keywords": ["ml", WORDS[i % 6]]}
+            for i in range(start, start + n)]
+
+
+def write(path: Path, lines: list[bytes]) -> Path:
+    path.write_bytes(gzip.compress(b"".join(lines), mtime=0))
+    return path
+
+
+def state(lib: Library) -> dict:
+    """Everything a reader of the library can see."""
+    index = lib.root / "index"
+    queries = ["", "graph", '"rough terrain"', "author:author3 year:>=2020", "diffusion~",
+               "memr3", "transform*", "title:study -robots"]
+    return {
+        "count": lib.count(),
+        "hits": {q: [(h.paper.id, round(h.score or 0, 6)) for h in lib.search(q, limit=None).hits]
+                 for q in queries},
+        "vocabulary": (index / "vocabulary.txt").read_text(),
+        "sources": {p.name: gzip.decompress(p.read_bytes())
+                    for p in (lib.root / "sources").glob("*.gz")},
+    }
+
+
+@pytest.fixture
+def parallel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every file counts as big (so the worker runs on a small test file)."""
+    monkeypatch.setattr(registry, "PARALLEL_BYTES", 0)
+
+
+def open_lib(root: Path) -> Library:
+    return Library.open(root, config=config_mod.defaults(), bundled=False)
+
+
+def test_parallel_import_gives_the_same_library(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = [json.dumps(r).encode() + b"\n" for r in records(300)]
+    lines[10:10] = [b"{not json\n", lines[3], b'{"title": "no abstract"}\n']  # bad, duplicate
+    first = write(tmp_path / "papers.jsonl.gz", lines)
+    libs, reports = {}, {}
+    for mode in ("serial", "parallel"):
+        if mode == "parallel":
+            monkeypatch.setattr(registry, "PARALLEL_BYTES", 0)
+        lib = libs[mode] = open_lib(tmp_path / mode)
+        reports[mode] = lib.import_paths([first])
+    assert [str(e) for e in reports["parallel"].errors] == \
+        [str(e) for e in reports["serial"].errors] == [f"{first}:11: invalid JSON: "
+                                                       "Expecting property name enclosed in "
+                                                       "double quotes"]
+    assert len(reports["parallel"].skipped) == len(reports["serial"].skipped) == 1
+    assert reports["parallel"].added == reports["serial"].added == 300
+    # One new segment each, written byte for byte alike (postings merged from the worker's
+    # chunks and analysed here alike).
+    assert segment_files(libs["parallel"].root / "index") == \
+        segment_files(libs["serial"].root / "index")
+    assert state(libs["parallel"]) == state(libs["serial"])
+
+    # Re-import a changed file: most papers already indexed (left out of the worker's
+    # chunks), some new, some gone.
+    changed = write(tmp_path / "papers.jsonl.gz",
+                    [json.dumps(r).encode() + b"\n" for r in records(250, start=100)])
+    for mode in ("serial", "parallel"):
+        libs[mode].import_paths([changed])
+    assert state(libs["parallel"]) == state(libs["serial"])
+    assert libs["parallel"].count() == 250
+    for lib in libs.values():
+        lib.close()
+
+
+def test_worker_reports_file_errors_and_stops_early(tmp_path: Path, parallel: None) -> None:
+    binary = tmp_path / "binary.jsonl"
+    binary.write_bytes(b'{"a": 1}\x00\n')
+    with pytest.raises(Exception, match="binary file, not a paper list"):
+        list(import_file(binary)[2])
+    big = write(tmp_path / "big.jsonl.gz", [json.dumps(r).encode() + b"\n"
+                                            for r in records(1000)])
+    stream = import_file(big)[2]
+    assert isinstance(next(stream), Paper)
+    stream.close()  # the worker is stopped, not left running

@@ -1,0 +1,81 @@
+"""The index writer (posting buffer instead of Whoosh's pool) writes Whoosh's files
+byte for byte, and keeps replacing, deleting and merging segments right."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from whoosh import index as windex
+from whoosh.writing import SegmentWriter
+
+from paper_tui.index import PaperIndex
+from paper_tui.index.schema import CODEC, build_schema
+from paper_tui.index.writer import add_document, document, open_writer
+from paper_tui.model import Paper
+
+
+def papers(n: int, tag: str = "") -> list[Paper]:
+    """``n`` papers sharing common words (posting lists longer than one 1,024 block)."""
+    out = []
+    for i in range(n):
+        title = f"Graph networks {tag}{i} for Rodolà's MemR³ model"
+        abstract = (f"We study graph networks and running models; item {i} of {n}. "
+                    f"{'Diffusion ' * (i % 3)}Results: state-of-the-art, 3.5 datasets.")
+        out.append(Paper(id=f"p{tag}{i}", title=title, abstract=abstract, name=f"Net{i % 7}",
+                         authors=(f"Ann Author{i % 11}", "Bob Builder"), venue="NeurIPS",
+                         year=2000 + i % 20, keywords=("graphs", f"kw{i % 5}"), source="s",
+                         display_title=title, display_abstract=abstract))
+    return out
+
+
+def segment_files(path: Path) -> dict[str, bytes]:
+    """The files of an index's only segment, by extension (segment names are random)."""
+    ix = windex.open_dir(str(path))
+    (segment,) = ix._segments()
+    prefix = segment.make_filename("")
+    return {f.name[len(prefix):]: f.read_bytes() for f in path.iterdir()
+            if f.name.startswith(prefix)}
+
+
+def test_segments_are_whooshs_byte_for_byte(tmp_path: Path) -> None:
+    docs = [document(p, {"tags": ["to-cite"], "status": "read"} if i % 4 == 0 else None)
+            for i, p in enumerate(papers(1100))]
+    whoosh_dir, ours_dir = tmp_path / "whoosh", tmp_path / "ours"
+    for path in (whoosh_dir, ours_dir):
+        path.mkdir()
+        windex.create_in(str(path), build_schema())
+    writer = SegmentWriter(windex.open_dir(str(whoosh_dir)), codec=CODEC, compound=False)
+    for doc in docs:
+        writer.add_document(**doc)
+    writer.commit()
+    words: set[str] = set()
+    with open_writer(windex.open_dir(str(ours_dir)), ours_dir) as writer:
+        for doc in docs:
+            add_document(writer, doc, words)
+    theirs, ours = segment_files(whoosh_dir), segment_files(ours_dir)
+    assert sorted(ours) == sorted(theirs)
+    for ext in theirs:
+        assert ours[ext] == theirs[ext], ext
+    assert {"graph", "networks", "rodola", "memr3", "for", "ann", "author3"} <= words
+
+
+def test_replacing_deleting_and_merging_through_the_buffer(tmp_path: Path) -> None:
+    index = PaperIndex(tmp_path / "index")
+    index.open()
+    index.add(papers(30))
+    index.add(papers(5, tag="b"))  # small segments are merged at commit, through the buffer
+    changed = [Paper(**{**p.to_dict(), "authors": ("Carol Changed",), "keywords": ()})
+               for p in papers(3)]
+    index.add(changed)  # same ids: replaced
+    index.delete(["p10"])
+    assert index.count() == 34
+    assert index.get("p1").authors == ("Carol Changed",)
+    assert index.get("p10") is None
+    assert index.search('author:changed').total == 3
+    assert index.search('"graph networks"').total == 34
+    assert index.search("diffusion").total == len([i for i in range(30) if i % 3 and i != 10]) \
+        + len([i for i in range(5) if i % 3])
+    index.set_annotations("pb2", {"tags": ["x-tag"]})
+    index.flush()
+    assert [h.paper.id for h in index.search("tag:x-tag").hits] == ["pb2"]
+    index.close()
