@@ -17,10 +17,13 @@ from paper_tui.tui.screens.confirm import DIALOG_CSS, Confirm
 
 
 class NoteEditor(ModalScreen[bool]):
-    """Edit one paper's note. Dismisses True when a changed note was saved, else False."""
+    """Edit one paper's note. Dismisses True when a changed note was saved, else False.
+
+    Opaque, like the tag editor (see there): the title names the paper.
+    """
 
     DEFAULT_CSS = DIALOG_CSS + """
-    NoteEditor { align: center middle; }
+    NoteEditor { align: center middle; background: $background; }
     NoteEditor .dialog { width: 100; height: 80%; }
     NoteEditor TextArea { height: 1fr; }
     """

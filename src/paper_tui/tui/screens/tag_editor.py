@@ -63,10 +63,14 @@ def fuzzy_tags(query: str, counts: dict[str, int], exclude: set[str],
 
 
 class TagEditor(ModalScreen[TagChange | None]):
-    """Edit the tags of ``ids``. Dismisses with the applied :class:`TagChange`, or None."""
+    """Edit the tags of ``ids``. Dismisses with the applied :class:`TagChange`, or None.
+
+    Opaque: a see-through modal repaints (and dims) the whole screen below it on every open,
+    which was most of the time from ``t`` to the editor on screen; the title names the paper.
+    """
 
     DEFAULT_CSS = DIALOG_CSS + """
-    TagEditor { align: center middle; }
+    TagEditor { align: center middle; background: $background; }
     TagEditor OptionList { height: auto; max-height: 10; border: none; padding: 0; }
     TagEditor #tag-current-label { margin-top: 1; }
     """
