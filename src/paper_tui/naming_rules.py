@@ -157,7 +157,7 @@ _FUNCTION_WORDS = frozenset({
 _LETTER = re.compile(r"[^\W\d_]")
 # An upper-case letter inside a word part (``KiteNorm``, ``KGO``, ``vOPD``), or a one-letter
 # prefix (``U-Net``); "Vision-Language-Action" is only a capitalised compound.
-_INNER_UPPER = re.compile(r"[^\W\d_][A-Z]|^[A-Z]-")
+_INNER_UPPER = re.compile(r"[^\W\d_][A-Z]|^[A-Z]-|^[a-z]{1,2}-[A-Z]")
 _DIGIT_UPPER = re.compile(r"\d.*[A-Z]|[A-Z].*\d")
 
 
