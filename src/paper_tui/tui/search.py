@@ -104,7 +104,7 @@ class SearchController:
                mode: str) -> None:
         self.generation += 1
         self.searching = True
-        self.update_status()
+        self._search_status()
         with self._lock:
             self._next = _Job(run, delay, self.generation, keep_id, mode)
             if self._running:
@@ -151,12 +151,12 @@ class SearchController:
         self.error = message.results.error
         if self.error and old is not None:  # keep the last good results under the error
             message.results.close()
-            self.update_status()
+            self._search_status()
             return
         results_list.set_results(message.results, message.keep_id)
         if old is not None:
             old.close()
-        self.update_status()
+        self._search_status()
         self.app.library_shown()
 
     def _main_results(self) -> ResultsList:
@@ -174,6 +174,14 @@ class SearchController:
         self._draw_status()
         if self._recount is None:  # counting 20,000 annotations must not delay a key's frame
             self._recount = self.app.set_timer(RECOUNT_DELAY, self._count_triaged)
+
+    def _search_status(self) -> None:
+        """Redraw the status line for a search. The triage count changes only with the
+        annotations (whose changes call :meth:`update_status`), not with each key typed."""
+        if self._triaged is None:
+            self.update_status()
+        else:
+            self._draw_status()
 
     def _count_triaged(self) -> None:
         self._recount = None
