@@ -13,8 +13,10 @@ In-process, Textual's headless driver at 120x40 (the same method as bench/tui.py
   (one key every 125 ms, 8 keys/s) and in a fast burst (one key every 25 ms). Per
   keystroke: from its key event to the first frame showing the results of that text, or of
   a text typed after it (in a burst a later key may overtake it): the results list and the
-  status line both for that text, no search pending. The core's share is the time of
-  ``Library.results`` + ``Library.count`` for the texts shown (measured around the calls).
+  status line (drawn with it) for that text. The core's share is the time of
+  ``Library.results`` + ``Library.count`` for the text shown (measured around the calls).
+* CPU: beside each latency, the CPU time spent in it (the UI thread's for the editors, the
+  whole process's for typing): on a loaded machine the latency also holds waiting for a core.
 * memory: peak RSS of the process (VmHWM, reset once the library is open, so an index
   rebuild on open is not counted) while browsing:
   ``G`` to the last hit, 40 page-ups, 300 cursor moves, ten searches, the typing above,
@@ -109,10 +111,11 @@ async def run(library: Path, presses: int, typing: bool) -> dict:
         key: str = ""
         typed: list[str] = []
         """The text the search box will hold after each key still to come."""
-        pending: list[tuple[float, str]] = []
-        """(key event time, text after the key) of keys whose results are not shown yet."""
-        keystrokes: list[tuple[float, str, str, float | None]] = []
-        """(latency, text typed, text shown, the core's time for it) per keystroke."""
+        pending: list[tuple[float, float, str]] = []
+        """(key event time, process CPU time then, text after the key) of keys whose
+        results are not shown yet."""
+        keystrokes: list[tuple[float, float, str, str, float | None]] = []
+        """(latency, process CPU in it, text typed, text shown, the core's time for it)."""
 
         async def on_event(self, event: events.Event) -> None:
             if isinstance(event, events.Key):
@@ -120,7 +123,8 @@ async def run(library: Path, presses: int, typing: bool) -> dict:
                     self.key_at, self.key = time.perf_counter(), event.key
                     self.key_cpu = time.thread_time()
                 elif self.typed and isinstance(self.focused, SearchBox):
-                    self.pending.append((time.perf_counter(), self.typed.pop(0)))
+                    self.pending.append((time.perf_counter(), time.process_time(),
+                                         self.typed.pop(0)))
             await super().on_event(event)
 
         def _display(self, screen, renderable) -> None:
@@ -139,11 +143,12 @@ async def run(library: Path, presses: int, typing: bool) -> dict:
             if self.pending and screen is self.screen_stack[0]:
                 # the results list and the status line (drawn with it) show ``shown``
                 shown = self.results_list.results
-                texts = [text for _, text in self.pending]
+                texts = [text for _, _, text in self.pending]
                 if shown is not None and shown.query in texts:  # this key's text or a later
                     last = len(texts) - 1 - texts[::-1].index(shown.query)
-                    for at, text in self.pending[:last + 1]:
-                        self.keystrokes.append((now - at, text, shown.query,
+                    cpu = time.process_time()
+                    for at, cpu_at, text in self.pending[:last + 1]:
+                        self.keystrokes.append((now - at, cpu - cpu_at, text, shown.query,
                                                 core.get(shown.query)))
                     del self.pending[:last + 1]
 
@@ -217,10 +222,11 @@ async def run(library: Path, presses: int, typing: bool) -> dict:
                     await settle()
                     await pilot.press("escape")
                 lat = [x[0] for x in app.keystrokes]
-                own = sum(1 for _, typed, shown_text, _ in app.keystrokes if typed == shown_text)
-                core_shown = [x[3] for x in app.keystrokes if x[3] is not None]
+                own = sum(1 for x in app.keystrokes if x[2] == x[3])
+                core_shown = [x[4] for x in app.keystrokes if x[4] is not None]
                 typing_result[name] = {
                     "keystroke_to_results_ms": summary(lat),
+                    "process_cpu_ms_in_it": summary([x[1] for x in app.keystrokes]),
                     "own_text_shown": own,
                     "core_search_ms_of_the_text_shown": summary(core_shown),
                 }
