@@ -892,11 +892,6 @@ def find_candidates(text: str) -> Candidate | None:
     abstract that first introduces its data set, then the method it is about); else the
     first weak one; else a name that opens a sentence as its subject ("X is a …").
     """
-    return introduced(text)[0]
-
-
-def introduced(text: str) -> tuple[Candidate | None, list[Candidate]]:
-    """:func:`find_candidates`' choice, and every name an introducing cue found."""
     strong: list[Candidate] = []
     weak: Candidate | None = None
     for start, end, kind in _cues(text):
@@ -912,7 +907,6 @@ def introduced(text: str) -> tuple[Candidate | None, list[Candidate]]:
                 strong.append(got)
         elif weak is None:
             weak = got
-    others = strong + ([weak] if weak else [])
     if strong:
         if len(strong) > 1 and _component(strong[0], text):
             # "a saliency enhancement module (SEM) … a new variant …, called SatFormer"
@@ -922,8 +916,8 @@ def introduced(text: str) -> tuple[Candidate | None, list[Candidate]]:
             n = _mentions(c.name, text)
             if n > most:
                 best, most = c, n
-        return _singular(best, text), others
-    return _singular(weak or _subject_name(text), text), others
+        return _singular(best, text)
+    return _singular(weak or _subject_name(text), text)
 
 
 _COMPONENTS = frozenset({"module", "block", "layer", "loss", "head", "unit", "cell", "component",
