@@ -101,7 +101,7 @@ _QUOTE = re.compile(rf"[{_QUOTE_CHARS}]+")
 _MODIFIER = re.compile(
     r"-(?:based|driven|aware|guided|free|level|like|style|specific|agnostic|efficient|oriented"
     r"|centric|conditioned|augmented|enhanced|powered|assisted|inspired|informed|only|wise"
-    r"|scale|shot|generated|grounded|compatible|friendly|native|ready|time|step|order)$")
+    r"|scale|shot|generated|grounded|compatible|friendly|native|ready|time|step|order|type)$")
 _PLURAL_ACRONYM = re.compile(r"^[A-Z]{2,}s$")
 # Names of the field, never of one paper's contribution.
 _BACKGROUND = frozenset({
@@ -124,6 +124,7 @@ _BACKGROUND = frozenset({
     "NAS", "IRL", "GAIL", "TD", "DDPG", "SAC", "TRPO", "A3C", "SVRG", "UCB", "SIFT", "SURF",
     "HOG", "ORB", "ConvNet", "ConvNets", "ROS", "FLOPS", "FLOPs", "LOOCV", "BoW", "LoRA",
     "MS-COCO", "MIMIC", "MINLP", "SWaP", "BLSTM", "Bi-LSTM", "NP-hard", "NP-complete", "k-NN",
+    "CoP", "CoM", "pHRI", "LfD", "MoG", "GMM", "UKF", "AUV", "PEFT", "AIGC", "LWIR", "AlexNet",
 })
 # Degrees of freedom: "6-DoF", "7DOF".
 _DOF = re.compile(r"\d*-?(?:DOF|DoF|DOFs|DoFs)")
