@@ -444,6 +444,8 @@ _NAMED_IN_PAREN = (r"\s*\(\s*(?:(?:dubbed|called|named|termed|abbreviated|denote
                    r"(?:\s+as)?\s+)?"
                    r"[\"“`']*([^()\s,;\"“”`']{2,24})[\"”']*\s*\)")
 _LONG_PAREN = re.compile(rf"([^().;:!?]{{3,140}}?){_NAMED_IN_PAREN}")
+# Two words in the parenthesis: "Snap Machine Learning (Snap ML)", "(DISCO Nets)".
+_LONG_PAREN2 = re.compile(r"([^().;:!?]{3,140}?)\s*\(([^\W_][\w\-]{1,20} [A-Z\d][\w.\-]{0,10})\)")
 _LEAD_WORD = re.compile(r"[a-z][a-z\-]*")
 # A generic noun phrase ("a novel framework"), then the name.
 _GEN_WORD = re.compile(rf"[\w{_QUOTE_CHARS}][\w\-{_QUOTE_CHARS}]*")
@@ -573,11 +575,15 @@ def _acronym_candidate(text: str, p: int, start: int, strong: bool, lead_max: in
     """"the Koopman Generative Operator (KGO)": a long form starting at ``p`` (after at
     most ``lead_max`` adjectives) and its acronym. False when there is none."""
     paren = text.find("(", p, p + 150)
-    m = _LONG_PAREN.match(text, p) if paren >= 0 else None
-    if not m:
+    if paren < 0:
         return False
+    m = _LONG_PAREN.match(text, p)
+    if not m:
+        m = _LONG_PAREN2.match(text, p)
+        if not m or not all(_TOK.fullmatch(w) for w in m.group(2).split()):
+            return False
     acr, long = m.group(2), m.group(1)
-    if not _TOK.fullmatch(acr) or _shape(acr) != 2:
+    if not _TOK.fullmatch(acr.split()[0]) or _shape(acr.split()[0]) != 2:
         return False
     s = long_form_start(acr, long)
     if s < 0 or not _lead_ok(long[:s].split(), lead_max):
