@@ -60,6 +60,9 @@ from paper_tui.naming_rules import clean
          "Flexpoint"),
         ("In this paper, we propose the “Bias Vector” method for mitigating biases. The Bias "
          "Vector method needs no data.", "Bias Vector"),
+        # Any verb, when what follows is new.
+        ("In this work, we study a novel convex estimator MixLasso for the estimation of "
+         "generalized linear models.", "MixLasso"),
         # Two words in the parenthesis after the long form.
         ("We present a new type of probabilistic model which we call DISsimilarity "
          "COefficient Networks (DISCO Nets). DISCO Nets allow us to sample.", "DISCO Nets"),

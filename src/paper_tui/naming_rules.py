@@ -323,7 +323,12 @@ _CUE_THE = re.compile(r"the\s+(?:proposed|resulting|new|presented|developed|intr
                       r"|final|overall)\s+"
                       r"(?P<ours>)")
 _OWN_PAPER = ("this ", "the ", "our ", "present ", "following ", "current ")
-_CUE_PATTERNS = (_CUE_WE, _CUE_THIS, _CUE_PAPER, _CUE_US, _CUE_AND, _CUE_OUR, _CUE_THE)
+# "we study a novel convex estimator MixLasso": any verb, when what follows is new.
+_CUE_NEW = re.compile(r"we\s+(?P<intro>(?:study|explore|consider|investigate|formulate|define"
+                      r"|adopt|employ|use|train|apply|describe|report|demonstrate|show)\w*)\s+"
+                      r"(?=(?:a|an|the|our)\s+(?:novel|new)\s)")
+_CUE_PATTERNS = (_CUE_WE, _CUE_THIS, _CUE_PAPER, _CUE_US, _CUE_AND, _CUE_OUR, _CUE_THE,
+                 _CUE_NEW)
 # Gerunds ("by introducing X") and participles ("called X") are found from their endings.
 _GERUND_STEMS = ("propos", "present", "introduc", "releas", "develop", "design", "build",
                  "construct", "creat", "devis", "curat", "produc", "generat", "contribut")
