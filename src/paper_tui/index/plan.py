@@ -9,8 +9,13 @@ from whoosh import query as wq
 from whoosh.fields import Schema
 
 from paper_tui.index.lazy import cached
-from paper_tui.index.schema import BOOSTS, DEFAULT_FIELDS, EXACT_BOOST, TEXT_FIELDS
+from paper_tui.index.schema import BOOSTS, DEFAULT_FIELDS, TEXT_FIELDS
 from paper_tui.query import fold
+
+EXACT_BOOST = 3.5
+"""A title word as typed (unstemmed, field title_exact) ranks above another form of it; with
+untouched BM25 length normalisation there, it is also what prefers a short title. Tuned on
+known-item queries (3 words of a title): 1.5 -> 3.5 took rank 1 from 83% to 85%."""
 
 
 # -- parsing -------------------------------------------------------------------------------

@@ -30,7 +30,6 @@ SORTS = ("relevance", "year", "title")
 DEFAULT_FIELDS = ("title", "name", "abstract", "authors", "keywords")
 TEXT_FIELDS = frozenset({*DEFAULT_FIELDS, "note", "title_exact"})
 K1, B = 1.2, 0.75  # BM25F, as Whoosh's default weighting
-EXACT_BOOST = 1.5  # a title word as typed (unstemmed) ranks above another form of it
 
 
 class Codec(W3Codec):

