@@ -239,13 +239,15 @@ class PaperApp(EditingActions, TriageActions, App[None]):
 
     def _prepare_next(self, results: ResultsList, shown: Any, view: AbstractView,
                       cursor: int) -> None:
-        """Wrap the paper after ``cursor`` unless the reader has moved on already."""
+        """Wrap the paper after ``cursor`` and draw its row as the cursor's, unless the
+        reader has moved on already."""
         if (results.results is not shown or results.cursor != cursor
                 or cursor + 1 >= len(results) or not view.is_mounted):
             return
         paper = results.results.paper(cursor + 1)
         view.prepare(paper, self.annotation_of(paper.id), self.library.lists.lists_of(paper.id),
                      results.highlights(cursor + 1))
+        results.prepare_row(cursor + 1)
         if self._gc_threshold is not None:
             gc.collect(1)  # the key's garbage, now rather than inside the next key
 

@@ -147,11 +147,16 @@ class LineScrollBar(ScrollBar):
             if y >= len(old) or old[y] != strip:
                 self.refresh(Region(0, y, width, 1))
 
+    def watch_mouse_over(self) -> None:
+        self._bar_key = None  # its colours change (Textual repaints the whole bar)
+
+    def watch_grabbed(self) -> None:
+        self._bar_key = None
+
     def _current(self) -> list[Strip]:
-        styles = self.parent.styles if self.parent is not None else self.styles
-        key = (self.window_virtual_size, self.window_size, self.position, self.outer_size,
-               self.grabbed, self.mouse_over, styles.scrollbar_color,
-               styles.scrollbar_background)
+        """The bar, drawn again when its size, window, position, state or style changed
+        (the last three clear ``_bar_key``)."""
+        key = (self.window_virtual_size, self.window_size, self.position, self.outer_size)
         if key != self._bar_key:
             self._bar_key = key
             self._bar = self._draw()

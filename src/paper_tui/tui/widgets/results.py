@@ -194,14 +194,24 @@ class ResultsList(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         _scroll_x, scroll_y = self.scroll_offset
         index = scroll_y + y
-        width = self._content_width()
-        base = self._styles.get("") or self._styles.setdefault("", self.rich_style)
         if index >= len(self):
-            return Strip.blank(width, base)
-        paper = self.results.paper(index)
-        note = self.annotation_of(paper.id)
+            return Strip.blank(self._content_width(), self._base())
         cursor = ("cursor" if self.has_focus else "cursor-blurred") if index == self.cursor \
             else ""
+        return self._strip(index, cursor)
+
+    def prepare_row(self, index: int) -> None:
+        """Draw row ``index`` as the cursor's now, so that moving there costs no drawing."""
+        if 0 <= index < len(self):
+            self._strip(index, "cursor" if self.has_focus else "cursor-blurred")
+
+    def _base(self) -> Style:
+        return self._styles.get("") or self._styles.setdefault("", self.rich_style)
+
+    def _strip(self, index: int, cursor: str) -> Strip:
+        width = self._content_width()
+        paper = self.results.paper(index)
+        note = self.annotation_of(paper.id)
         # A whole-screen repaint (any layout change) asks for every visible row again:
         # rows are cached by everything they show.
         key = (index, width, cursor, note, paper.id in self.marked)
@@ -211,7 +221,7 @@ class ResultsList(ScrollView, can_focus=True):
             if cursor:
                 text.stylize(self._style(cursor))
             strip = Strip(text.render(self.app.console), cell_len(text.plain))
-            strip = self._lines[key] = strip.crop_extend(0, width, base)
+            strip = self._lines[key] = strip.crop_extend(0, width, self._base())
         return strip
 
     def _row(self, paper: Paper, note: Annotation, index: int, width: int) -> Text:
