@@ -42,7 +42,6 @@ _LOST_TAB_MACRO = re.compile(
 # A name in bare braces ("we propose {FALCON}, a …"), not math ("$x^{2}$").
 _BRACED = re.compile(r"(?<![\w\\^_{])\{([A-Za-z][\w+\-]*)\}")
 # A naming word glued to the name by a lost space ("calledCooperative GAN", "we proposeCASA").
-_GLUE_POINT = re.compile(r"[dlte,](?=[A-Z])")  # a fast scan: the last letter, then a capital
 _GLUED = ("called", "named", "dubbed", "termed", "coined", "namely,", "call", "propose",
           "present", "introduce", "the")
 _MATH_NAME = re.compile(r"\$([A-Za-z]{2,})\^(\{?\w\}?)\$")  # "$HS^2$" -> "HS$^2$"
@@ -70,16 +69,18 @@ def clean(text: str) -> str:
 
 
 def _unglue(text: str) -> str:
-    """A space back after a naming word glued to the name."""
+    """A space back after a naming word glued to the name (plain substring scans)."""
     cuts = []
-    for m in _GLUE_POINT.finditer(text):
-        e = m.end()
-        if text.endswith(_GLUED, 0, e):
-            w = text.rfind(" ", 0, e) + 1
-            if text[w:e] in _GLUED:
+    for word in _GLUED:
+        i = text.find(word)
+        while i >= 0:
+            e = i + len(word)
+            if text[e:e + 1].isupper() and (i == 0 or text[i - 1] == " "):
                 cuts.append(e)
+            i = text.find(word, e)
     if not cuts:
         return text
+    cuts.sort()
     parts, last = [], 0
     for e in cuts:
         parts.append(text[last:e])
