@@ -63,6 +63,11 @@ from paper_tui.naming_rules import clean
         # Any verb, when what follows is new.
         ("In this work, we study a novel convex estimator MixLasso for the estimation of "
          "generalized linear models.", "MixLasso"),
+        # "(abbr. X)", and a name called after a long description of a background acronym.
+        ("We construct an end-to-end trainable framework named Relation Reasoning Network "
+         "(abbr. RR-Net). Experiments show that RR-Net works.", "RR-Net"),
+        ("We present a Visual-Inertial-Leg Odometry (VILO) state estimation solution for "
+         "legged robots, called Cerberus, which estimates position.", "Cerberus"),
         # Two words in the parenthesis after the long form.
         ("We present a new type of probabilistic model which we call DISsimilarity "
          "COefficient Networks (DISCO Nets). DISCO Nets allow us to sample.", "DISCO Nets"),

@@ -446,9 +446,9 @@ def _appositions(text: str, low: str, found: list[tuple[int, int, str]]) -> None
 _ARTICLE = re.compile(r"(?:(?:[Tt]he|[Aa]n?|[Oo]ur|[Tt]his)\s+)?")
 _PAREN = re.compile(r"\s*\(([^()]{1,160})\)")
 # The long form of an acronym: words up to its parenthesis, within one clause.
-_NAMED_IN_PAREN = (r"\s*\(\s*(?:(?:dubbed|called|named|termed|abbreviated|denoted|referred\s+to)"
-                   r"(?:\s+as)?\s+)?"
-                   r"[\"“`']*([^()\s,;\"“”`']{2,24})[\"”']*\s*\)")
+_NAMED_IN_PAREN = (r"\s*\(\s*(?:(?:dubbed|called|named|termed|abbreviated|denoted|referred\s+to"
+                   r"|abbr\.)(?:\s+as)?\s+)?"
+                   r"[\"“`']*([^()\s,;\"“”`']{2,24})[\"”']*(?:\s+(?:for|in)\s+short)?\s*\)")
 _LONG_PAREN = re.compile(rf"([^().;:!?]{{3,140}}?){_NAMED_IN_PAREN}")
 # Two words in the parenthesis: "Snap Machine Learning (Snap ML)", "(DISCO Nets)".
 _LONG_PAREN2 = re.compile(r"([^().;:!?]{3,140}?)\s*\(([^\W_][\w\-]{1,20} [A-Z\d][\w.\-]{0,10})\)")
@@ -717,8 +717,8 @@ def _generic_candidate(text: str, pos: int, p: int, start: int, strong: bool,
             if got is not False:
                 return got or _name_after_paren(text, paren.end(), start, strong)
             name = paren.group(1)
-            if _shape(name) != 2 or not _TOK.fullmatch(name) or \
-                    long_form_start(name, text[p:wend]) >= 0:
+            if not _TOK.fullmatch(name) or _coined_shapes([(name, _shape(name))], text) != [2] \
+                    or long_form_start(name, text[p:wend]) >= 0:
                 return _name_after_paren(text, paren.end(), start, strong) or False
             if bad_name(name, text, start):
                 return None
@@ -830,7 +830,7 @@ def _after_intro(text: str, pos: int, start: int, strong: bool, named: bool = Fa
     return _clause(text, pos)
 
 
-_CALLED = re.compile(r"(?: [a-z]+){0,2},? (?:called|named|dubbed|termed|coined) (?:as )?")
+_CALLED = re.compile(r"(?: [a-z]+){0,6},? (?:called|named|dubbed|termed|coined) (?:as )?")
 _ACRONYM_PAREN = re.compile(r"\(([^()\s,;]{2,24})\)")
 _OTHERS_BEFORE = re.compile(r"\b(?:such\s+as|e\.g\.|i\.e\.|including|like|than|existing"
                             r"|popular|standard|conventional|traditional|classical|based|using"
