@@ -8,7 +8,7 @@ import threading
 import zlib
 from array import array
 from bisect import bisect_left
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Hashable, Iterable, Iterator
 from functools import wraps
 from itertools import accumulate, repeat
@@ -215,8 +215,7 @@ class Snapshot:
             norms = self._norm_cache.get(fieldname)
             if norms is None:
                 raw = b"".join(length_bytes(reader, fieldname) for reader, _ in self.leaves)
-                counts = Counter(raw)
-                total = sum(LENGTHS[b] * n for b, n in counts.items())
+                total = sum(map(LENGTHS.__getitem__, raw))
                 avg = (total / len(raw) if raw else 0.0) or 1.0
                 b = FIELD_B.get(fieldname, B)
                 norms = (raw, [K1 * ((1 - b) + b * n / avg) for n in LENGTHS])

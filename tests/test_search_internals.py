@@ -1,0 +1,179 @@
+"""The fast paths behind search, each against the slow, obvious way on a real index: posting
+blocks read without Whoosh's matcher, lazy ranking, caches, phrase positions, fuzzy words."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from whoosh.formats import Positions
+from whoosh.matching.wrappers import FilterMatcher
+
+from paper_tui import config as config_mod
+from paper_tui.index import ResultSet
+from paper_tui.index.results import TOP
+from paper_tui.index.snapshot import SizedLRU, _positions, _values_of
+from paper_tui.index.vocabulary import Vocabulary, distance
+from paper_tui.library import Library
+
+WORDS = ["model", "robot", "graph", "network", "learning", "control", "vision", "policy", "agent",
+         "memory", "planning", "neural", "sparse", "dense", "motion", "field", "kernel",
+         "bayesian"]
+
+
+def papers(n: int, seed: int = 7) -> list[dict]:
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        title = " ".join(rng.choices(WORDS, k=rng.randint(2, 9)))
+        abstract = " ".join(rng.choices(WORDS, k=rng.randint(5, 60)))
+        out.append({"title": f"{title} {i}", "authors": [f"Ann Lee{i % 7}"],
+                    "abstract": abstract, "venue": "icml", "year": 2000 + i % 20})
+    return out
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    """Enough papers that common words fill more than one ranked page and more than one
+    posting block (1,024 postings)."""
+    root = tmp_path_factory.mktemp("internals")
+    source = root / "in" / "papers.jsonl"
+    source.parent.mkdir(parents=True)
+    source.write_text("".join(json.dumps(p) + "\n" for p in papers(1500)), encoding="utf-8")
+    library = Library.open(root / "lib", config=config_mod.defaults(), bundled=False)
+    assert library.import_paths([source]).added == 1500
+    yield library
+    library.close()
+
+
+@pytest.mark.parametrize(("query", "all_words"), [
+    ("model", "model"), ("robot graph", "robot AND graph"),
+    ("control OR vision", "control OR vision"), ("model -title:sparse", "model -title:sparse")])
+def test_lazy_ranking_is_the_full_sort(big: Library, query: str, all_words: str) -> None:
+    full = big.results(query)
+    ranked = full.ids()  # every hit ranked at once
+    assert len(ranked) == len(full) > 2 * TOP
+    lazy = big.results(query)  # the top page first, the rest while scrolling
+    assert [lazy.paper(i).id for i in range(len(lazy))] == ranked
+    scores = [lazy.score(i) for i in range(len(lazy))]
+    snap = big.index._snapshot()
+    docs = [snap.docnum(paper_id) for paper_id in ranked]
+    strict = len(big.results(all_words))
+    for group in (range(strict), range(strict, len(ranked))):  # all words, then some
+        keys = [(-scores[i], docs[i]) for i in group]
+        assert keys == sorted(keys)
+
+
+def test_index_of_and_ids_rank_what_is_still_pending(big: Library) -> None:
+    results = big.results("model")
+    last = big.results("model").ids()[-1]
+    assert results.index_of(last) == len(results) - 1
+
+
+def test_postings_and_values_equal_whooshs_matcher(big: Library) -> None:
+    snap = big.index._snapshot()
+    fmt = Positions()
+    checked = 0
+    for reader, offset in snap.leaves:
+        for fieldname in ("abstract", "title"):
+            for btext in list(reader.lexicon(fieldname)):
+                matcher = reader.postings(fieldname, btext)
+                deleted = reader.deleted_docs_set if isinstance(matcher, FilterMatcher) else ()
+                ids, weights, values = [], [], []
+                while matcher.is_active():
+                    ids.append(matcher.id())
+                    weights.append(matcher.weight())
+                    values.append(matcher.value())
+                    matcher.next()
+                if not deleted:
+                    ours = snap.postings(fieldname, btext)
+                    assert list(ours.ids) == [offset + d for d in ids]
+                    assert list(ours.weights) == weights
+                child = reader.postings(fieldname, btext)
+                child = child.child if isinstance(child, FilterMatcher) else child
+                wanted = ids[::3]
+                assert list(_values_of(child, wanted)) == list(zip(ids, values, strict=True))[::3]
+                for value in values:
+                    assert list(_positions(value)) == fmt.decode_positions(value)
+                checked += len(ids)
+    assert checked > 20_000
+
+
+def test_positions_of_every_shape() -> None:
+    fmt = Positions()
+    for positions in ([0], [5], [255], [256], [70000], [1, 2], [3, 300, 301], list(range(0,
+                                                                                    2000, 7))):
+        value = fmt.encode(positions)
+        assert list(_positions(value)) == positions
+        assert list(_positions(value.rstrip(b"."))) == positions  # as Whoosh accepts it
+
+
+def test_phrase_hits_equal_a_scan_of_the_text(big: Library) -> None:
+    for a, b in (("model", "robot"), ("graph", "network"), ("planning", "planning")):
+        expected = {p["title"] for p in papers(1500)
+                    if f"{a} {b}" in p["abstract"] or f"{a} {b}" in p["title"]}
+        page = big.search(f'"{a} {b}"', limit=None)
+        assert {h.paper.title for h in page.hits} == expected
+
+
+def test_a_new_view_after_a_change_does_not_reuse_cached_postings(big: Library,
+                                                                  tmp_path: Path) -> None:
+    before = big.results("zebra")
+    assert len(before) == 0 and len(big.results("model")) > 0
+    old_view = big.index._snapshot()
+    source = tmp_path / "zebra.jsonl"
+    source.write_text(json.dumps({"title": "A model of zebra stripes", "authors": ["Z Z"],
+                                  "abstract": "Zebra stripes, modelled.", "venue": "icml",
+                                  "year": 2020}) + "\n", encoding="utf-8")
+    big.import_paths([source])
+    assert big.index._snapshot() is not old_view
+    assert [h.paper.title for h in big.search("zebra").hits] == ["A model of zebra stripes"]
+    assert "A model of zebra stripes" in {h.paper.title for h in big.search("model",
+                                                                              limit=None).hits}
+
+
+def test_sized_lru_evicts_least_recently_used_by_size() -> None:
+    lru = SizedLRU(10)
+    lru.put("a", 1, 4)
+    lru.put("b", 2, 4)
+    assert lru.get("a") == 1  # a is now the most recent
+    lru.put("c", 3, 4)  # over budget: b goes
+    assert lru.get("b") is None and lru.get("a") == 1 and lru.get("c") == 3
+    assert lru.size == 8
+    lru.put("huge", 4, 50)  # bigger than the budget: kept alone, the rest dropped
+    assert len(lru) == 1 and lru.get("huge") == 4
+
+
+def _levenshtein(a: str, b: str) -> int:
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, cb in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
+    return row[-1]
+
+
+def test_edit_distance_and_fuzzy_words_equal_brute_force(tmp_path: Path) -> None:
+    rng = random.Random(5)
+    words = sorted({"".join(rng.choices("abcdeéz", k=rng.randint(1, 9))) for _ in range(3000)})
+    for _ in range(2000):
+        a, b = rng.choice(words), rng.choice(words)
+        assert distance(a, b) == _levenshtein(a, b)
+    path = tmp_path / "vocabulary.txt"
+    path.write_text("\n".join(words) + "\n", encoding="utf-8")
+    vocabulary = Vocabulary(path)
+    for word in [*rng.sample(words, 60), "abcd", "zzzz", "é"]:
+        for maxdist in (1, 2):
+            for prefix in (1, 2):
+                found = sorted((_levenshtein(word, w), w) for w in words
+                               if w[:1] == word[:1] and w[:prefix] == word[:prefix]
+                               and _levenshtein(word, w) <= maxdist)
+                assert vocabulary.near(word, maxdist, prefix) == [w for _, w in found][:12]
+
+
+def test_a_result_set_for_a_query_with_no_hits_costs_no_ranking(big: Library) -> None:
+    results = ResultSet(big.index, "xyzzy~")
+    assert len(results) == 0 and results.ids() == []
