@@ -301,7 +301,7 @@ def _abbreviates_whole(short: str, long: str) -> bool:
 # Each cue pattern starts with a literal so the regex engine can skip ahead quickly; they run
 # on a lower-cased copy of the abstract (same offsets).
 _VERB = (r"(?:propos|present|introduc|releas|develop|design|buil[dt]|construct|contribut"
-         r"|creat|devis|offer|describ|curat|collect|establish|unveil|open-sourc|deriv|provid)\w*"
+         r"|creat|devis|offer|describ|curat|collect|establish|unveil|open-sourc|deriv|provid|produc|train)\w*"
          r"|put\s+forward")
 _ADVERBS = (r"(?:\s+(?:also|further|then|first|here|now|finally|additionally|therefore|thus"
             r"|hence|instead|next|accordingly|have|has|can|will|are|hereby|herein|\w+ly))*")
@@ -336,7 +336,7 @@ _GERUND_STEMS = ("propos", "present", "introduc", "releas", "develop", "design",
 _GERUND_LEADS = (" by ", " via ", " through ", " thus ", " hence ", " and ", " then ", " first ",
                  " also ", " further ", ", ", " after ", " while ")
 _NAMING_STEMS = (" call", " nam", " dubb", " coin", " term", " nicknam", " codenam", " denot",
-                 " referr", " designat", " abbreviat")
+                 " tagg", " referr", " designat", " abbreviat")
 _NAMING_TAIL = re.compile(r"(?:\s+(?:as|to\s+as|by))?\s+")
 _PASSIVE = (" is proposed", " is introduced", " is presented", " is developed", " are proposed",
             " are introduced", " is designed", " was developed", " is described")
