@@ -968,7 +968,8 @@ def _singular(got: Candidate | None, text: str) -> Candidate | None:
 
 
 # "… known as parity model (ParM) has been recently proposed": someone else's.
-_PRIOR = re.compile(r"\brecently\s+(?:proposed|introduced|developed)|\bwidely\s+used"
+_PRIOR = re.compile(r"(?<![Ww]e )(?<![Ww]e have )\brecently\s+(?:proposed|introduced|developed)"
+                    r"|\bwidely\s+used"
                     r"|\bexisting\s+[\w\s-]{0,30}?(?:called|named|known\s+as)\b")
 
 
