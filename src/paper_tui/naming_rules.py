@@ -343,7 +343,7 @@ _PASSIVE = (" is proposed", " is introduced", " is presented", " is developed", 
 # Rarer naming phrases, found by a plain substring search first.
 _NAMING_NEEDLES = (
     ("namely", re.compile(r"namely,?\s+")),
-    ("known as", re.compile(r"known\s+as\s+(?P<known>)")),
+    ("known ", re.compile(r"known\s+(?:here\s+|hereafter\s+)?as\s+(?P<known>)")),
     ("resulting in", re.compile(r"resulting\s+in\s+(?P<intro>)")),
     ("development of", re.compile(r"development\s+of\s+(?P<intro>)")),
     ("contribution", re.compile(r"contributions?\s+(?:is|are|includes?)\s+(?P<intro>)")),
@@ -646,7 +646,7 @@ def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool,
                                                                  after)
     # "the Transkimmer architecture", "the Flexpoint data format", "our Mnemonist method".
     kind_named = _kind_follows(text, after) and text[:p].rstrip(_QUOTE_CHARS).endswith(
-        ("the ", "our ")) and toks[0][0] not in _PROPER_ADJECTIVES
+        ("the ", "our ", "proposed ")) and toks[0][0] not in _PROPER_ADJECTIVES
     if not bare and not kind_named and not _followed_ok(text, after, shapes, named, verb_ok):
         return False
     # A plain capitalised phrase is a name only with an apposition or a long form, or as
