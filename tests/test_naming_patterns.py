@@ -68,6 +68,13 @@ from paper_tui.naming_rules import clean
          "(abbr. RR-Net). Experiments show that RR-Net works.", "RR-Net"),
         ("We present a Visual-Inertial-Leg Odometry (VILO) state estimation solution for "
          "legged robots, called Cerberus, which estimates position.", "Cerberus"),
+        # "the design of X", "known here as X", "we have recently developed … called X".
+        ("We present the design, development, and evaluation of HREyes: biomimetic "
+         "communication devices for underwater robots.", "HREyes"),
+        ("We propose a coupled approach, known here as StyleCLIPDraw, whereby the drawing is "
+         "generated.", "StyleCLIPDraw"),
+        ("Robots should be social. We have recently developed a human-size humanoid, called "
+         "\"Robovie-IV,\" which will interact with people.", "Robovie-IV"),
         # Two words in the parenthesis after the long form.
         ("We present a new type of probabilistic model which we call DISsimilarity "
          "COefficient Networks (DISCO Nets). DISCO Nets allow us to sample.", "DISCO Nets"),

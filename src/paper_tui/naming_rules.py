@@ -702,6 +702,7 @@ def _generic_candidate(text: str, pos: int, p: int, start: int, strong: bool,
     """"a novel framework, X, …", "a new method X for …", "the X module", "a baseline (X)":
     up to nine lowercase words, then the name."""
     q = p
+    prev = ""
     for _ in range(max_words):
         w = _GEN_WORD.match(text, q)
         if not w or (w.group() in _GEN_STOP and not (
@@ -743,6 +744,8 @@ def _generic_candidate(text: str, pos: int, p: int, start: int, strong: bool,
             kind_after = _NEXT_WORD.match(text, after)
             if (explicit or word in _KINDS or (kind_after and kind_after.group(1) in _KINDS)
                     or (word in ("novel", "new") and 2 in shapes)
+                    # "the design, development, and evaluation of HREyes: …"
+                    or (word == "of" and prev in _MAKING and 2 in shapes)
                     or (2 in shapes and (_APPOSITION.match(text, after) or text.startswith(
                         (" (", ", which", " that", " which"), after)))) \
                     and _followed_ok(text, after, shapes, explicit, verb_ok):
@@ -756,6 +759,7 @@ def _generic_candidate(text: str, pos: int, p: int, start: int, strong: bool,
                     return Candidate(name, start, after, strong, gist=text[pos:wend])
         if explicit and "," not in sep.group():
             return False
+        prev = word
         # Go on after a comma: "a novel, parameter efficient, … framework, PECoP"
         q = sep.end()
     return False
@@ -773,6 +777,8 @@ def _name_after_paren(text: str, pos: int, start: int, strong: bool) -> Candidat
     return None
 
 
+_MAKING = frozenset({"design", "development", "implementation", "evaluation", "construction",
+                    "creation", "introduction", "release"})
 _LOWER_NAME_APPOSITION = re.compile(r"([a-z][a-z0-9]{2,}(?:[-_][a-z0-9]+)*),\s+(?:a|an)\s")
 # Words that take no article ("we propose regularization, a …") are not names.
 _MASS_NOUN = ("tion", "sion", "ing", "ment", "ity", "ness", "ism", "ance", "ence", "sis", "ure",
