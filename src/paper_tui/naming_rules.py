@@ -967,9 +967,26 @@ def _component(got: Candidate, text: str) -> bool:
 
 def _singular(got: Candidate | None, text: str) -> Candidate | None:
     """"hierarchical deep CNNs (HD-CNNs) … An HD-CNN separates …": name it HD-CNN."""
+    got = _short_form(got, text) if got and (" " in got.name or len(got.name) > 14) else got
     if got and got.name.endswith("s") and len(got.name) > 3 and re.search(
             rf"(?<![\w-]){re.escape(got.name[:-1])}(?![\w-])", text):
         return Candidate(got.name[:-1], got.start, got.end, got.strong, got.expansion, got.gist)
+    return got
+
+
+_LATER_PAREN = re.compile(r"[^().;:!?]{0,100}?\(([^()\s,;]{2,24})\)")
+
+
+def _short_form(got: Candidate, text: str) -> Candidate:
+    """"called Edge-Preserving Interpolation of Correspondences (EpicFlow)": a long form
+    taken as the name, when the abstract gives its short form a few words on."""
+    i = text.find(got.name, got.start)
+    m = _LATER_PAREN.match(text, i) if i >= 0 else None
+    if m and _TOK.fullmatch(m.group(1)) and _shape(m.group(1)) == 2 and \
+            not bad_name(m.group(1), text, i) and \
+            long_form_start(m.group(1), text[i:m.start(1) - 1]) == 0:
+        return Candidate(m.group(1), got.start, m.end(), got.strong,
+                         expansion=text[i:m.start(1) - 1].strip())
     return got
 
 
