@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 
+import pytest
 from textual._compositor import ChopsUpdate
 
 from paper_tui.tui.app import PaperApp
@@ -35,9 +36,10 @@ def rows_painted(frame: ChopsUpdate, region) -> set[int]:
             if region.y <= y < region.bottom and x1 < region.right and x2 >= region.x}
 
 
-async def test_a_triage_key_is_one_partial_frame(make_app, settle):
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)], ids=["wide", "narrow"])
+async def test_a_triage_key_is_one_partial_frame(make_app, settle, size):
     app = make_logged(make_app)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await settle(pilot)
         await pilot.pause(0.1)
         results = app.results_list
