@@ -4,6 +4,7 @@ Run by hand (it takes minutes and both CPU cores)::
 
     python bench/search.py                      # 10,000-paper sample, then all 87,549
     python bench/search.py --sizes 10000        # the sample only
+    python bench/search.py --import-only        # only import + index and add 1,000, vs FTS5
 
 For each size it measures, for both engines: full import + index time and peak RSS (the
 whole process tree, sampled), adding 1,000 new papers, open + first query in a fresh
@@ -198,37 +199,49 @@ def whoosh_worker(library: str, spec_file: str) -> None:
     from paper_tui.library import Library
 
     lib = Library.open(library, bundled=False)
+    # Wall-clock time, and the process's CPU time beside it: on a shared machine the wall
+    # clock also counts the time other processes held the cores.
     latency: dict[str, list[float]] = {}
+    cpu: dict[str, list[float]] = {}
+
+    def timed(kind: str, out: dict[str, list[float]], out_cpu: dict[str, list[float]],
+              run) -> None:
+        start, start_cpu = time.perf_counter(), time.process_time()
+        run()
+        out.setdefault(kind, []).append(time.perf_counter() - start)
+        out_cpu.setdefault(kind, []).append(time.process_time() - start_cpu)
+
+    def search(q: str) -> None:
+        page = lib.search(q, limit=20)
+        [hit.paper.id for hit in page.hits]
+        assert page.error is None, (q, page.error)
+
+    def results(q: str) -> None:
+        rs = lib.results(q)
+        [rs.paper(i) for i in range(min(40, len(rs)))]
+
     for kind, pairs in spec["queries"].items():
         for whoosh_q, _ in pairs:
-            start = time.perf_counter()
-            page = lib.search(whoosh_q, limit=20)
-            [hit.paper.id for hit in page.hits]
-            latency.setdefault(kind, []).append(time.perf_counter() - start)
-            assert page.error is None, (whoosh_q, page.error)
+            timed(kind, latency, cpu, lambda q=whoosh_q: search(q))
     # The same queries again: words already read (as when a query is refined while typing)
     warm: dict[str, list[float]] = {}
+    warm_cpu: dict[str, list[float]] = {}
     for kind, pairs in spec["queries"].items():
         for whoosh_q, _ in pairs:
-            start = time.perf_counter()
-            page = lib.search(whoosh_q, limit=20)
-            [hit.paper.id for hit in page.hits]
-            warm.setdefault(kind, []).append(time.perf_counter() - start)
+            timed(kind, warm, warm_cpu, lambda q=whoosh_q: search(q))
     # What the TUI does per keystroke: a lazy result set for the whole list
     for kind, qs in (("results: empty query", [""] * 5),
                      ("results: common word", ["learning", "neural", "model", "networks",
                                                "data"])):
         for q in qs:
-            start = time.perf_counter()
-            rs = lib.results(q)
-            [rs.paper(i) for i in range(min(40, len(rs)))]
-            latency.setdefault(kind, []).append(time.perf_counter() - start)
+            timed(kind, latency, cpu, lambda q=q: results(q))
     ranks = []
     for item in spec["known"]:
         ids = [h.paper.id for h in lib.search(" ".join(item["words"]), limit=10).hits]
         ranks.append(ids.index(item["paper_id"]) + 1 if item["paper_id"] in ids else None)
     lib.close()
-    print(json.dumps({"latency": latency, "latency_warm": warm, "ranks": ranks}))
+    print(json.dumps({"latency": latency, "latency_warm": warm, "cpu": cpu,
+                      "cpu_warm": warm_cpu, "ranks": ranks}))
 
 
 def fts_worker(db: str, spec_file: str) -> None:
@@ -407,7 +420,15 @@ def latency_only(library: str, spec_file: str) -> None:
               "load_average": os.getloadavg(),
               "latency_first_time": {k: summarize(v) for k, v in out["latency"].items()},
               "latency_again": {k: summarize(v) for k, v in out["latency_warm"].items()},
-              "known_item": quality(out["ranks"])}
+              "cpu_first_time": {k: summarize(v) for k, v in out["cpu"].items()},
+              "cpu_again": {k: summarize(v) for k, v in out["cpu_warm"].items()},
+              "known_item": quality(out["ranks"]),
+              # the known-item queries whose paper was not first: rank, or null if not in
+              # the top 10
+              "known_item_misses": [
+                  {"query": " ".join(item["words"]), "rank": rank}
+                  for item, rank in zip(json.loads(Path(spec_file).read_text())["known"],
+                                        out["ranks"], strict=True) if rank != 1]}
     RESULTS.with_name("search-latency.json").write_text(json.dumps(result, indent=1) + "\n")
     print(json.dumps(result, indent=1))
 
