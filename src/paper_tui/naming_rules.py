@@ -967,7 +967,7 @@ def _component(got: Candidate, text: str) -> bool:
 
 def _singular(got: Candidate | None, text: str) -> Candidate | None:
     """"hierarchical deep CNNs (HD-CNNs) … An HD-CNN separates …": name it HD-CNN."""
-    got = _short_form(got, text) if got and (" " in got.name or len(got.name) > 14) else got
+    got = _short_form(got, text) if got and " " in got.name else got
     if got and got.name.endswith("s") and len(got.name) > 3 and re.search(
             rf"(?<![\w-]){re.escape(got.name[:-1])}(?![\w-])", text):
         return Candidate(got.name[:-1], got.start, got.end, got.strong, got.expansion, got.gist)
