@@ -476,25 +476,8 @@ def _ids_weights(m: W3LeafMatcher) -> tuple[tuple[int, ...], Iterable[float]]:
 
 
 def _block_values(m: W3LeafMatcher, keep: set[int]) -> Iterator[tuple[int, bytes]]:
-    """(id, encoded value) of the current block's postings whose ids are in ``keep``.
-
-    Unpickling a block's values costs ~1 µs a posting (each is a ``_codecs.encode`` call).
-    Instead the pickle is split where each value starts (``BINGET <the codecs.encode
-    global> BINUNICODE``) and only the kept values are decoded; a block that does not split
-    into exactly one piece per posting (a value pickled as a memo reference, another
-    layout) is unpickled whole, as Whoosh does."""
-    raw = m._postfile.get(m._dataoffset, m._nextoffset - m._dataoffset)
-    cut = -1 if m._compression else raw.find(_VALUES_START)
-    start = cut + len(_VALUES_START)
-    if cut > 0 and raw[start] == 0x71 and raw[start + 2] == 0x58:  # BINPUT n, BINUNICODE
-        ids = pickle.loads(raw[:cut] + b"\x86.")[0]  # TUPLE2, STOP
-        pieces = raw[start + 3:].split(b"h" + raw[start + 1:start + 2] + b"X")
-        if len(pieces) == m._blocklength == len(ids):
-            for d, piece in zip(ids if m._byteids else accumulate(ids), pieces, strict=True):
-                if d in keep:
-                    size = int.from_bytes(piece[:4], "little")
-                    yield d, piece[4:4 + size].decode("utf-8").encode("latin-1")
-            return
+    """(id, encoded value) of the current block's postings whose ids are in ``keep`` (the
+    block is unpickled whole, as Whoosh does: its repeated values are memo references)."""
     if m._data is None:
         m._read_data()
     if m._values is None:
