@@ -30,6 +30,9 @@ from paper_tui.model import Paper
 
 POSTINGS_BUDGET = 4_000_000
 """Postings (doc number + weight, 8 bytes) a view keeps decoded: ~32 MB."""
+BLOCKS_BUDGET = 500_000
+"""Postings of unpickled blocks (an id and a ~50-byte encoded positions value) kept for
+phrases: ~40 MB."""
 IMPACTS_BUDGET = 1_000_000
 """Per-document term scores (a dict entry and a float, ~70 bytes) a view keeps: ~70 MB."""
 TERM_DOCS_BUDGET = 1_000_000
@@ -103,6 +106,7 @@ class Snapshot:
         self._term_docs: SizedLRU = SizedLRU(TERM_DOCS_BUDGET)
         self._postings: SizedLRU = SizedLRU(POSTINGS_BUDGET)
         self._impacts: SizedLRU = SizedLRU(IMPACTS_BUDGET)
+        self._blocks: SizedLRU = SizedLRU(BLOCKS_BUDGET)
         self._norm_cache: dict[str, tuple[bytes, list[float]]] = {}
 
     def up_to_date(self) -> bool:
@@ -205,7 +209,8 @@ class Snapshot:
                 matcher = matcher.child
             end = offset + reader.doc_count_all()
             mine = sorted(d - offset for d in candidates if offset <= d < end)
-            found.update((offset + d, value) for d, value in _values_of(matcher, mine))
+            found.update((offset + d, value) for d, value in
+                         _values_of(matcher, mine, self._blocks, (offset, fieldname, btext)))
         return found
 
     def _norms(self, fieldname: str) -> tuple[bytes, list[float]]:
@@ -475,15 +480,20 @@ def _ids_weights(m: W3LeafMatcher) -> tuple[tuple[int, ...], Iterable[float]]:
     return ids, weights
 
 
-def _block_values(m: W3LeafMatcher, keep: set[int]) -> Iterator[tuple[int, bytes]]:
+def _block_values(m: W3LeafMatcher, keep: set[int], blocks: SizedLRU | None,
+                  key: tuple) -> Iterator[tuple[int, bytes]]:
     """(id, encoded value) of the current block's postings whose ids are in ``keep`` (the
     block is unpickled whole, as Whoosh does: its repeated values are memo references)."""
-    if m._data is None:
-        m._read_data()
-    if m._values is None:
-        m._read_values()
-    ids = m._data[0] if m._byteids else accumulate(m._data[0])
-    for d, value in zip(ids, m._values, strict=False):
+    found = blocks.get(key) if blocks is not None else None
+    if found is None:
+        if m._data is None:
+            m._read_data()
+        if m._values is None:
+            m._read_values()
+        found = (m._data[0] if m._byteids else list(accumulate(m._data[0])), m._values)
+        if blocks is not None:
+            blocks.put(key, found, len(found[0]))
+    for d, value in zip(*found, strict=False):
         if d in keep:
             yield d, value
 
@@ -502,9 +512,11 @@ def _positions(value: bytes) -> tuple[int, ...] | list[int]:
     return list(accumulate(pickle.loads(value[_INT_SIZE:])))
 
 
-def _values_of(matcher, wanted: list[int]) -> Iterator[tuple[int, bytes]]:
+def _values_of(matcher, wanted: list[int], blocks: SizedLRU | None = None,
+               key: tuple = ()) -> Iterator[tuple[int, bytes]]:
     """(id, encoded value) of the postings whose ids are in ``wanted`` (ascending, local to
-    the segment); on-disk blocks holding none of them are skipped unread."""
+    the segment); on-disk blocks holding none of them are skipped unread, and unpickled
+    blocks are kept in ``blocks`` under ``key`` + the block's offset."""
     if not wanted:
         return
     if type(matcher) is not W3LeafMatcher:
@@ -519,7 +531,7 @@ def _values_of(matcher, wanted: list[int]) -> Iterator[tuple[int, bytes]]:
     while not m._atend and i < len(wanted):
         if wanted[i] <= m._maxid:
             keep = set(wanted[i:bisect_left(wanted, m._maxid + 1)])
-            yield from _block_values(m, keep)
+            yield from _block_values(m, keep, blocks, (*key, m._dataoffset))
         i = bisect_left(wanted, m._maxid + 1, i)
         if m._lastblock:
             break
