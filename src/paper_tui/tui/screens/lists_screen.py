@@ -60,7 +60,7 @@ class ListResults:
     def score(self, i: int) -> float | None:
         return None
 
-    def highlights(self, i: int) -> dict:
+    def highlights(self, i: int, fields: tuple[str, ...] = ("title", "abstract")) -> dict:
         return {}
 
     def index_of(self, paper_id: str) -> int | None:

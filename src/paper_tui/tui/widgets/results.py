@@ -243,7 +243,7 @@ class ResultsList(ScrollView, can_focus=True):
         for start, end, kind in paper.title_emphasis:
             title.stylize("italic" if kind == "italic" else "bold", start + offset, end + offset)
         match = self._style("match")
-        for start, end in self.results.highlights(index).get("title", ()):
+        for start, end in self.results.highlights(index, ("title",)).get("title", ()):
             title.stylize(match, start + offset, end + offset)
         title.truncate(room, overflow="ellipsis", pad=True)
         text.append_text(title)
