@@ -126,7 +126,8 @@ class Snapshot:
         for reader, offset in self.leaves:
             if reader.has_deletions():
                 deleted.update(offset + d for d in reader.deleted_docs_set)
-        return frozenset(set(range(self.reader.doc_count_all())) - deleted)
+        everything = frozenset(range(self.reader.doc_count_all()))
+        return everything - deleted if deleted else everything
 
     @locked
     def term_docs(self, fieldname: str, text: str | bytes) -> frozenset[int]:
