@@ -229,21 +229,32 @@ class Snapshot:
             return norms
 
     @locked
-    def impacts(self, fieldname: str, text: str, boost: float) -> dict[int, float]:
-        """One term's boosted BM25 score in each document holding it (cached beside the
-        postings: a refined query re-scores nothing it scored before)."""
+    def impacts(self, fieldname: str, text: str, boost: float,
+                only: set[int] | frozenset[int] | None = None) -> dict[int, float]:
+        """One term's boosted BM25 score in each document holding it, cached beside the
+        postings (a refined query re-scores nothing it scored before). With ``only``, a
+        few documents of a long posting list not scored yet, found by bisection (a query
+        whose words are all in few papers need not score every paper with one of them)."""
         btext = text.encode()
         key = (fieldname, btext, boost)
         found = self._impacts.get(key)
         if found is not None:
             return found
         ids, weights = self.postings(fieldname, btext)
-        found = {}
-        if ids:
-            lengths, norm = self._norms(fieldname)
-            c = boost * (math.log(self.reader.doc_count_all() / (len(ids) + 1)) + 1) * (K1 + 1)
-            found = {d: c * w / (w + norm[lengths[d]])
-                     for d, w in zip(ids, weights, strict=True)}
+        if not ids:
+            return {}
+        lengths, norm = self._norms(fieldname)
+        c = boost * (math.log(self.reader.doc_count_all() / (len(ids) + 1)) + 1) * (K1 + 1)
+        if only is not None and len(only) * 16 < len(ids):
+            found = {}
+            n = len(ids)
+            for d in only:
+                i = bisect_left(ids, d)
+                if i < n and ids[i] == d:
+                    w = weights[i]
+                    found[d] = c * w / (w + norm[lengths[d]])
+            return found
+        found = {d: c * w / (w + norm[lengths[d]]) for d, w in zip(ids, weights, strict=True)}
         self._impacts.put(key, found, len(found))
         return found
 
@@ -255,7 +266,7 @@ class Snapshot:
         inside: list[dict[int, float]] = []  # terms all of whose documents are in docs
         partly: list[dict[int, float]] = []
         for fieldname, text, boost in terms:
-            impacts = self.impacts(fieldname, text, boost)
+            impacts = self.impacts(fieldname, text, boost, docs)
             if impacts:
                 whole = len(impacts) <= len(docs) and self.term_docs(fieldname, text) <= docs
                 (inside if whole else partly).append(impacts)
