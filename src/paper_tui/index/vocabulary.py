@@ -98,19 +98,23 @@ class Vocabulary:
 
 
 class _Group:
-    """The words with one first letter, by length, each with its set of letters as bits."""
+    """The words with one first letter, by length, each with its set of letters as bits
+    (worked out per length on first use: a query needs only lengths near its word's)."""
 
     def __init__(self, words: list[str], first: str) -> None:
         lo = bisect.bisect_left(words, first)
         hi = bisect.bisect_left(words, first + "\U0010ffff")
-        self._by_length: dict[int, tuple[list[int], list[str]]] = {}
+        self._words: dict[int, list[str]] = {}
         for word in words[lo:hi]:
-            masks, same = self._by_length.setdefault(len(word), ([], []))
-            masks.append(_letters(word))
-            same.append(word)
+            self._words.setdefault(len(word), []).append(word)
+        self._masks: dict[int, list[int]] = {}
 
     def of_length(self, size: int) -> tuple[list[int], list[str]]:
-        return self._by_length.get(size, ([], []))
+        words = self._words.get(size, [])
+        masks = self._masks.get(size)
+        if masks is None:
+            masks = self._masks[size] = [_letters(word) for word in words]
+        return masks, words
 
 
 def _letters(word: str) -> int:
