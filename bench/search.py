@@ -23,6 +23,7 @@ import os
 import platform
 import random
 import re
+import resource
 import shutil
 import sqlite3
 import statistics
@@ -375,6 +376,12 @@ def bench_size(records: list[dict], size: int, work: Path, rng: random.Random) -
     return out
 
 
+def _children_cpu() -> float:
+    """CPU seconds used so far by this process's finished children (and theirs)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def import_only(records: list[dict], sizes: list[int], work: Path, out_file: Path) -> None:
     """Only the import part of a run, on the same samples as a full run, into ``work``
     (not the full run's libraries, which other benchmarks read): import + index against
@@ -391,12 +398,16 @@ def import_only(records: list[dict], sizes: list[int], work: Path, out_file: Pat
         library, db = work / f"lib-{size}", work / f"fts-{size}.db"
         cli = [sys.executable, "-m", "paper_tui", "--library", str(library)]
         env = dict(os.environ, PAPER_TUI_HOME=str(library))
-        f_times = []
+        f_times, f_cpu = [], []
         for _ in range(3):
             db.unlink(missing_ok=True)
+            cpu = _children_cpu()
             f_times.append(run([sys.executable, "-c", FTS_LOAD, str(db), str(data)])[0])
+            f_cpu.append(_children_cpu() - cpu)
         load_before = os.getloadavg()
+        cpu = _children_cpu()
         w_time, w_rss, _ = run([*cli, "import", str(data)], env=env)
+        w_cpu = _children_cpu() - cpu
         f_time = statistics.median(f_times)
         wa_time = run([*cli, "import", str(add)], env=env)[0]
         runs[str(len(papers))] = {
@@ -404,6 +415,8 @@ def import_only(records: list[dict], sizes: list[int], work: Path, out_file: Pat
             "ratio": round(w_time / f_time, 1), "whoosh_peak_rss_mb": round(w_rss),
             "whoosh_index_mb": round(du(library / "index"), 1),
             "add_1000_s": round(wa_time, 1),
+            # CPU seconds (user + system, every process): what a busy machine changes least
+            "whoosh_cpu_s": round(w_cpu, 1), "fts5_cpu_s": round(statistics.median(f_cpu), 2),
             "load_average_before_whoosh": load_before}
         print(f"[{size}] {runs[str(len(papers))]}", flush=True)
     result = {"command": "python bench/search.py " + " ".join(sys.argv[1:]),
