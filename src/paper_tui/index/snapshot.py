@@ -28,15 +28,17 @@ from paper_tui.index.lazy import cached
 from paper_tui.index.schema import K1, B
 from paper_tui.model import Paper
 
-POSTINGS_BUDGET = 4_000_000
-"""Postings (doc number + weight, 8 bytes) a view keeps decoded: ~32 MB."""
-BLOCKS_BUDGET = 500_000
-"""Postings of unpickled blocks (an id and a ~50-byte encoded positions value) kept for
-phrases: ~40 MB."""
-IMPACTS_BUDGET = 1_000_000
-"""Per-document term scores (a dict entry and a float, ~70 bytes) a view keeps: ~70 MB."""
-TERM_DOCS_BUDGET = 1_000_000
-"""Documents in the cached per-term sets (~40 bytes each in a frozenset): ~40 MB."""
+# What a view keeps decoded, counted in postings (a common word has 20,000-60,000 in the
+# abstracts; a query reads up to ~100,000): ~140 MB at most in all.
+POSTINGS_BUDGET = 3_000_000
+"""Postings (doc number + weight, 8 bytes): ~24 MB."""
+BLOCKS_BUDGET = 300_000
+"""Postings of unpickled blocks (an id and a ~50-byte encoded positions value), for
+phrases: ~25 MB."""
+IMPACTS_BUDGET = 600_000
+"""Per-document term scores (a dict entry and a float, ~90 bytes): ~55 MB."""
+TERM_DOCS_BUDGET = 600_000
+"""Documents in the per-term sets (a set slot and an int, ~60 bytes): ~35 MB."""
 
 
 FIELD_B = {"title": 0.0}
