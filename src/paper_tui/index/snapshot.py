@@ -29,12 +29,12 @@ from paper_tui.index.schema import K1, B
 from paper_tui.model import Paper
 
 # What a view keeps decoded, counted in postings (a common word has 20,000-60,000 in the
-# abstracts; a query reads up to ~100,000): ~140 MB at most in all.
+# abstracts; a query reads up to ~100,000): ~165 MB at most in all.
 POSTINGS_BUDGET = 3_000_000
 """Postings (doc number + weight, 8 bytes): ~24 MB."""
-BLOCKS_BUDGET = 300_000
+BLOCKS_BUDGET = 600_000
 """Postings of unpickled blocks (an id and a ~50-byte encoded positions value), for
-phrases: ~25 MB."""
+phrases: ~50 MB."""
 IMPACTS_BUDGET = 600_000
 """Per-document term scores (a dict entry and a float, ~90 bytes): ~55 MB."""
 TERM_DOCS_BUDGET = 600_000
