@@ -3,22 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from math import ceil
 from typing import TYPE_CHECKING, Any
 
-from rich.color import Color
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
 from textual.cache import LRUCache
 from textual.geometry import Region, Size
-from textual.reactive import Reactive
 from textual.scroll_view import ScrollView
-from textual.scrollbar import ScrollBar, ScrollBarRender
+from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
 from paper_tui.model import Paper, Span
+from paper_tui.tui.widgets.scrollbar import LineScrollBar
 
 if TYPE_CHECKING:
     from paper_tui.annotations import Annotation
@@ -31,9 +29,6 @@ CACHED_PARTS = 64
 MARGIN = 1
 """Blank columns left and right of the text, drawn in the view's own lines (as CSS padding
 Textual would add them to every line of every paper shown, again)."""
-DEFAULT_BAR_BACK = Color.parse("#555555")
-DEFAULT_BAR = Color.parse("bright_magenta")
-"""Rich's scrollbar colours when the style has none (as ScrollBarRender does)."""
 
 Highlights = dict[str, list[tuple[int, int]]]
 Shown = tuple["Paper | None", "Annotation | None", tuple[str, ...], Highlights]
@@ -110,80 +105,6 @@ def render_paper(paper: Paper, annotation: Annotation, lists: Sequence[str],
     out = render_header(paper, annotation, lists, highlights, match_style)
     out.append_text(render_abstract(paper, highlights, match_style))
     return out
-
-
-class LineScrollBar(ScrollBar):
-    """A vertical scrollbar that repaints only the rows of the bar that change.
-
-    Textual's own repaints the whole column on any change, and the bar changes with every
-    paper shown (its length does): some 37 rows through the style pipeline, ~2 ms a frame.
-    Here the bar is worked out once per change and compared row by row."""
-
-    window_virtual_size: Reactive[int] = Reactive(100, repaint=False)
-    window_size: Reactive[int] = Reactive(0, repaint=False)
-    position: Reactive[float] = Reactive(0, repaint=False)
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self._bar_key: tuple | None = None
-        self._bar: list[Strip] = []
-
-    def watch_window_virtual_size(self) -> None:
-        self._repaint_changed()
-
-    def watch_window_size(self) -> None:
-        self._repaint_changed()
-
-    def watch_position(self) -> None:
-        self._repaint_changed()
-
-    def _repaint_changed(self) -> None:
-        if not self.is_mounted:
-            return
-        old = self._bar
-        new = self._current()
-        width = self.outer_size.width
-        for y, strip in enumerate(new):
-            if y >= len(old) or old[y] != strip:
-                self.refresh(Region(0, y, width, 1))
-
-    def watch_mouse_over(self) -> None:
-        self._bar_key = None  # its colours change (Textual repaints the whole bar)
-
-    def watch_grabbed(self) -> None:
-        self._bar_key = None
-
-    def _current(self) -> list[Strip]:
-        """The bar, drawn again when its size, window, position, state or style changed
-        (the last three clear ``_bar_key``)."""
-        key = (self.window_virtual_size, self.window_size, self.position, self.outer_size)
-        if key != self._bar_key:
-            self._bar_key = key
-            self._bar = self._draw()
-        return self._bar
-
-    def _draw(self) -> list[Strip]:
-        width, height = self.outer_size
-        bar = self.render()
-        if not isinstance(bar, ScrollBarRender) or not height:
-            return []
-        style = self.app.console.get_style(bar.style)
-        window = self.window_size if self.window_size < self.window_virtual_size else 0
-        segments = bar.render_bar(size=height, virtual_size=ceil(self.window_virtual_size),
-                                  window_size=ceil(window), position=self.position,
-                                  thickness=width, vertical=True,
-                                  back_color=style.bgcolor or DEFAULT_BAR_BACK,
-                                  bar_color=style.color or DEFAULT_BAR)
-        return [Strip([segment], width) for segment in segments.segments
-                if segment.text != "\n"]
-
-    def render_line(self, y: int) -> Strip:
-        bar = self._current()
-        return bar[y] if y < len(bar) else Strip.blank(self.outer_size.width)
-
-    def notify_style_update(self) -> None:
-        super().notify_style_update()
-        self._bar_key = None
 
 
 class AbstractView(ScrollView, can_focus=True):

@@ -18,9 +18,11 @@ from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
+from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
 from paper_tui.model import Paper
+from paper_tui.tui.widgets.scrollbar import LineScrollBar
 
 if TYPE_CHECKING:
     from paper_tui.annotations import Annotation
@@ -60,7 +62,7 @@ class ResultsList(ScrollView, can_focus=True):
     }
 
     DEFAULT_CSS = """
-    ResultsList { background: $surface; overflow-x: hidden; }
+    ResultsList { background: $surface; overflow-x: hidden; overflow-y: scroll; }
     ResultsList > .results--cursor {
         background: $block-cursor-background; color: $block-cursor-foreground;
         text-style: $block-cursor-text-style;
@@ -101,24 +103,46 @@ class ResultsList(ScrollView, can_focus=True):
         """Ids of marked papers (multi-select); bulk actions act on these."""
         self._styles: dict[str, Style] = {}
         self._lines: LRUCache[tuple, Strip] = LRUCache(1000)
-        self._width_for: tuple[Size, int] | None = None
+        self._spans: dict[int, tuple[tuple[int, int], ...]] = {}
+        """Title match spans of the hits drawn, by index in the result set shown."""
+        self._width_for: Size | None = None
         self._width = 0
 
     # -- data ------------------------------------------------------------------------------
     def set_results(self, results: Any, keep_id: str | None = None) -> None:
-        """Show ``results``; keep the cursor on ``keep_id`` when it is among them."""
+        """Show ``results``; keep the cursor on ``keep_id`` when it is among them.
+
+        Only the visible lines that differ from the last results are repainted (typing a
+        query's next letter often keeps the first hits), and rows are cached by what they
+        show, so a paper still on screen is not drawn again."""
+        old = self._visible() if self.results is not None and self.is_mounted else None
         self.results = results
-        self._lines.clear()
+        self._spans.clear()
         index = results.index_of(keep_id) if keep_id and len(results) else None
         # Without Widget.virtual_size's layout pass over the whole screen (~20 ms on each
-        # search-as-you-type key): only the scrollbar showing or going needs one, and
-        # _scroll_update asks for it then.
-        size = Size(self.size.width, len(results))
-        self.set_reactive(ScrollView.virtual_size, size)
-        self._scroll_update(size)
-        self.scroll_to(y=0, animate=False)
+        # search-as-you-type key): the scrollbar is always there (CSS), so a new hit count
+        # moves nothing else; only the bar itself is told.
+        self.set_reactive(ScrollView.virtual_size, Size(self.size.width, len(results)))
+        bar = self.vertical_scrollbar
+        bar.window_virtual_size = len(results)
+        bar.window_size = self.scrollable_content_region.height
+        if old is None or self.scroll_offset.y:
+            self.scroll_to(y=0, animate=False)  # a scroll repaints every line itself
+            self.refresh()
         self.cursor = index or 0
-        self.refresh()
+        if old is not None:
+            self._refresh_changed(old)
+
+    def _visible(self) -> list[Strip]:
+        """The visible lines as drawn now (from the row cache)."""
+        return [self.render_line(y) for y in range(self.scrollable_content_region.height)]
+
+    def _refresh_changed(self, old: list[Strip]) -> None:
+        """Mark for repaint the visible lines that differ from ``old``."""
+        width = self.size.width
+        for y, strip in enumerate(self._visible()):
+            if y >= len(old) or (old[y] is not strip and old[y] != strip):
+                self.refresh(Region(0, y, width, 1))
 
     def __len__(self) -> int:
         return len(self.results) if self.results is not None else 0
@@ -182,12 +206,23 @@ class ResultsList(ScrollView, can_focus=True):
                                                                        partial=True)
         return style
 
+    @property
+    def vertical_scrollbar(self) -> ScrollBar:
+        """The list's scrollbar: a :class:`LineScrollBar`, always shown (a scrollbar that
+        comes and goes with the hit count lays the whole screen out again, ~25 ms, on a
+        search-as-you-type key)."""
+        if self._vertical_scrollbar is None:
+            self._vertical_scrollbar = bar = LineScrollBar(
+                vertical=True, name="vertical", thickness=self.scrollbar_size_vertical)
+            bar.display = False
+            self.app._start_widget(self, bar)
+        return self._vertical_scrollbar
+
     def _content_width(self) -> int:
-        """The rows' width, worked out again only when the size or the scrollbar can have
-        changed (the region lookup costs more than drawing a cached row)."""
-        key = (self.outer_size, self.virtual_size.height)
-        if key != self._width_for:
-            self._width_for = key
+        """The rows' width, worked out again only when the size changed (the region lookup
+        costs more than drawing a cached row)."""
+        if self.outer_size != self._width_for:
+            self._width_for = self.outer_size
             self._width = self.scrollable_content_region.width
         return self._width
 
@@ -212,19 +247,25 @@ class ResultsList(ScrollView, can_focus=True):
         width = self._content_width()
         paper = self.results.paper(index)
         note = self.annotation_of(paper.id)
-        # A whole-screen repaint (any layout change) asks for every visible row again:
-        # rows are cached by everything they show.
-        key = (index, width, cursor, note, paper.id in self.marked)
+        spans = self._spans.get(index)
+        if spans is None:
+            spans = self._spans[index] = tuple(
+                self.results.highlights(index, ("title",)).get("title", ()))
+        # A whole-screen repaint (any layout change) asks for every visible row again, and
+        # the next letter typed brings mostly the same papers back: rows are cached by
+        # everything they show, whatever the result set.
+        key = (paper, spans, width, cursor, note, paper.id in self.marked)
         strip = self._lines.get(key)
         if strip is None:
-            text = self._row(paper, note, index, width)
+            text = self._row(paper, note, spans, width)
             if cursor:
                 text.stylize(self._style(cursor))
             strip = Strip(text.render(self.app.console), cell_len(text.plain))
             strip = self._lines[key] = strip.crop_extend(0, width, self._base())
         return strip
 
-    def _row(self, paper: Paper, note: Annotation, index: int, width: int) -> Text:
+    def _row(self, paper: Paper, note: Annotation, spans: tuple[tuple[int, int], ...],
+             width: int) -> Text:
         status = note.status if note.status in STATUS_MARKS else "new"
         text = Text(no_wrap=True, overflow="ellipsis", end="")
         text.append("▌" if paper.id in self.marked else " ", self._style("mark"))
@@ -243,7 +284,7 @@ class ResultsList(ScrollView, can_focus=True):
         for start, end, kind in paper.title_emphasis:
             title.stylize("italic" if kind == "italic" else "bold", start + offset, end + offset)
         match = self._style("match")
-        for start, end in self.results.highlights(index, ("title",)).get("title", ()):
+        for start, end in spans:
             title.stylize(match, start + offset, end + offset)
         title.truncate(room, overflow="ellipsis", pad=True)
         text.append_text(title)

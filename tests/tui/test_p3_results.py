@@ -1,0 +1,84 @@
+"""New results on screen: no layout pass, only the result rows that change repainted, and
+every row that changes is repainted (speed is measured by bench/tui_part2.py; these check
+the shape of the work and that no stale row stays on screen)."""
+
+from __future__ import annotations
+
+from textual._compositor import ChopsUpdate
+
+from paper_tui.tui.app import PaperApp
+
+
+class FrameLog(PaperApp):
+    """The app, keeping every frame it hands to the terminal driver."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.frames: list = []
+
+    def _display(self, screen, renderable) -> None:
+        if renderable is not None:
+            self.frames.append(renderable)
+        super()._display(screen, renderable)
+
+
+def rows_painted(frame: ChopsUpdate, region) -> set[int]:
+    """Screen rows of ``region`` the frame repaints."""
+    return {y for y, x1, x2 in frame.spans
+            if region.y <= y < region.bottom and x1 < region.right and x2 >= region.x}
+
+
+async def test_new_results_repaint_the_rows_that_change_and_no_layout(make_app, settle):
+    app = make_app()
+    app = FrameLog(app.library, app.config)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        results = app.results_list
+        height = results.scrollable_content_region.height
+        top = results.region.y
+
+        def lines() -> list[str]:
+            return [results.render_line(y).text for y in range(height)]
+
+        # from all papers to a few (the list fits: the scrollbar would come and go), none,
+        # some, all again
+        for query in ("language", "zzzqqqxx", "learning", ""):
+            before = lines()
+            app.frames.clear()
+            app.set_query(query)
+            await settle(pilot)
+            after = lines()
+            assert results.results.query == query
+            assert all(isinstance(f, ChopsUpdate) for f in app.frames), f"{query}: a layout"
+            painted = set().union(*(rows_painted(f, results.region) for f in app.frames))
+            changed = {top + y for y, (old, new) in enumerate(zip(before, after, strict=True))
+                       if old != new}
+            assert changed and changed <= painted, query
+            assert results.vertical_scrollbar.display
+        assert len(results) > height
+
+        # the same results again: only the cursor's row is drawn again
+        app.frames.clear()
+        app.search_control.search("", immediate=True)
+        await settle(pilot)
+        painted = set().union(*(rows_painted(f, results.region) for f in app.frames))
+        assert painted <= {top}
+
+
+async def test_rows_follow_annotations_and_marks_after_new_results(make_app, settle):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        results = app.results_list
+        first = results.render_line(1).text
+        await pilot.press("j", "s")  # star the second row
+        await settle(pilot)
+        app.set_query("language")
+        await settle(pilot)
+        app.set_query("")
+        await settle(pilot)
+        starred = results.render_line(1).text
+        assert starred != first and starred[2] == "★"  # the row cache keys on the annotation
+        await pilot.press("v")  # mark the row under the cursor (the cursor moves on)
+        await settle(pilot)
+        assert results.render_line(0).text[0] == "▌"
