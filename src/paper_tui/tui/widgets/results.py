@@ -253,8 +253,10 @@ class ResultsList(ScrollView, can_focus=True):
                 self.results.highlights(index, ("title",)).get("title", ()))
         # A whole-screen repaint (any layout change) asks for every visible row again, and
         # the next letter typed brings mostly the same papers back: rows are cached by
-        # everything they show, whatever the result set.
-        key = (paper, spans, width, cursor, note, paper.id in self.marked)
+        # everything they show, whatever the result set (the paper's shown fields, not the
+        # paper: hashing all of it, abstract and authors, on every line drawn costs more).
+        key = (paper.id, paper.title, paper.display_title, paper.name, paper.title_emphasis,
+               paper.venue, paper.year, spans, width, cursor, note, paper.id in self.marked)
         strip = self._lines.get(key)
         if strip is None:
             text = self._row(paper, note, spans, width)
