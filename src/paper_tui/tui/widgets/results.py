@@ -112,10 +112,8 @@ class ResultsList(ScrollView, can_focus=True):
     def set_results(self, results: Any, keep_id: str | None = None) -> None:
         """Show ``results``; keep the cursor on ``keep_id`` when it is among them.
 
-        Only the visible lines that differ from the last results are repainted (typing a
-        query's next letter often keeps the first hits), and rows are cached by what they
-        show, so a paper still on screen is not drawn again."""
-        old = self._visible() if self.results is not None and self.is_mounted else None
+        Rows are cached by what they show, so a paper still on screen after the next letter
+        typed is not drawn again."""
         self.results = results
         self._spans.clear()
         index = results.index_of(keep_id) if keep_id and len(results) else None
@@ -126,23 +124,9 @@ class ResultsList(ScrollView, can_focus=True):
         bar = self.vertical_scrollbar
         bar.window_virtual_size = len(results)
         bar.window_size = self.scrollable_content_region.height
-        if old is None or self.scroll_offset.y:
-            self.scroll_to(y=0, animate=False)  # a scroll repaints every line itself
-            self.refresh()
+        self.scroll_to(y=0, animate=False)
         self.cursor = index or 0
-        if old is not None:
-            self._refresh_changed(old)
-
-    def _visible(self) -> list[Strip]:
-        """The visible lines as drawn now (from the row cache)."""
-        return [self.render_line(y) for y in range(self.scrollable_content_region.height)]
-
-    def _refresh_changed(self, old: list[Strip]) -> None:
-        """Mark for repaint the visible lines that differ from ``old``."""
-        width = self.size.width
-        for y, strip in enumerate(self._visible()):
-            if y >= len(old) or (old[y] is not strip and old[y] != strip):
-                self.refresh(Region(0, y, width, 1))
+        self.refresh()
 
     def __len__(self) -> int:
         return len(self.results) if self.results is not None else 0
