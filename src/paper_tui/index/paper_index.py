@@ -39,6 +39,12 @@ from paper_tui.query import clean, fold, plain_words
 
 _OPEN_ATTEMPTS = 5
 _META_FILE = "paper-tui-index.json"
+# Annotation changes reach the index once the changes stop for QUIET seconds (at most
+# LATEST after the first): a burst of triage keys is one index write, made while the reader
+# reads, not one write per key competing with the next key for the interpreter. A search
+# that needs them (flush) has them written at once.
+_MIRROR_QUIET = 0.3
+_MIRROR_LATEST = 2.0
 
 
 # -- the index -----------------------------------------------------------------------------
@@ -55,6 +61,8 @@ class PaperIndex:
         self._cv = threading.Condition()
         self._writer_thread: threading.Thread | None = None
         self._write_error: str | None = None
+        self._urgent = 0  # callers waiting in flush(): write without waiting for quiet
+        self._last_change = self._first_change = 0.0
         self._parser: qparser.QueryParser | None = None
         self._vocab = Vocabulary(path / VOCAB_FILE)
 
@@ -202,6 +210,10 @@ class PaperIndex:
         A background thread writes; a search that filters on annotations waits for it
         (:meth:`flush`), so it always sees the change."""
         with self._cv:
+            now = time.monotonic()
+            if not self._pending:
+                self._first_change = now
+            self._last_change = now
             self._pending[paper_id] = fields
             if self._writer_thread is None:
                 self._writer_thread = threading.Thread(target=self._write_annotations,
@@ -216,6 +228,7 @@ class PaperIndex:
                     self._cv.wait()
                 if self._writer_thread is None and not self._pending:
                     return
+                self._wait_for_quiet()
                 batch, self._pending = self._pending, {}
                 self._writing = batch
             try:
@@ -241,11 +254,25 @@ class PaperIndex:
                 writer.update_document(**doc)
         self._snapshot().default_order  # noqa: B018  (warm the new view off the caller's path)
 
+    def _wait_for_quiet(self) -> None:
+        """With the condition held: until the changes pause, someone flushes, or we close."""
+        while self._writer_thread is not None and not self._urgent:
+            now = time.monotonic()
+            left = min(self._last_change + _MIRROR_QUIET, self._first_change + _MIRROR_LATEST)
+            if left <= now:
+                return
+            self._cv.wait(left - now)
+
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until every annotation change is in the index; False on timeout."""
         with self._cv:
-            done = self._cv.wait_for(lambda: not self._pending and not self._writing, timeout)
-        return done
+            self._urgent += 1
+            self._cv.notify_all()
+            try:
+                return self._cv.wait_for(lambda: not self._pending and not self._writing,
+                                         timeout)
+            finally:
+                self._urgent -= 1
 
     # -- reading ---------------------------------------------------------------------------
     def _stale(self) -> None:
