@@ -5,33 +5,12 @@ stays on screen)."""
 
 from __future__ import annotations
 
+from frame_log import make_logged, rows_painted
 from textual._compositor import ChopsUpdate
-
-from paper_tui.tui.app import PaperApp
-
-
-class FrameLog(PaperApp):
-    """The app, keeping every frame it hands to the terminal driver."""
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.frames: list = []
-
-    def _display(self, screen, renderable) -> None:
-        if renderable is not None:
-            self.frames.append(renderable)
-        super()._display(screen, renderable)
-
-
-def rows_painted(frame: ChopsUpdate, region) -> set[int]:
-    """Screen rows of ``region`` the frame repaints."""
-    return {y for y, x1, x2 in frame.spans
-            if region.y <= y < region.bottom and x1 < region.right and x2 >= region.x}
 
 
 async def test_new_results_repaint_the_rows_that_change_and_no_layout(make_app, settle):
-    app = make_app()
-    app = FrameLog(app.library, app.config)
+    app = make_logged(make_app)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         results = app.results_list

@@ -12,11 +12,10 @@ from textual.binding import Binding
 from textual.cache import LRUCache
 from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
-from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
 from paper_tui.model import Paper, Span
-from paper_tui.tui.widgets.scrollbar import LineScrollBar
+from paper_tui.tui.widgets.scrollbar import LineScrolled
 
 if TYPE_CHECKING:
     from paper_tui.annotations import Annotation
@@ -107,7 +106,7 @@ def render_paper(paper: Paper, annotation: Annotation, lists: Sequence[str],
     return out
 
 
-class AbstractView(ScrollView, can_focus=True):
+class AbstractView(LineScrolled, ScrollView, can_focus=True):
     """The paper's text, wrapped once per paper and width and drawn line by line.
 
     A Line-API widget of fixed size: showing another paper repaints only the lines that
@@ -174,17 +173,6 @@ class AbstractView(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         if width > 0:
             self._strips(paper, annotation, tuple(lists), highlights or {}, width)
-
-    @property
-    def vertical_scrollbar(self) -> ScrollBar:
-        """The view's scrollbar: a :class:`LineScrollBar` (created on first use, as Textual
-        creates its own)."""
-        if self._vertical_scrollbar is None:
-            self._vertical_scrollbar = bar = LineScrollBar(
-                vertical=True, name="vertical", thickness=self.scrollbar_size_vertical)
-            bar.display = False
-            self.app._start_widget(self, bar)
-        return self._vertical_scrollbar
 
     def _match_style(self) -> Style:
         if self._match is None:

@@ -18,11 +18,10 @@ from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
-from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
 from paper_tui.model import Paper
-from paper_tui.tui.widgets.scrollbar import LineScrollBar
+from paper_tui.tui.widgets.scrollbar import LineScrolled
 
 if TYPE_CHECKING:
     from paper_tui.annotations import Annotation
@@ -41,7 +40,7 @@ def row_label(paper: Paper) -> tuple[str, int]:
     return title, 0
 
 
-class ResultsList(ScrollView, can_focus=True):
+class ResultsList(LineScrolled, ScrollView, can_focus=True):
     """Rows of papers with a cursor; posts :class:`ResultsList.Highlighted` as it moves."""
 
     BINDINGS = [
@@ -189,18 +188,6 @@ class ResultsList(ScrollView, can_focus=True):
             style = self._styles[name] = self.get_component_rich_style(f"results--{name}",
                                                                        partial=True)
         return style
-
-    @property
-    def vertical_scrollbar(self) -> ScrollBar:
-        """The list's scrollbar: a :class:`LineScrollBar`, always shown (a scrollbar that
-        comes and goes with the hit count lays the whole screen out again, ~25 ms, on a
-        search-as-you-type key)."""
-        if self._vertical_scrollbar is None:
-            self._vertical_scrollbar = bar = LineScrollBar(
-                vertical=True, name="vertical", thickness=self.scrollbar_size_vertical)
-            bar.display = False
-            self.app._start_widget(self, bar)
-        return self._vertical_scrollbar
 
     def _content_width(self) -> int:
         """The rows' width, worked out again only when the size changed (the region lookup

@@ -88,3 +88,17 @@ class LineScrollBar(ScrollBar):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._bar_key = None
+
+
+class LineScrolled:
+    """For a Line-API ``ScrollView`` (put it first in the bases): its vertical scrollbar is
+    a :class:`LineScrollBar`, created on first use as Textual creates its own."""
+
+    @property
+    def vertical_scrollbar(self) -> ScrollBar:
+        if self._vertical_scrollbar is None:
+            self._vertical_scrollbar = bar = LineScrollBar(
+                vertical=True, name="vertical", thickness=self.scrollbar_size_vertical)
+            bar.display = False
+            self.app._start_widget(self, bar)
+        return self._vertical_scrollbar
