@@ -270,8 +270,13 @@ def _spells_out(name: str, inner: str) -> bool:
     low = inner.lower()
     if len(caps) < 2 or len(inner.split()) > len(caps) + 5 or low[0] != caps[0]:
         return False
+    return _in_order(caps, low)
+
+
+def _in_order(letters: list[str], low: str) -> bool:
+    """Do ``letters`` after the first occur in ``low`` in order (the first is ``low[0]``)?"""
     i = 1
-    for c in caps[1:]:
+    for c in letters[1:]:
         i = low.find(c, i) + 1
         if i == 0:
             return False
@@ -289,12 +294,7 @@ def _abbreviates_whole(short: str, long: str) -> bool:
     n = len(letters)
     if len(long.split()) > min(n + 5, 2 * n):
         return False
-    i = 1
-    for c in letters[1:]:
-        i = low.find(c, i) + 1
-        if i == 0:
-            return False
-    return True
+    return _in_order(letters, low)
 
 
 # --- Cues. ----------------------------------------------------------------------------------
