@@ -166,10 +166,12 @@ class Snapshot:
             if isinstance(matcher, FilterMatcher):
                 deleted, matcher = reader.deleted_docs_set, matcher.child
             for block_ids, block_weights in _blocks(matcher):
-                if deleted:
-                    kept = [(d, w) for d, w in zip(block_ids, block_weights, strict=True)
-                            if d not in deleted]
-                    block_ids, block_weights = [d for d, _ in kept], [w for _, w in kept]
+                if deleted:  # a few dozen deleted documents: most blocks hold none of them
+                    block_ids = list(block_ids)
+                    if not deleted.isdisjoint(block_ids):
+                        kept = [(d, w) for d, w in zip(block_ids, block_weights, strict=True)
+                                if d not in deleted]
+                        block_ids, block_weights = [d for d, _ in kept], [w for _, w in kept]
                 ids.extend(map(offset.__add__, block_ids) if offset else block_ids)
                 weights.extend(block_weights)
         return Postings(ids, weights)
