@@ -193,7 +193,7 @@ class PaperIndex:
 
     def ids_of_source(self, source: str) -> set[str]:
         snap = self._snapshot()
-        docs = snap.term_docs("source", source)
+        docs = snap.term_docs("source", source).tolist()
         ids: set[str] = set()
         for reader, offset in snap.leaves:
             end = offset + reader.doc_count_all()
@@ -291,7 +291,7 @@ class PaperIndex:
             return snap
 
     def count(self) -> int:
-        return len(self._snapshot().live)
+        return self._snapshot().live_count
 
     def get(self, paper_id: str) -> Paper | None:
         snap = self._snapshot()

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import heapq
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+import numpy as np
 from whoosh.query.qcore import QueryError as WhooshQueryError
 
 from paper_tui.errors import QueryError
@@ -113,12 +113,15 @@ class ResultSet:
         self.error = error
         self._suggestion: str | None = None
         self._index = index
-        self._exclude = frozenset(exclude or ())
+        self._exclude = sorted(exclude or ())
         self._cache: dict[int, Paper] = {}
-        self._docs: list[int] = []
-        self._scores: dict[int, float] = {}
-        self._pending: list[set[int] | frozenset[int]] = []  # scored on demand, in order
-        self._all: frozenset[int] | set[int] = frozenset()
+        self._docs: list[int] = []  # ranked so far
+        self._scores: list[float] = []  # their scores
+        # Groups of hits (ascending doc numbers, and their scores once scored) still to
+        # rank, in order
+        self._pending: list[tuple[np.ndarray, np.ndarray | None]] = []
+        self._all: np.ndarray = np.zeros(0, dtype=bool)  # a mask over doc numbers
+        self._count = 0
         self._plan: Plan | None = plan
         self._snap = index._snapshot()
         if error is not None:
@@ -134,61 +137,66 @@ class ResultSet:
                 self._run()
         except (QueryError, WhooshQueryError) as exc:
             self.error = str(exc)
-            self._plan, self._docs, self._all = None, [], frozenset()
+            self._plan, self._docs, self._all, self._count = None, [], np.zeros(0, bool), 0
 
     def _run(self) -> None:
         snap, plan = self._snap, self._plan
         if plan is None:
-            self._all = snap.live
-            self._docs = snap.default_order if self.sort == "relevance" else \
-                sorted(snap.live, key=snap.rank(self.sort).__getitem__)
+            self._all, self._count = snap.live, snap.live_count
+            self._docs = snap.order("list" if self.sort == "relevance" else self.sort)
             return
-        strict = snap.docs(plan.strict) - self._exclude
-        every = (snap.docs(plan.loose) - self._exclude) if plan.loose is not None else strict
-        self._all = every
-        if not every:
+        strict = self._without_excluded(snap.docs(plan.strict))
+        every = self._without_excluded(snap.docs(plan.loose)) if plan.loose is not None \
+            else strict
+        self._all, self._count = every, int(np.count_nonzero(every))
+        if not self._count:
             return
-        if self.sort != "relevance":
-            self._docs = sorted(every, key=snap.rank(self.sort).__getitem__)
-            return
-        if not plan.scoring:  # filters only (year:, tag: …): list order
-            self._docs = sorted(every, key=snap.rank("list").__getitem__)
+        if self.sort != "relevance" or not plan.scoring:  # filters only (year:, tag: …)
+            ids = np.flatnonzero(every)
+            rank = snap.rank("list" if self.sort == "relevance" else self.sort)
+            self._docs = ids[np.argsort(rank[ids])].tolist()
             return
         # Papers with all the words first, then those with only some. Only the top of the
         # first group is ranked now; the rest when someone reads past it (a page of
         # results rarely does).
-        self._pending = [strict]
-        if every is not strict and len(every) > len(strict):
-            self._pending.append(every - strict)
+        self._pending = [(np.flatnonzero(strict), None)]
+        if every is not strict:
+            rest = np.flatnonzero(every & ~strict)
+            if len(rest):
+                self._pending.append((rest, None))
         self._rank_more(TOP)
+
+    def _without_excluded(self, mask: np.ndarray) -> np.ndarray:
+        if not self._exclude:
+            return mask
+        mask = mask.copy()
+        mask[self._exclude] = False
+        return mask
 
     def _rank_more(self, wanted: int | None) -> None:
         """Rank the next ``wanted`` documents (None: all) onto the end of ``_docs``.
 
-        A group is scored once; its best ``wanted`` are picked with a heap, the rest stay
-        pending (already scored) and are sorted when needed. The order is exactly that of a
+        A group is scored whole, once; its best ``wanted`` are picked by partition, the rest
+        stay pending (scored) and are sorted when needed. The order is exactly that of a
         full sort: score, highest first, then document number."""
         if not self._pending:
             return
         assert self._plan is not None
         with self._snap._lock:
             while self._pending and (wanted is None or wanted > 0):
-                group = self._pending.pop(0)
-                scores = self._scores
-                if group and next(iter(group)) not in scores:  # a group is scored whole
-                    found = self._snap.scores(self._plan.scoring, group)
-                    if len(found) < len(group):  # words in a filtered field only (tag:x)
-                        found.update(dict.fromkeys(group - found.keys(), 0.0))
-                    scores.update(found)
+                group, scores = self._pending.pop(0)
+                if scores is None:
+                    scores = self._snap.scores(self._plan.scoring, group)
                 if wanted is not None and len(group) > 2 * wanted:
-                    cut = heapq.nlargest(wanted, map(scores.__getitem__, group))[-1]
-                    top = [d for d in group if scores[d] >= cut]
-                    self._pending.insert(0, group.difference(top))
-                    group = top
-                ranked = sorted(sorted(group), key=scores.__getitem__, reverse=True)
-                self._docs = self._docs + ranked
+                    cut = np.partition(scores, len(scores) - wanted)[len(scores) - wanted]
+                    top = scores >= cut  # the best wanted, and any tied with the last
+                    self._pending.insert(0, (group[~top], scores[~top]))
+                    group, scores = group[top], scores[top]
+                order = np.lexsort((group, -scores))
+                self._docs = self._docs + group[order].tolist()
+                self._scores = self._scores + scores[order].tolist()
                 if wanted is not None:
-                    wanted -= len(ranked)
+                    wanted -= len(order)
 
     def _doc(self, i: int) -> int:
         if i >= len(self._docs) and self._pending:
@@ -196,16 +204,16 @@ class ResultSet:
         return self._docs[i]
 
     def __len__(self) -> int:
-        return len(self._all)
+        return self._count
 
     @property
     def total(self) -> int:
-        return len(self._all)
+        return self._count
 
     @property
     def suggestion(self) -> str | None:
         """"Did you mean …" when nothing matched."""
-        if self._suggestion is None and not self._all and not self.error and self.query:
+        if self._suggestion is None and not self._count and not self.error and self.query:
             with self._snap._lock:
                 self._suggestion = self._index.suggest(self.query, self._snap) or ""
         return self._suggestion or None
@@ -224,8 +232,10 @@ class ResultSet:
         return [all_ids[doc] for doc in self._docs]
 
     def score(self, i: int) -> float | None:
-        return self._scores.get(self._doc(i)) if self._plan is not None and \
-            self.sort == "relevance" else None
+        if self._plan is None or self.sort != "relevance" or not self._plan.scoring:
+            return None
+        self._doc(i)
+        return self._scores[i]
 
     def highlights(self, i: int, fields: tuple[str, ...] = ("title", "abstract")) -> Spans:
         """Spans of matched words in paper(i)'s display title and/or abstract."""
@@ -238,9 +248,9 @@ class ResultSet:
 
     def index_of(self, paper_id: str) -> int | None:
         doc = self._snap.docnum(paper_id)
-        if doc is None or doc not in self._all:
+        if doc is None or not self._count or not self._all[doc]:
             return None
-        if any(doc in group for group in self._pending):
+        if any(doc in group for group, _ in self._pending):
             self._rank_more(None)
         return self._docs.index(doc)
 
@@ -258,11 +268,11 @@ class ResultSet:
             counts: dict[str, int] = {}
             for btext in snap.reader.lexicon(fieldname):
                 docs = snap.term_docs(fieldname, btext)
-                n = len(docs) if everything else len(docs & hits)
+                n = len(docs) if everything else int(np.count_nonzero(hits[docs]))
                 if n:
                     counts[_facet_label(snap, fieldname, btext, docs)] = n
             if name == "status":  # "new" is stored as no status at all
-                untriaged = len(hits) - sum(counts.values())
+                untriaged = self._count - sum(counts.values())
                 if untriaged:
                     counts["new"] = untriaged
             order = (lambda kv: (-int(kv[0]), 0)) if name == "year" else \
@@ -275,10 +285,10 @@ class ResultSet:
         self._cache.clear()
 
 
-def _facet_label(snap: Snapshot, fieldname: str, btext: bytes, docs: frozenset[int]) -> str:
+def _facet_label(snap: Snapshot, fieldname: str, btext: bytes, docs: np.ndarray) -> str:
     """Venues as written (``NeurIPS``); other values as indexed."""
-    if fieldname == "venue" and docs:
-        return snap.paper(next(iter(docs))).venue
+    if fieldname == "venue" and len(docs):
+        return snap.paper(int(docs[0])).venue
     return btext.decode()
 
 

@@ -9,17 +9,18 @@ import zlib
 from array import array
 from bisect import bisect_left
 from collections import OrderedDict
-from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Hashable, Iterator
 from functools import wraps
-from itertools import accumulate, repeat
+from itertools import accumulate
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import numpy as np
 from whoosh import index as windex
 from whoosh import query as wq
 from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3LeafMatcher, _lenfield
 from whoosh.formats import Positions
-from whoosh.matching.wrappers import FilterMatcher
+from whoosh.reading import TermNotFound
 from whoosh.system import _INT_SIZE
 from whoosh.util.numeric import byte_to_length
 
@@ -29,17 +30,14 @@ from paper_tui.index.schema import K1, B
 from paper_tui.model import Paper
 
 # What a view keeps decoded, counted in postings (a common word has 20,000-60,000 in the
-# abstracts; a query reads up to ~100,000): ~165 MB at most in all.
+# abstracts; a query reads up to ~100,000): ~100 MB at most in all.
 POSTINGS_BUDGET = 3_000_000
-"""Postings (doc number + weight, 8 bytes): ~24 MB."""
+"""Postings (an int32 doc number and a float32 weight, 8 bytes): ~24 MB."""
 BLOCKS_BUDGET = 600_000
 """Postings of unpickled blocks (an id and a ~50-byte encoded positions value), for
 phrases: ~50 MB."""
-IMPACTS_BUDGET = 600_000
-"""Per-document term scores (a dict entry and a float, ~90 bytes): ~55 MB."""
-TERM_DOCS_BUDGET = 600_000
-"""Documents in the per-term sets (a set slot and an int, ~60 bytes): ~35 MB."""
-
+IMPACTS_BUDGET = 3_000_000
+"""Per-posting term scores (float64, 8 bytes): ~24 MB."""
 
 FIELD_B = {"title": 0.0}
 """BM25's length normalisation per field where it differs from :data:`B`. Titles: none, so a
@@ -48,9 +46,8 @@ unstemmed title_exact field); known-item rank 1 on 3 title words went from 83% t
 
 
 class Postings(NamedTuple):
-    ids: array  # array("i"): global document numbers, ascending
-    weights: array  # array("f"): the term's frequency in each document
-
+    ids: np.ndarray  # int32: live global document numbers, ascending (read-only)
+    weights: np.ndarray  # float32: the term's frequency in each document (read-only)
 
 class SizedLRU:
     """A least-recently-used cache bounded by the summed size of its values, not their
@@ -105,11 +102,10 @@ class Snapshot:
         self.reader = self.searcher.reader()
         self.leaves = self.reader.leaf_readers()
         self._lock = threading.RLock()
-        self._term_docs: SizedLRU = SizedLRU(TERM_DOCS_BUDGET)
         self._postings: SizedLRU = SizedLRU(POSTINGS_BUDGET)
         self._impacts: SizedLRU = SizedLRU(IMPACTS_BUDGET)
         self._blocks: SizedLRU = SizedLRU(BLOCKS_BUDGET)
-        self._norm_cache: dict[str, tuple[bytes, list[float]]] = {}
+        self._norm_cache: dict[str, np.ndarray] = {}
 
     def up_to_date(self) -> bool:
         try:
@@ -117,31 +113,42 @@ class Snapshot:
         except Exception:  # the index directory is being replaced: treat as stale
             return False
 
-    # sets of documents
-    @cached
-    def live(self) -> frozenset[int]:
-        with self._lock:
-            return self._live()
+    # sets of documents: boolean masks over document numbers (numpy), so And/Or/Not are
+    # one C loop over 87,549 bytes instead of Python set algebra over tens of thousands
+    # of ints
+    @property
+    def size(self) -> int:
+        """Document numbers run from 0 to size - 1 (deleted ones included)."""
+        return self.reader.doc_count_all()
 
-    def _live(self) -> frozenset[int]:
-        deleted: set[int] = set()
-        for reader, offset in self.leaves:
-            if reader.has_deletions():
-                deleted.update(offset + d for d in reader.deleted_docs_set)
-        everything = frozenset(range(self.reader.doc_count_all()))
-        return everything - deleted if deleted else everything
+    @cached
+    def live(self) -> np.ndarray:
+        """A read-only mask of the documents not deleted."""
+        with self._lock:
+            mask = np.ones(self.size, dtype=bool)
+            for reader, offset in self.leaves:
+                if reader.has_deletions():
+                    deleted = np.fromiter(reader.deleted_docs_set, dtype=np.int64)
+                    mask[offset + deleted] = False
+            mask.flags.writeable = False
+            return mask
+
+    @cached
+    def live_count(self) -> int:
+        return int(np.count_nonzero(self.live))
+
+    def mask(self, ids: np.ndarray) -> np.ndarray:
+        """The mask of the documents ``ids``."""
+        out = np.zeros(self.size, dtype=bool)
+        out[ids] = True
+        return out
 
     @locked
-    def term_docs(self, fieldname: str, text: str | bytes) -> frozenset[int]:
-        """Every live document holding one term (cached)."""
-        if isinstance(text, str):
+    def term_docs(self, fieldname: str, text: Any) -> np.ndarray:
+        """Every live document holding one term, ascending (int32, read-only; cached)."""
+        if not isinstance(text, bytes):  # a word, or a value of a non-text field (True)
             text = self.reader.schema[fieldname].to_bytes(text)
-        key = (fieldname, text)
-        docs = self._term_docs.get(key)
-        if docs is None:
-            docs = frozenset(self.postings(fieldname, text).ids)
-            self._term_docs.put(key, docs, len(docs))
-        return docs
+        return self.postings(fieldname, text).ids
 
     @locked
     def postings(self, fieldname: str, btext: bytes) -> Postings:
@@ -156,169 +163,159 @@ class Snapshot:
         return found
 
     def _read_postings(self, fieldname: str, btext: bytes) -> Postings:
-        ids = array("i")
-        weights = array("f")
+        ids: list[np.ndarray] = []
+        weights: list[np.ndarray] = []
+        deletions = False
         for reader, offset in self.leaves:
-            if (fieldname, btext) not in reader:
+            matcher = _matcher(reader, fieldname, btext)
+            if matcher is None:
                 continue
-            matcher = reader.postings(fieldname, btext)
-            deleted: set[int] | frozenset[int] = frozenset()
-            if isinstance(matcher, FilterMatcher):
-                deleted, matcher = reader.deleted_docs_set, matcher.child
+            deletions = deletions or reader.has_deletions()
             for block_ids, block_weights in _blocks(matcher):
-                if deleted:  # a few dozen deleted documents: most blocks hold none of them
-                    block_ids = list(block_ids)
-                    if not deleted.isdisjoint(block_ids):
-                        kept = [(d, w) for d, w in zip(block_ids, block_weights, strict=True)
-                                if d not in deleted]
-                        block_ids, block_weights = [d for d, _ in kept], [w for _, w in kept]
-                ids.extend(map(offset.__add__, block_ids) if offset else block_ids)
-                weights.extend(block_weights)
-        return Postings(ids, weights)
+                ids.append(block_ids + offset if offset else block_ids)
+                weights.append(block_weights)
+        if not ids:
+            return _NO_POSTINGS
+        all_ids = np.concatenate(ids) if len(ids) > 1 else ids[0]
+        all_weights = np.concatenate(weights) if len(weights) > 1 else weights[0]
+        if deletions:  # a few dozen deleted documents among 87,549
+            keep = self.live[all_ids]
+            if not keep.all():
+                all_ids, all_weights = all_ids[keep], all_weights[keep]
+        all_ids.flags.writeable = all_weights.flags.writeable = False
+        return Postings(all_ids, all_weights)
 
     @locked
-    def _phrase_docs(self, fieldname: str, words: list[str]) -> set[int]:
-        """Documents where ``words`` follow each other: candidates from the posting sets,
+    def _phrase_docs(self, fieldname: str, words: list[str]) -> np.ndarray:
+        """Documents where ``words`` follow each other: candidates from the posting masks,
         then positions read only in the posting blocks that hold a candidate and decoded
         only for candidates."""
-        sets = sorted((self.term_docs(fieldname, w) for w in words), key=len)
-        candidates = set(sets[0]).intersection(*sets[1:]) if sets else set()
-        if len(words) < 2 or not candidates:
-            return candidates
+        found = self.live
+        for word in words:
+            found = found & self.mask(self.term_docs(fieldname, word))
+        if len(words) < 2 or not found.any():
+            return found
+        candidates = np.flatnonzero(found)
         fmt = self.reader.schema[fieldname].format
         decode = _positions if type(fmt) is Positions else fmt.decode_positions
         values = [self._candidate_values(fieldname, word.encode(), candidates)
                   for word in words]
         first, rest = values[0], list(enumerate(values[1:], 1))
-        out = set()
-        for d in candidates:
+        for d in candidates.tolist():
             starts = decode(first[d])
             for k, later in rest:
                 after = decode(later[d])
                 starts = [p for p in starts if p + k in after]
                 if not starts:
                     break
-            if starts:
-                out.add(d)
-        return out
+            if not starts:
+                found[d] = False
+        return found
 
-    def _candidate_values(self, fieldname: str, btext: bytes, candidates: set[int]
+    def _candidate_values(self, fieldname: str, btext: bytes, candidates: np.ndarray
                           ) -> dict[int, bytes]:
-        """The encoded posting value (positions) of one term in each candidate document."""
+        """The encoded posting value (positions) of one term in each candidate document
+        (``candidates`` ascending)."""
         found: dict[int, bytes] = {}
         for reader, offset in self.leaves:
-            if (fieldname, btext) not in reader:
-                continue
-            matcher = reader.postings(fieldname, btext)
-            if isinstance(matcher, FilterMatcher):
-                matcher = matcher.child
             end = offset + reader.doc_count_all()
-            mine = sorted(d - offset for d in candidates if offset <= d < end)
+            lo, hi = np.searchsorted(candidates, (offset, end))
+            if lo == hi:
+                continue
+            matcher = _matcher(reader, fieldname, btext)
+            if matcher is None:
+                continue
+            mine = (candidates[lo:hi] - offset).tolist()
             found.update((offset + d, value) for d, value in
                          _values_of(matcher, mine, self._blocks, (offset, fieldname, btext)))
         return found
 
-    def _norms(self, fieldname: str) -> tuple[bytes, list[float]]:
-        """BM25's length normalisation ``K1 * (1 - B + B * len / avglen)`` per document, as
-        (one length byte per document, the normalisation for each byte value)."""
+    def _norms(self, fieldname: str) -> np.ndarray:
+        """BM25's length normalisation ``K1 * (1 - B + B * len / avglen)`` per document
+        number (float64), from the byte-quantised lengths Whoosh keeps."""
         with self._lock:
             norms = self._norm_cache.get(fieldname)
             if norms is None:
-                raw = b"".join(length_bytes(reader, fieldname) for reader, _ in self.leaves)
-                total = sum(map(LENGTHS.__getitem__, raw))
-                avg = (total / len(raw) if raw else 0.0) or 1.0
+                raw = np.frombuffer(b"".join(length_bytes(reader, fieldname)
+                                             for reader, _ in self.leaves), dtype=np.uint8)
+                lengths = _LENGTHS[raw]
+                avg = (float(lengths.sum()) / len(raw) if len(raw) else 0.0) or 1.0
                 b = FIELD_B.get(fieldname, B)
-                norms = (raw, [K1 * ((1 - b) + b * n / avg) for n in LENGTHS])
+                norms = K1 * ((1 - b) + b * lengths / avg)
                 self._norm_cache[fieldname] = norms
             return norms
 
+    def _weight(self, count: int, boost: float) -> float:
+        """A term's boosted idf times BM25's (K1 + 1), for a term in ``count`` documents."""
+        return boost * (math.log(self.size / (count + 1)) + 1) * (K1 + 1)
+
     @locked
-    def impacts(self, fieldname: str, text: str, boost: float,
-                only: set[int] | frozenset[int] | None = None) -> dict[int, float]:
-        """One term's boosted BM25 score in each document holding it, cached beside the
-        postings (a refined query re-scores nothing it scored before). With ``only``, a
-        few documents of a long posting list not scored yet, found by bisection (a query
-        whose words are all in few papers need not score every paper with one of them)."""
+    def impacts(self, fieldname: str, text: str, boost: float) -> np.ndarray:
+        """One term's boosted BM25 score in each document of its postings (float64, aligned
+        with ``postings(...).ids``), cached beside the postings (a refined query re-scores
+        nothing it scored before)."""
         btext = text.encode()
         key = (fieldname, btext, boost)
         found = self._impacts.get(key)
-        if found is not None:
-            return found
-        ids, weights = self.postings(fieldname, btext)
-        if not ids:
-            return {}
-        lengths, norm = self._norms(fieldname)
-        c = boost * (math.log(self.reader.doc_count_all() / (len(ids) + 1)) + 1) * (K1 + 1)
-        if only is not None and len(only) * 16 < len(ids):
-            found = {}
-            n = len(ids)
-            for d in only:
-                i = bisect_left(ids, d)
-                if i < n and ids[i] == d:
-                    w = weights[i]
-                    found[d] = c * w / (w + norm[lengths[d]])
-            return found
-        found = {d: c * w / (w + norm[lengths[d]]) for d, w in zip(ids, weights, strict=True)}
-        self._impacts.put(key, found, len(found))
+        if found is None:
+            ids, weights = self.postings(fieldname, btext)
+            w = weights.astype(np.float64)
+            found = self._weight(len(ids), boost) * w / (w + self._norms(fieldname)[ids])
+            found.flags.writeable = False
+            self._impacts.put(key, found, len(found))
         return found
 
     @locked
-    def scores(self, terms: list[tuple[str, str, float]], docs: set[int] | frozenset[int]
-               ) -> dict[int, float]:
-        """Summed BM25F scores of ``docs`` for weighted ``(field, term, boost)``; a
-        document none of the terms is in is left out."""
-        inside: list[dict[int, float]] = []  # terms all of whose documents are in docs
-        partly: list[dict[int, float]] = []
+    def scores(self, terms: list[tuple[str, str, float]], docs: np.ndarray) -> np.ndarray:
+        """Summed BM25F scores of ``docs`` (document numbers, ascending) for weighted
+        ``(field, term, boost)``, aligned with ``docs``; 0 where none of the terms is."""
+        total = np.zeros(self.size)
         for fieldname, text, boost in terms:
-            impacts = self.impacts(fieldname, text, boost, docs)
-            if impacts:
-                whole = len(impacts) <= len(docs) and self.term_docs(fieldname, text) <= docs
-                (inside if whole else partly).append(impacts)
-        # The longest posting list wholly inside docs starts the sum as a copy (C speed)
-        inside.sort(key=len, reverse=True)
-        total: dict[int, float] = dict(inside[0]) if inside else {}
-        get = total.get
-        for impacts in inside[1:]:
-            for d, v in impacts.items():
-                total[d] = get(d, 0.0) + v
-        for impacts in partly:
-            if len(docs) < len(impacts):
-                find = impacts.get
-                for d in docs:
-                    v = find(d)
-                    if v is not None:
-                        total[d] = get(d, 0.0) + v
+            ids, weights = self.postings(fieldname, text.encode())
+            if not len(ids):
+                continue
+            if len(docs) * 16 < len(ids):  # a few documents of a long list: score just those
+                at = np.searchsorted(ids, docs)
+                at[at == len(ids)] = 0
+                at = at[ids[at] == docs]
+                w = weights[at].astype(np.float64)
+                total[ids[at]] += self._weight(len(ids), boost) * w / (
+                    w + self._norms(fieldname)[ids[at]])
             else:
-                for d, v in impacts.items():
-                    if d in docs:
-                        total[d] = get(d, 0.0) + v
-        return total
+                total[ids] += self.impacts(fieldname, text, boost)
+        return total[docs]
 
     @locked
-    def docs(self, q: wq.Query) -> frozenset[int] | set[int]:
-        """Every live document matching ``q``, by set algebra over posting lists."""
+    def docs(self, q: wq.Query) -> np.ndarray:
+        """The mask of every live document matching ``q``, by algebra over posting masks."""
         if isinstance(q, wq.Term):
-            return self.term_docs(q.fieldname, q.text)
+            return self.mask(self.term_docs(q.fieldname, q.text))
         if isinstance(q, wq.And):
-            parts = sorted((self.docs(c) for c in q.subqueries), key=len)
-            return set.intersection(set(parts[0]), *parts[1:]) if parts else set()
+            found = self.live
+            for child in q.subqueries:
+                found = found & self.docs(child)
+            return found
         if isinstance(q, wq.Or | wq.DisjunctionMax):
-            return set().union(*(self.docs(c) for c in q.subqueries))
+            found = np.zeros(self.size, dtype=bool)
+            for child in q.subqueries:
+                found |= self.docs(child)
+            return found
         if isinstance(q, wq.AndNot):
-            return self.docs(q.a) - self.docs(q.b)
+            return self.docs(q.a) & ~self.docs(q.b)
         if isinstance(q, wq.AndMaybe):
             return self.docs(q.a)
         if isinstance(q, wq.Not):
-            return self.live - self.docs(q.query)
+            return self.live & ~self.docs(q.query)
         if isinstance(q, wq.Every):
             return self.live
         if q is wq.NullQuery or isinstance(q, type(wq.NullQuery)):
-            return frozenset()
+            return np.zeros(self.size, dtype=bool)
         if isinstance(q, wq.MultiTerm):
             return self.docs(q.simplify(self.reader))
         if isinstance(q, wq.Phrase) and q.slop == 1:
             return self._phrase_docs(q.fieldname, q.words)
-        return set(self.searcher.docs_for_query(q)) & self.live
+        found = self.mask(np.fromiter(self.searcher.docs_for_query(q), dtype=np.int64))
+        return found & self.live
 
     # sort orders
     @cached
@@ -374,7 +371,7 @@ class Snapshot:
             data.frombytes(path.read_bytes())
         except (OSError, ValueError):
             return None
-        return data.tolist() if len(data) == len(self.live) else None
+        return data.tolist() if len(data) == self.live_count else None
 
     def _compute_order(self, sort: str) -> list[int]:
         keys = self._keys
@@ -382,8 +379,7 @@ class Snapshot:
             keys = [k.split(b"\x1f", 2)[-1] for k in keys]
         elif sort == "year":
             keys = [k.split(b"\x1f", 1)[-1] for k in keys]
-        live = self.live
-        order = sorted((d for d in range(len(keys)) if d in live), key=keys.__getitem__)
+        order = sorted(np.flatnonzero(self.live).tolist(), key=keys.__getitem__)
         path = self._order_file(sort)
         if path is not None:
             try:
@@ -395,14 +391,14 @@ class Snapshot:
                 pass
         return order
 
-    def rank(self, sort: str) -> list[int]:
+    def rank(self, sort: str) -> np.ndarray:
         """A sort key per document number for ``sort`` (see :meth:`order`)."""
         with self._lock:
             cache = self.__dict__.setdefault("_ranks", {})
             if sort not in cache:
-                rank = [0] * self.reader.doc_count_all()
-                for r, d in enumerate(self.order(sort)):
-                    rank[d] = r
+                order = self.order(sort)
+                rank = np.zeros(self.size, dtype=np.int64)
+                rank[order] = np.arange(len(order))
                 cache[sort] = rank
             return cache[sort]
 
@@ -415,13 +411,16 @@ class Snapshot:
 
     def docnum(self, paper_id: str) -> int | None:
         docs = self.term_docs("id", paper_id)
-        return next(iter(docs)) if docs else None
+        return int(docs[0]) if len(docs) else None
 
     def close(self) -> None:
         self.searcher.close()
 
 
 LENGTHS = [byte_to_length(b) for b in range(256)]
+_LENGTHS = np.array(LENGTHS, dtype=np.float64)
+_NO_POSTINGS = Postings(np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.float32))
+_NO_POSTINGS.ids.flags.writeable = _NO_POSTINGS.weights.flags.writeable = False
 
 
 def length_bytes(reader, fieldname: str) -> bytes:
@@ -440,21 +439,34 @@ def length_bytes(reader, fieldname: str) -> bytes:
         return bytes(column)
 
 
-def _blocks(matcher) -> Iterator[tuple[Iterable[int], Iterable[float]]]:
-    """(ids, weights) of the postings, a block at a time for on-disk postings."""
-    if type(matcher) is not W3LeafMatcher:
+def _matcher(reader, fieldname: str, btext: bytes):
+    """The postings matcher of one term in one segment, deletions not filtered (None when
+    the segment lacks the term): one hash lookup, and no block read yet (Whoosh's
+    ``reader.postings`` looks the term up twice and, wrapped for deletions, reads and
+    unpickles the first block whole, positions included)."""
+    terms = getattr(reader, "_terms", None)  # an empty index's reader has none
+    if terms is None:
+        return None
+    try:
+        return terms.matcher(fieldname, btext, reader.schema[fieldname].format)
+    except TermNotFound:
+        return None
+
+
+def _blocks(matcher) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """(ids, weights) of the postings as numpy arrays (int32, float32), a block at a time
+    for on-disk postings."""
+    if type(matcher) is not W3LeafMatcher:  # a few postings inlined in the term info
         ids, weights = [], []
         while matcher.is_active():
             ids.append(matcher.id())
             weights.append(matcher.weight())
             matcher.next()
-        yield ids, weights
+        yield np.array(ids, dtype=np.int32), np.array(weights, dtype=np.float32)
         return
     m = matcher
     while not m._atend:
-        ids, weights = _ids_weights(m)
-        # The block's ids are stored as deltas: a running sum in C, not Whoosh's generator
-        yield (ids if m._byteids else accumulate(ids)), weights
+        yield _ids_weights(m)
         if m._lastblock:
             break
         m._goto(m._nextoffset)
@@ -469,8 +481,8 @@ _HEAD_BYTES = 16 * 1024
 """A block's ids (<= 5 bytes each) and weights (9 bytes each) for 1,024 postings."""
 
 
-def _ids_weights(m: W3LeafMatcher) -> tuple[tuple[int, ...], Iterable[float]]:
-    """The current block's (ids as stored, weights) without unpickling its values.
+def _ids_weights(m: W3LeafMatcher) -> tuple[np.ndarray, np.ndarray]:
+    """The current block's (ids, weights) without unpickling its values.
 
     A block is the pickle of ``(ids, weights, values)``; cut before the values and close the
     tuple there, and pickle reads only the first two. Anything unexpected (a block without
@@ -488,11 +500,15 @@ def _ids_weights(m: W3LeafMatcher) -> tuple[tuple[int, ...], Iterable[float]]:
     if not (isinstance(data, tuple) and len(data) == 2 and len(data[0]) == m._blocklength):
         raw = m._postfile.get(m._dataoffset, size)
         data = pickle.loads(zlib.decompress(raw) if m._compression else raw)
-    ids, weights = data[0], data[1]
-    if weights is None:
-        weights = repeat(1.0, m._blocklength)
-    elif isinstance(weights, float):
-        weights = repeat(weights, m._blocklength)
+    ids = np.array(data[0], dtype=np.int32)
+    if not m._byteids:  # stored as deltas
+        ids = np.cumsum(ids, dtype=np.int32)
+    weights = data[1]
+    if weights is None or isinstance(weights, float):
+        weights = np.full(m._blocklength, 1.0 if weights is None else weights,
+                          dtype=np.float32)
+    else:
+        weights = np.array(weights, dtype=np.float32)
     return ids, weights
 
 
