@@ -20,6 +20,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from paper_tui.naming_choice import mentions, pick
+
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
@@ -673,7 +675,7 @@ def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool,
             expansion, after = inner, paren.end()
         elif len(toks) > 1 and _TOK.fullmatch(inner) and _coined_shapes([(inner, _shape(inner))],
                                                                         text) == [2] and \
-                _mentions(inner, text) > 1 and not bad_name(inner, text, start):
+                mentions(inner, text) > 1 and not bad_name(inner, text, start):
             # "the Deformable Volume Network (Devon)": a coined short name, not an acronym.
             return Candidate(inner, start, paren.end(), strong, expansion=phrase)
     return Candidate(phrase, start, after, strong, expansion=expansion)
@@ -907,12 +909,11 @@ def _next_sentence_name(text: str, pos: int, gist: str) -> Candidate | None:
 def find_candidates(text: str) -> Candidate | None:
     """The name the (cleaned) abstract introduces.
 
-    The first strong candidate, unless a later one is mentioned clearly more often (an
-    abstract that first introduces its data set, then the method it is about); else the
-    first weak one; else a name that opens a sentence as its subject ("X is a …").
+    Of the names introduced, the one the abstract is most about (see
+    :func:`paper_tui.naming_choice.pick`); else a name that opens a sentence as its subject
+    ("X is a …").
     """
-    strong: list[Candidate] = []
-    weak: Candidate | None = None
+    found: list[Candidate] = []
     for start, end, kind in _cues(text):
         # "known as" also names places and tasks: it needs a distinctive name.
         got = _after_intro(text, end, start, kind not in ("ours", "appos"),
@@ -921,48 +922,9 @@ def find_candidates(text: str) -> Candidate | None:
             got = _next_sentence_name(text, end, got)
         if got is None or prior_work(text, got) or (kind == "known" and got.expansion):
             continue  # "a task known as non-rigid structure-from-motion (NRSfM)": a field term
-        if got.strong:
-            if all(c.name != got.name for c in strong):
-                strong.append(got)
-        elif weak is None:
-            weak = got
-    if strong:
-        if len(strong) > 1 and _component(strong[0], text):
-            # "a saliency enhancement module (SEM) … a new variant …, called SatFormer"
-            strong = [c for c in strong if not _component(c, text)] or strong
-        best, most = strong[0], _mentions(strong[0].name, text) + 1
-        for c in strong[1:]:
-            n = _mentions(c.name, text)
-            if n > most:
-                best, most = c, n
-        return _singular(best, text)
-    return _singular(weak or _subject_name(text), text)
-
-
-_COMPONENTS = frozenset({"module", "block", "layer", "loss", "head", "unit", "cell", "component",
-                         "mechanism", "branch", "operation", "term", "submodule", "modules",
-                         "blocks", "layers", "units", "strategy", "scheme", "attention"})
-
-
-def _mentions(name: str, text: str) -> int:
-    """How often ``name`` occurs as a word ("CF" is not counted inside "CF-DETR")."""
-    n, i = 0, text.find(name)
-    while i >= 0:
-        e = i + len(name)
-        if (not i or not (text[i - 1].isalnum() or text[i - 1] == "-")) and (
-                e >= len(text) or not (text[e].isalnum() or text[e] == "-")):
-            n += 1
-        i = text.find(name, e)
-    return n
-
-
-def _component(got: Candidate, text: str) -> bool:
-    """Is ``got`` a part of the system ("a saliency enhancement module (SEM)")?"""
-    words = (got.expansion or got.gist).split()
-    after = _NEXT_WORD.match(text, got.end)
-    after2 = _KIND_AFTER.match(text, got.end)  # "(CF) decoder layer"
-    return bool((words and words[-1].lower() in _COMPONENTS) or (
-        after and after.group(1) in _COMPONENTS) or (after2 and after2.group(1) in _COMPONENTS))
+        if all(c.name != got.name for c in found):
+            found.append(got)
+    return _singular(pick(found, text) if found else _subject_name(text), text)
 
 
 def _singular(got: Candidate | None, text: str) -> Candidate | None:
