@@ -12,6 +12,11 @@ from paper_tui.naming_rules import clean
 @pytest.mark.parametrize(
     ("abstract", "name"),
     [
+        # A long form taken after "called", its short form a few words on.
+        ("The proposed approach, called Edge-Preserving Interpolation of Correspondences "
+         "(EpicFlow) is fast. EpicFlow outperforms the state of the art.", "EpicFlow"),
+        ("We call our approach Dynamic Recurrent Acyclic Graphical Neural Networks, or "
+         "DRAGNN. We show that DRAGNN is accurate.", "DRAGNN"),
         # A naming word glued to the name by a lost space, and a name in bare braces.
         ("We collect a new dataset of topic transitions, which we callOTTers. We then study "
          "how humans bridge topics.", "OTTers"),

@@ -929,26 +929,37 @@ def find_candidates(text: str) -> Candidate | None:
 
 def _singular(got: Candidate | None, text: str) -> Candidate | None:
     """"hierarchical deep CNNs (HD-CNNs) … An HD-CNN separates …": name it HD-CNN."""
-    got = _short_form(got, text) if got and " " in got.name else got
+    if got and (" " in got.name or (not got.expansion and _shape(got.name) == 1)):
+        got = _short_form(got, text)
     if got and got.name.endswith("s") and len(got.name) > 3 and re.search(
             rf"(?<![\w-]){re.escape(got.name[:-1])}(?![\w-])", text):
         return Candidate(got.name[:-1], got.start, got.end, got.strong, got.expansion, got.gist)
     return got
 
 
-_LATER_PAREN = re.compile(r"[^().;:!?]{0,100}?\(([^()\s,;]{2,24})\)")
+# The short form a few words after a long form: "(EpicFlow)", "(SGTM 2.0)", ", or DRAGNN."
+_LATER_SHORT = re.compile(
+    r"[^().;:!?]{0,100}?(?:\((?:``|[\"“'])?|,? or )([^()\s,;.\"”']{2,24}(?: \d+(?:\.\d+)?)?)"
+    r"(?:''|[\"”'])?(?:\)|[,.](?:\s|$))")
 
 
 def _short_form(got: Candidate, text: str) -> Candidate:
-    """"called Edge-Preserving Interpolation of Correspondences (EpicFlow)": a long form
-    taken as the name, when the abstract gives its short form a few words on."""
+    """"called Edge-Preserving Interpolation of Correspondences (EpicFlow)", "namely,
+    Adversarial attacks against … checks (ADC)": a long form taken as the name, when the
+    abstract gives its short form a few words on."""
     i = text.find(got.name, got.start)
-    m = _LATER_PAREN.match(text, i) if i >= 0 else None
-    if m and _TOK.fullmatch(m.group(1)) and _shape(m.group(1)) == 2 and \
-            not bad_name(m.group(1), text, i) and \
-            long_form_start(m.group(1), text[i:m.start(1) - 1]) == 0:
-        return Candidate(m.group(1), got.start, m.end(), got.strong,
-                         expansion=text[i:m.start(1) - 1].strip())
+    m = _LATER_SHORT.match(text, i) if i >= 0 else None
+    if not m:
+        return got
+    short = m.group(1)
+    first = short.split(" ", 1)[0]
+    long = text[i:m.start(1)].rstrip(" (`\"“'").removesuffix(", or").removesuffix(" or").strip()
+    if long[:1].lower() == short[:1].lower() and _TOK.fullmatch(first) and \
+            _coined_shapes([(first, _shape(first))], text) == [2] and \
+            not bad_name(short, text, i) and (
+                long_form_start(short, long) == 0 or _abbreviates_whole(short, long)
+                or _spells_out(short, long)):
+        return Candidate(short, got.start, m.end(1), got.strong, expansion=long)
     return got
 
 
