@@ -12,6 +12,9 @@ from paper_tui.naming_rules import clean
 @pytest.mark.parametrize(
     ("abstract", "name"),
     [
+        # A Greek letter as a one-letter prefix.
+        ("This paper introduces a real-time dense planar LiDAR SLAM system, named π-LSAM, for "
+         "indoor environments.", "π-LSAM"),
         # A long form taken after "called", its short form a few words on.
         ("The proposed approach, called Edge-Preserving Interpolation of Correspondences "
          "(EpicFlow) is fast. EpicFlow outperforms the state of the art.", "EpicFlow"),

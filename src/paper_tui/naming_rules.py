@@ -179,7 +179,8 @@ def _shape(tok: str) -> int:
     return 1 if core[0].isupper() else 0
 
 
-_LOWER_NAME = re.compile(r"[a-z]+[A-Z\d$]|[a-z]{1,2}-[A-Z]")  # "vOPD", "f-Cal"
+# "vOPD", "f-Cal", "π-LSAM"
+_LOWER_NAME = re.compile(r"[a-z]+[A-Z\d$]|[^\W\d_A-Z]{1,2}-[A-Z]")
 _VERSION = re.compile(r"\d+(?:\.\d+)*|[vV]\d+(?:\.\d+)*|I{2,3}|IV")
 
 
