@@ -16,6 +16,7 @@ from whoosh.matching.wrappers import FilterMatcher
 from paper_tui import config as config_mod
 from paper_tui.index import ResultSet
 from paper_tui.index.results import TOP
+from paper_tui.index.schema import MAX_EXPANSION
 from paper_tui.index.snapshot import SizedLRU, _positions, _values_of
 from paper_tui.index.vocabulary import Vocabulary, distance
 from paper_tui.library import Library
@@ -181,3 +182,18 @@ def test_edit_distance_and_fuzzy_words_equal_brute_force(tmp_path: Path) -> None
 def test_a_result_set_for_a_query_with_no_hits_costs_no_ranking(big: Library) -> None:
     results = ResultSet(big.index, "xyzzy~")
     assert len(results) == 0 and results.ids() == []
+
+
+def test_vocabulary_read_by_first_letter_equals_the_whole_list(tmp_path: Path) -> None:
+    rng = random.Random(6)
+    words = sorted({"".join(rng.choices("abcéz1", k=rng.randint(1, 7))) for _ in range(2000)})
+    path = tmp_path / "vocabulary.txt"
+    path.write_text("\n".join(words) + "\n", encoding="utf-8")
+    vocabulary = Vocabulary(path)
+    for probe in [*rng.sample(words, 100), "", "a", "zz", "y", "é", "1", "ab", "q"]:
+        assert (probe in vocabulary) == (probe in words)
+        starting = [w for w in words if w.startswith(probe)]
+        assert vocabulary.starting(probe) == starting[:MAX_EXPANSION]
+    vocabulary.extend(["yak", "Ant"])  # a new word in a letter not seen before, and folded
+    assert "yak" in vocabulary and "ant" in vocabulary and "Ant" not in vocabulary
+    assert path.read_text(encoding="utf-8").split() == sorted({*words, "yak", "ant"})

@@ -104,7 +104,7 @@ class Snapshot:
         self._postings: SizedLRU = SizedLRU(POSTINGS_BUDGET)
         self._impacts: SizedLRU = SizedLRU(IMPACTS_BUDGET)
         self._blocks: SizedLRU = SizedLRU(BLOCKS_BUDGET)
-        self._norm_cache: dict[str, np.ndarray] = {}
+        self._norm_cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
     def up_to_date(self) -> bool:
         try:
@@ -233,20 +233,21 @@ class Snapshot:
         counts, positions = _decode_positions(values, decode)
         return np.repeat(np.concatenate(docs), counts), positions
 
-    def _norms(self, fieldname: str) -> np.ndarray:
-        """BM25's length normalisation ``K1 * (1 - B + B * len / avglen)`` per document
-        number (float64), from the byte-quantised lengths Whoosh keeps."""
+    def _norms(self, fieldname: str, ids: np.ndarray) -> np.ndarray:
+        """BM25's length normalisation ``K1 * (1 - B + B * len / avglen)`` of the documents
+        ``ids`` (float64), from the byte-quantised lengths Whoosh keeps: per field, one
+        length byte per document and the normalisation of each of the 256 byte values."""
         with self._lock:
             norms = self._norm_cache.get(fieldname)
             if norms is None:
                 raw = np.frombuffer(b"".join(length_bytes(reader, fieldname)
                                              for reader, _ in self.leaves), dtype=np.uint8)
-                lengths = _LENGTHS[raw]
-                avg = (float(lengths.sum()) / len(raw) if len(raw) else 0.0) or 1.0
+                total = float(np.bincount(raw, minlength=256) @ _LENGTHS)
+                avg = (total / len(raw) if len(raw) else 0.0) or 1.0
                 b = FIELD_B.get(fieldname, B)
-                norms = K1 * ((1 - b) + b * lengths / avg)
-                self._norm_cache[fieldname] = norms
-            return norms
+                norms = self._norm_cache[fieldname] = (raw, K1 * ((1 - b) + b * _LENGTHS / avg))
+            raw, table = norms
+            return table[raw[ids]]
 
     def _weight(self, count: int, boost: float) -> float:
         """A term's boosted idf times BM25's (K1 + 1), for a term in ``count`` documents."""
@@ -263,7 +264,7 @@ class Snapshot:
         if found is None:
             ids, weights = self.postings(fieldname, btext)
             w = weights.astype(np.float64)
-            found = self._weight(len(ids), boost) * w / (w + self._norms(fieldname)[ids])
+            found = self._weight(len(ids), boost) * w / (w + self._norms(fieldname, ids))
             found.flags.writeable = False
             self._impacts.put(key, found, len(found))
         return found
@@ -283,7 +284,7 @@ class Snapshot:
                 at = at[ids[at] == docs]
                 w = weights[at].astype(np.float64)
                 total[ids[at]] += self._weight(len(ids), boost) * w / (
-                    w + self._norms(fieldname)[ids[at]])
+                    w + self._norms(fieldname, ids[at]))
             else:
                 total[ids] += self.impacts(fieldname, text, boost)
         return total[docs]
