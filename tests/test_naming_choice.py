@@ -19,6 +19,14 @@ from paper_tui.naming import name_and_title
         ("We construct SynthPairs, a dataset of paired images. We then propose TwinFuse, a "
          "fusion network trained on it. TwinFuse outperforms prior fusion methods, and "
          "TwinFuse can run in real time.", "TwinFuse"),
+        # A name with no introducing phrase, but owned and the subject of the results,
+        # beats a data set introduced on the way.
+        ("To study this, we first build LabelMix, a small corpus of mixed labels. Our "
+         "FlowTagger then tags each token with a learned flow. FlowTagger outperforms strong "
+         "baselines, and FlowTagger can be trained in an hour.", "FlowTagger"),
+        # Another spelling of the introduced name does not replace it.
+        ("We propose AutoProteinEngine (AutoPE), an agent for protein design. AutoPE "
+         "outperforms prior agents and AutoPE can run locally.", "AutoProteinEngine"),
         # The first name stays when nothing else is talked about more.
         ("We present GridWarp, a warping method for documents. We also release DocSet, a "
          "benchmark of scanned pages.", "GridWarp"),

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from paper_tui.naming_choice import with_evidence
 from paper_tui.naming_fallback import evidence_name
 from paper_tui.naming_rules import Candidate, clean, find_candidates, gist_after, title_name
 
@@ -76,10 +77,10 @@ def name_and_title(abstract: str, title: str = "") -> tuple[str, str]:
     if title:
         name = title_name(title, text)
         if not name:
-            found = find_candidates(text) or evidence_name(text)
+            found = with_evidence(find_candidates(text), evidence_name(text), text)
             name = found.name if found else ""
         return name, title
-    found = find_candidates(text) or evidence_name(text)
+    found = with_evidence(find_candidates(text), evidence_name(text), text)
     if found is None:
         return "", shorten(_first_sentence(flat))
     return found.name, _title_for(found, text, flat)

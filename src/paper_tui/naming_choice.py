@@ -82,3 +82,32 @@ def pick(found: list[Candidate], text: str) -> Candidate:
         if top is None or score > top:
             best, top = got, score
     return best
+
+
+def with_evidence(found: Candidate | None, evidence: Candidate | None,
+                  text: str) -> Candidate | None:
+    """The introduced name, or the name the evidence fallback finds if the abstract is more
+    about that one ("We construct InstructionSpeak … ConTinTin outperforms …"). Another
+    spelling of the introduced name (AutoProteinEngine / AutoPE, RENAS / RENASNet) does not
+    replace it, unless the introduced one is a phrase ("PISA Pixelwise Image")."""
+    if found is None or evidence is None or evidence.name == found.name:
+        return found or evidence
+    if " " not in found.name and _spellings(found.name, evidence.name):
+        return found
+    return pick([found, evidence], text)
+
+
+def _spellings(a: str, b: str) -> bool:
+    """Are ``a`` and ``b`` two spellings of one name: one inside the other, or the letters
+    of the shorter running through the longer from its first letter on?"""
+    short, long = sorted((a.lower(), b.lower()), key=len)
+    if short in long:
+        return True
+    i = 0
+    for c in short:
+        if not c.isalnum():
+            continue
+        i = long.find(c, i) + 1
+        if i == 0:
+            return False
+    return short[:1] == long[:1]
