@@ -1,0 +1,176 @@
+"""The numpy side of search against Whoosh's own evaluation, on a real index with several
+segments and deleted documents: document masks, posting lists, BM25 scores, phrases."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+from whoosh import query as wq
+from whoosh.formats import Positions
+
+from paper_tui import config as config_mod
+from paper_tui.index.schema import K1, B
+from paper_tui.index.snapshot import FIELD_B, Snapshot, _decode_positions
+from paper_tui.library import Library
+
+WORDS = ["model", "robot", "graph", "network", "learning", "control", "vision", "policy",
+         "agent", "memory", "planning", "neural", "sparse", "dense"]
+
+
+def papers(n: int, start: int, seed: int) -> list[dict]:
+    """Common words everywhere, and "zebra" in every 300th paper only: its posting blocks
+    hold gaps of 256 or more (ids pickled as 2-byte ints)."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(start, start + n):
+        title = " ".join(rng.choices(WORDS, k=rng.randint(2, 8)))
+        abstract = " ".join(rng.choices(WORDS, k=rng.randint(5, 50)))
+        if i % 300 == 0:
+            abstract += " zebra crossing" * rng.randint(1, 3)
+        out.append({"title": f"{title} {i}", "authors": [f"Ann Lee{i % 5}"],
+                    "abstract": abstract, "venue": "icml", "year": 2000 + i % 20})
+    return out
+
+
+@pytest.fixture(scope="module")
+def lib(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    root = tmp_path_factory.mktemp("masks")
+    library = Library.open(root / "lib", config=config_mod.defaults(), bundled=False)
+    for k, (n, start) in enumerate([(1400, 0), (300, 1400)]):  # two imports: two segments
+        source = root / f"papers-{k}.jsonl"
+        source.write_text("".join(json.dumps(p) + "\n" for p in papers(n, start, k)),
+                          encoding="utf-8")
+        library.import_paths([source])
+    # Annotation changes delete and re-add documents: deletions in both segments
+    ids = library.results("").ids()
+    library.annotations.set_status(ids[::97], "read")
+    library.annotations.add_tags(ids[5::131], ["later"])
+    library.index.flush()
+    yield library
+    library.close()
+
+
+QUERIES = ["model", "robot graph", "control OR vision", "model -title:sparse", "NOT model",
+           '"graph network"', '"model robot"', '"zebra crossing"', '"crossing zebra"',
+           "mod*", "robto~", "tag:later", "status:read model", "zebra", "zebra robot",
+           "title:(robot OR graph) -vision", "robot AND graph AND NOT policy", "year:2005",
+           '"learning learning"']
+
+
+def _snap(lib: Library) -> Snapshot:
+    snap = lib.index._snapshot()
+    assert any(reader.has_deletions() for reader, _ in snap.leaves)
+    assert len(snap.leaves) > 1
+    return snap
+
+
+def _sets(snap: Snapshot, q: wq.Query) -> set[int]:
+    """The documents matching ``q`` by Python set algebra over Whoosh's own matching of
+    each word and phrase (deleted documents left out by Whoosh)."""
+    if isinstance(q, wq.Term | wq.Phrase):
+        return set(snap.searcher.docs_for_query(q))
+    if isinstance(q, wq.And):
+        return set.intersection(*(_sets(snap, c) for c in q.subqueries))
+    if isinstance(q, wq.Or):
+        return set().union(*(_sets(snap, c) for c in q.subqueries))
+    if isinstance(q, wq.AndNot):
+        return _sets(snap, q.a) - _sets(snap, q.b)
+    if isinstance(q, wq.Not):
+        return set(snap.reader.all_doc_ids()) - _sets(snap, q.query)
+    if isinstance(q, wq.MultiTerm):
+        return _sets(snap, q.simplify(snap.reader))
+    if q is wq.NullQuery:
+        return set()
+    raise AssertionError(f"no set algebra for {q!r}")
+
+
+@pytest.mark.parametrize("query", QUERIES)
+def test_document_masks_equal_set_algebra(lib: Library, query: str) -> None:
+    snap = _snap(lib)
+    plan = lib.index.plan(query, snap)
+    for q in (plan.strict, plan.loose):
+        if q is not None:
+            assert np.flatnonzero(snap.docs(q)).tolist() == sorted(_sets(snap, q)), q
+    assert len(lib.results(query)) == int(np.count_nonzero(
+        snap.docs(plan.loose if plan.loose is not None else plan.strict)))
+
+
+def test_posting_lists_equal_whooshs_with_deletions_and_wide_gaps(lib: Library) -> None:
+    snap = _snap(lib)
+    checked = 0
+    for fieldname in ("abstract", "title", "title_exact", "authors"):
+        terms = sorted({t for reader, _ in snap.leaves for t in reader.lexicon(fieldname)})
+        for btext in terms:
+            ids, weights = [], []
+            for reader, offset in snap.leaves:
+                if (fieldname, btext) not in reader:
+                    continue
+                matcher = reader.postings(fieldname, btext)  # deleted documents left out
+                while matcher.is_active():
+                    ids.append(offset + matcher.id())
+                    weights.append(matcher.weight())
+                    matcher.next()
+            ours = snap.postings(fieldname, btext)
+            assert ours.ids.tolist() == ids and ours.weights.tolist() == weights
+            checked += len(ids)
+    zebra = snap.postings("abstract", b"zebra").ids
+    assert len(zebra) > 3 and np.diff(zebra).min() >= 256
+    assert checked > 30_000
+
+
+def _slow_score(snap: Snapshot, fieldname: str, text: str, boost: float, doc: int) -> float:
+    """BM25 of one term in one document, from Whoosh's per-document calls."""
+    count = snap.reader.doc_count_all()
+    docs = {offset + d for reader, offset in snap.leaves
+            for d in (reader.postings(fieldname, text.encode()).all_ids()
+                      if (fieldname, text.encode()) in reader else ())}
+    if doc not in docs:
+        return 0.0
+    lengths = [reader.doc_field_length(d, fieldname) for reader, _ in snap.leaves
+               for d in range(reader.doc_count_all())]
+    avg = sum(lengths) / count
+    weight = next(m.weight() for reader, offset in snap.leaves
+                  if (fieldname, text.encode()) in reader and offset <= doc
+                  < offset + reader.doc_count_all()
+                  for m in [reader.postings(fieldname, text.encode())]
+                  if m.skip_to(doc - offset) or (m.is_active() and m.id() == doc - offset))
+    b = FIELD_B.get(fieldname, B)
+    idf = math.log(count / (len(docs) + 1)) + 1
+    return boost * idf * (K1 + 1) * weight / (weight + K1 * ((1 - b) + b * lengths[doc] / avg))
+
+
+@pytest.mark.parametrize("query", ["robot graph", "zebra", "title:vision policy"])
+def test_scores_equal_bm25_worked_out_one_document_at_a_time(lib: Library,
+                                                            query: str) -> None:
+    snap = _snap(lib)
+    plan = lib.index.plan(query, snap)
+    hits = np.flatnonzero(snap.docs(plan.loose if plan.loose is not None else plan.strict))
+    sample = hits[:: max(1, len(hits) // 12)]
+    for docs in (hits, sample):  # a whole posting list scored, and a few documents of it
+        ours = snap.scores(plan.scoring, docs)
+        for doc, score in zip(docs.tolist(), ours.tolist(), strict=True):
+            if doc in sample:
+                slow = sum(_slow_score(snap, f, t, boost, doc) for f, t, boost in plan.scoring)
+                assert score == pytest.approx(slow, rel=1e-9)
+
+
+def test_phrase_positions_decoded_at_once_equal_whooshs_decoding() -> None:
+    fmt = Positions()
+    rng = random.Random(3)
+    shapes = [[0], [5], [255], [256], [70000], [1, 2], [3, 300, 301], list(range(0, 2000, 7))]
+    positions = [rng.choice(shapes) if rng.random() < 0.3 else
+                 sorted(rng.sample(range(600 if rng.random() < 0.2 else 200), rng.randint(1, 9)))
+                 for _ in range(2000)]
+    values = [fmt.encode(p) for p in positions]
+    values[7] = values[7].rstrip(b".")  # as Whoosh also accepts it
+    for chosen in (values, values[:1], [v for v, p in zip(values, positions, strict=True)
+                                        if max(p) < 200]):
+        counts, found = _decode_positions(chosen)
+        expected = [fmt.decode_positions(v) for v in chosen]
+        assert counts.tolist() == [len(p) for p in expected]
+        assert found.tolist() == [x for p in expected for x in p]
