@@ -18,6 +18,8 @@ from paper_tui.naming_rules import clean
         # A long form taken after "called", its short form a few words on.
         ("The proposed approach, called Edge-Preserving Interpolation of Correspondences "
          "(EpicFlow) is fast. EpicFlow outperforms the state of the art.", "EpicFlow"),
+        ("We present Sliding and Grasping for Tangle Manipulation 2.0 (SGTM 2.0), a system "
+         "that untangles cables.", "SGTM 2.0"),
         ("We call our approach Dynamic Recurrent Acyclic Graphical Neural Networks, or "
          "DRAGNN. We show that DRAGNN is accurate.", "DRAGNN"),
         # A naming word glued to the name by a lost space, and a name in bare braces.

@@ -102,7 +102,9 @@ def evidence_name(text: str) -> Candidate | None:
             owned.add(tok)
         score[tok] += points
         in_text.add(tok)
-    best = max((t for t in owned if t not in banned), key=score.__getitem__, default="")
+    # In text order, so a tie goes to the first token (a set's order changes between runs).
+    best = max((t for t in score if t in owned and t not in banned), key=score.__getitem__,
+               default="")
     # A mixed-case name used in the text needs a little less evidence.
     mixed = best in in_text and bool(_MIXED_CASE.search(best))
     if not best or score[best] < THRESHOLD - mixed:

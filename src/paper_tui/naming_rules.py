@@ -938,9 +938,11 @@ def _singular(got: Candidate | None, text: str) -> Candidate | None:
     return got
 
 
-# The short form a few words after a long form: "(EpicFlow)", "(SGTM 2.0)", ", or DRAGNN."
+# The short form a few words after a long form: "(EpicFlow)", "(SGTM 2.0)", "(XOR QA)",
+# ", or DRAGNN."
 _LATER_SHORT = re.compile(
-    r"[^().;:!?]{0,100}?(?:\((?:``|[\"“'])?|,? or )([^()\s,;.\"”']{2,24}(?: \d+(?:\.\d+)?)?)"
+    r"(?:[^().;:!?]|\.(?=\d)){0,100}?(?:\((?:``|[\"“'])?|,? or )"
+    r"([^()\s,;.\"”']{2,24}(?: \d+(?:\.\d+)?| [A-Z][A-Za-z]{1,5})?)"
     r"(?:''|[\"”'])?(?:\)|[,.](?:\s|$))")
 
 
