@@ -15,6 +15,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from paper_tui.model import Paper, Span
+from paper_tui.tui.widgets.lines import DirectLines
 from paper_tui.tui.widgets.scrollbar import LineScrolled
 
 if TYPE_CHECKING:
@@ -106,7 +107,7 @@ def render_paper(paper: Paper, annotation: Annotation, lists: Sequence[str],
     return out
 
 
-class AbstractView(LineScrolled, ScrollView, can_focus=True):
+class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
     """The paper's text, wrapped once per paper and width and drawn line by line.
 
     A Line-API widget of fixed size: showing another paper repaints only the lines that
@@ -232,10 +233,12 @@ class AbstractView(LineScrolled, ScrollView, can_focus=True):
         return True
 
     def _refresh_changed(self, old: list[Strip]) -> None:
-        """Mark for repaint the visible lines that differ from ``old``, in runs."""
+        """Mark for repaint the visible lines that differ from ``old``, in runs (one
+        refresh call: each costs a pass over the widget's dirty state)."""
         top = self.scroll_offset.y
         width = self.size.width
         new = self._lines
+        runs: list[Region] = []
         run_start: int | None = None
         for row in range(self.scrollable_content_region.height + 1):
             i = top + row
@@ -243,10 +246,12 @@ class AbstractView(LineScrolled, ScrollView, can_focus=True):
             if not same and run_start is None:
                 run_start = row
             elif same and run_start is not None:
-                self.refresh(Region(0, run_start, width, row - run_start))
+                runs.append(Region(0, run_start, width, row - run_start))
                 run_start = None
         if run_start is not None:
-            self.refresh(Region(0, run_start, width, self.size.height - run_start))
+            runs.append(Region(0, run_start, width, self.size.height - run_start))
+        if runs:
+            self.refresh(*runs)
 
     def on_resize(self) -> None:
         self._wrap()

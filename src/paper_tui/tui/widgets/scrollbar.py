@@ -6,17 +6,20 @@ from math import ceil
 from typing import Any
 
 from rich.color import Color
+from rich.segment import Segment
 from textual.geometry import Region
 from textual.reactive import Reactive
 from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.strip import Strip
+
+from paper_tui.tui.widgets.lines import DirectLines
 
 DEFAULT_BAR_BACK = Color.parse("#555555")
 DEFAULT_BAR = Color.parse("bright_magenta")
 """Rich's scrollbar colours when the style has none (as ScrollBarRender does)."""
 
 
-class LineScrollBar(ScrollBar):
+class LineScrollBar(DirectLines, ScrollBar):
     """A vertical scrollbar that repaints only the rows of the bar that change.
 
     Textual's own repaints the whole column on any change, and the bar changes with every
@@ -31,6 +34,9 @@ class LineScrollBar(ScrollBar):
         super().__init__(**kwargs)
         self._bar_key: tuple | None = None
         self._bar: list[Strip] = []
+        self._rows: dict[Segment, Strip] = {}
+        """One strip per distinct row drawn (track, thumb, its ends): the same rows come
+        back as the bar moves, with their filtered and cut forms cached on them."""
 
     def watch_window_virtual_size(self) -> None:
         self._repaint_changed()
@@ -47,9 +53,10 @@ class LineScrollBar(ScrollBar):
         old = self._bar
         new = self._current()
         width = self.outer_size.width
-        for y, strip in enumerate(new):
-            if y >= len(old) or old[y] != strip:
-                self.refresh(Region(0, y, width, 1))
+        changed = [Region(0, y, width, 1) for y, strip in enumerate(new)
+                   if y >= len(old) or old[y] is not strip]
+        if changed:
+            self.refresh(*changed)
 
     def watch_mouse_over(self) -> None:
         self._bar_key = None  # its colours change (Textual repaints the whole bar)
@@ -78,8 +85,9 @@ class LineScrollBar(ScrollBar):
                                   thickness=width, vertical=True,
                                   back_color=style.bgcolor or DEFAULT_BAR_BACK,
                                   bar_color=style.color or DEFAULT_BAR)
-        return [Strip([segment], width) for segment in segments.segments
-                if segment.text != "\n"]
+        rows = self._rows
+        return [rows.get(segment) or rows.setdefault(segment, Strip([segment], width))
+                for segment in segments.segments if segment.text != "\n"]
 
     def render_line(self, y: int) -> Strip:
         bar = self._current()
@@ -88,6 +96,7 @@ class LineScrollBar(ScrollBar):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._bar_key = None
+        self._rows.clear()
 
 
 class LineScrolled:
