@@ -6,6 +6,8 @@ import bisect
 from collections.abc import Iterable
 from pathlib import Path
 
+import numpy as np
+
 from paper_tui import atomic
 from paper_tui.index.schema import MAX_EXPANSION, MAX_FUZZY
 from paper_tui.query import fold
@@ -35,6 +37,7 @@ class Vocabulary:
         self._text = ""
         self._by_letter: dict[str, list[str]] = {}
         self._by_first: dict[str, _Group] = {}
+        self._near: dict[tuple[str, int, int], list[str]] = {}
 
     def _load(self) -> None:
         try:
@@ -47,21 +50,17 @@ class Vocabulary:
         self._text = self.path.read_text("utf-8") if stat else ""
         self._by_letter = {}
         self._by_first = {}
+        self._near = {}
         self._stamp = stamp
 
     def _starting_with(self, first: str) -> list[str]:
         """The words beginning with the letter ``first``, in order (cached)."""
         self._load()
         words = self._by_letter.get(first)
-        if words is None:
+        if words is None:  # sorted: the words with one first letter are one run of lines
             text = self._text
-            start = 0 if text.startswith(first) else text.find("\n" + first) + 1
-            if start == 0 and not text.startswith(first):
-                words = []
-            else:  # sorted: the words with one first letter are one run of lines
-                end = text.find("\n", text.rfind("\n" + first) + 1)
-                words = text[start:end if end >= 0 else len(text)].split()
-            self._by_letter[first] = words
+            words = self._by_letter[first] = text[_bound(text, first, False):
+                                                  _bound(text, first, True)].split()
         return words
 
     def __contains__(self, word: str) -> bool:
@@ -89,8 +88,18 @@ class Vocabulary:
 
     def near(self, word: str, maxdist: int, prefix: int = 1) -> list[str]:
         """Words within ``maxdist`` edits of ``word`` sharing its first ``prefix`` letters
-        (and always its first letter), closest first."""
+        (and always its first letter), closest first. Kept per word: a query asks once per
+        field it searches (five times for a plain ``word~``)."""
         self._load()
+        key = (word, maxdist, prefix)
+        found = self._near.get(key)
+        if found is None:
+            if len(self._near) >= _NEAR_KEPT:
+                self._near.clear()
+            found = self._near[key] = self._find_near(word, maxdist, prefix)
+        return list(found)
+
+    def _find_near(self, word: str, maxdist: int, prefix: int) -> list[str]:
         first = word[:1]
         if not first:
             return []
@@ -104,10 +113,9 @@ class Vocabulary:
             masks, words = group.of_length(size)
             # An edit changes at most two letters of the set of letters a word uses, and
             # leaves at least one of maxdist + 1 pieces of the word intact: two C-speed
-            # filters before the exact distance.
-            for i, mask in enumerate(masks):
-                if (mask ^ letters).bit_count() > 2 * maxdist:
-                    continue
+            # filters (the first over all the words at once) before the exact distance.
+            close = _POPCOUNT[(masks ^ np.uint64(letters)).view(np.uint8)].reshape(-1, 8)
+            for i in np.flatnonzero(close.sum(axis=1) <= 2 * maxdist).tolist():
                 cand = words[i]
                 if cand[:prefix] != word[:prefix] or not any(p in cand for p in pieces):
                     continue
@@ -117,22 +125,59 @@ class Vocabulary:
         return [cand for _, cand in sorted(found)[:MAX_FUZZY]]
 
 
+def _bound(text: str, first: str, after: bool) -> int:
+    """Where, in sorted lines, the first line starting with ``first`` (``after``: with a
+    letter after it) begins: a binary search over the text, no split."""
+
+    def line_from(pos: int) -> int:  # the first line beginning at or after pos
+        if pos == 0:
+            return 0
+        k = text.find("\n", pos - 1)
+        return len(text) if k < 0 else k + 1
+
+    lo, hi = 0, len(text)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        start = line_from(mid)
+        if start < len(text) and (text[start] <= first if after else text[start] < first):
+            lo = mid + 1
+        else:
+            hi = mid
+    return line_from(lo)
+
+
+_NEAR_KEPT = 256
+"""Fuzzy words kept (the answers of :meth:`Vocabulary.near`): a few KB."""
+
+
 class _Group:
     """The words with one first letter, by length, each with its set of letters as bits
-    (worked out per length on first use: a query needs only lengths near its word's)."""
+    (worked out per length on first use, for all the words of a length at once with
+    numpy: a query needs only lengths near its word's)."""
 
     def __init__(self, words: list[str]) -> None:
-        self._words: dict[int, list[str]] = {}
-        for word in words:
-            self._words.setdefault(len(word), []).append(word)
-        self._masks: dict[int, list[int]] = {}
+        self._all = words
+        self._lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
+        self._by_length: dict[int, tuple[np.ndarray, list[str]]] = {}
 
-    def of_length(self, size: int) -> tuple[list[int], list[str]]:
-        words = self._words.get(size, [])
-        masks = self._masks.get(size)
-        if masks is None:
-            masks = self._masks[size] = [_letters(word) for word in words]
-        return masks, words
+    def of_length(self, size: int) -> tuple[np.ndarray, list[str]]:
+        found = self._by_length.get(size)
+        if found is None:
+            words = [self._all[i] for i in np.flatnonzero(self._lengths == size).tolist()]
+            found = self._by_length[size] = (_letter_masks(words, size), words)
+        return found
+
+
+def _letter_masks(words: list[str], size: int) -> np.ndarray:
+    """:func:`_letters` of each of ``words`` (all ``size`` letters long), as uint64."""
+    if not words or not size:
+        return np.zeros(len(words), dtype=np.uint64)
+    codes = np.array(words, dtype=f"<U{size}").view(np.uint32).reshape(len(words), size)
+    bits = np.left_shift(np.uint64(1), (codes % 61).astype(np.uint64))
+    return np.bitwise_or.reduce(bits, axis=1)
+
+
+_POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
 
 
 def _letters(word: str) -> int:
