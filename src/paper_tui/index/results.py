@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -59,15 +60,27 @@ def highlight_spans(paper: Paper, terms: dict[str, set[str]],
     """Spans of the matched words in the paper's display text, for the fields asked (a
     result row draws the title only: tokenising every row's abstract is wasted work)."""
     spans: Spans = {}
-    for name, text in (("title", paper.display_title), ("abstract", paper.display_abstract)):
+    for name, text, words_of in (("title", paper.display_title, _title_words),
+                                 ("abstract", paper.display_abstract, _abstract_words)):
         if name not in fields:
             continue
         wanted = terms.get(name)
         if wanted and text:
-            found = [(s, e) for _, t, s, e in terms_of(text) if t in wanted]
+            found = [(s, e) for t, s, e in words_of(text) if t in wanted]
             if found:
                 spans[name] = found
     return spans
+
+
+def _words(text: str) -> tuple[tuple[str, int, int], ...]:
+    """(term, start, end) of each indexed word of ``text``."""
+    return tuple((t, s, e) for _, t, s, e in terms_of(text))
+
+
+# The words of recently shown texts: a query typed letter by letter highlights the same
+# titles again (~0.09 ms each to tokenise and stem), the abstract view the same abstract.
+_title_words = lru_cache(maxsize=4096)(_words)
+_abstract_words = lru_cache(maxsize=16)(_words)
 
 
 def fragments(text: str, spans: list[tuple[int, int]], width: int = 80,
