@@ -20,6 +20,7 @@ from paper_tui.index.schema import MAX_EXPANSION
 from paper_tui.index.snapshot import SizedLRU, _positions, _values_of
 from paper_tui.index.vocabulary import Vocabulary, distance
 from paper_tui.library import Library
+from paper_tui.model import Paper
 
 WORDS = ["model", "robot", "graph", "network", "learning", "control", "vision", "policy", "agent",
          "memory", "planning", "neural", "sparse", "dense", "motion", "field", "kernel",
@@ -138,6 +139,24 @@ def test_a_new_view_after_a_change_does_not_reuse_cached_postings(big: Library,
     assert [h.paper.title for h in big.search("zebra").hits] == ["A model of zebra stripes"]
     assert "A model of zebra stripes" in {h.paper.title for h in big.search("model",
                                                                               limit=None).hits}
+
+
+def test_papers_and_title_words_kept_per_view_are_what_is_stored(big: Library) -> None:
+    snap = big.index._snapshot()
+    ids = big.results("model").ids()[:60]
+    docs = [snap.docnum(paper_id) for paper_id in ids]
+    first = [snap.paper(d) for d in docs]
+    assert all(a is b for a, b in zip(first, [snap.paper(d) for d in docs], strict=True))
+    assert first == [Paper.from_dict(snap.stored(d)["paper"]) for d in docs]
+    assert [p.id for p in first] == ids
+    # The same title highlighted for two queries: its words are kept, the spans differ
+    title = first[0].display_title
+    for word in ("model", "robot", "graph"):
+        results = big.results(f"title:{word}")
+        i = results.index_of(ids[0])
+        spans = results.highlights(i, ("title",)).get("title", []) if i is not None else []
+        assert [title[s:e].lower() for s, e in spans] == \
+            [w for w in title.lower().split() if w == word]
 
 
 def test_sized_lru_evicts_least_recently_used_by_size() -> None:
