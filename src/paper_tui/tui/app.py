@@ -117,7 +117,7 @@ class PaperApp(EditingActions, TriageActions, App[None]):
                         placeholder="Search: words, \"phrases\", title: author: year: …",
                         id="search")
         with Horizontal(id="panes"):
-            yield ResultsList(self.annotation_of, id="results")
+            yield ResultsList(self.annotation_of, announce=False, id="results")
             yield AbstractView(id="abstract")
         yield StatusLine(id="status")
         yield Footer()
@@ -181,6 +181,16 @@ class PaperApp(EditingActions, TriageActions, App[None]):
             return self._main_results
         here = screen.query("#results")
         return here.first(ResultsList) if here else self._main_results
+
+    @property
+    def main_results(self) -> ResultsList:
+        """The main screen's results list, whatever screen is on top."""
+        return self._main_results
+
+    @property
+    def status_line(self) -> StatusLine:
+        """The main screen's status line."""
+        return self._status_line
 
     def current_paper(self) -> Paper | None:
         return self.results_list.current_paper()
@@ -262,12 +272,13 @@ class PaperApp(EditingActions, TriageActions, App[None]):
 
     def _main_cursor_moved(self) -> None:
         """The main list's cursor moved: show its paper in the same frame as the cursor
-        (the Highlighted message arrives only after that frame, which costs a second)."""
+        (a Highlighted message would arrive only after that frame, costing a second one;
+        the main list posts none)."""
         if self.results_list is self._main_results:
             self.show_if_changed()
 
     def on_results_list_highlighted(self, _message: ResultsList.Highlighted) -> None:
-        self.show_if_changed()  # already done for the main list; other screens' lists
+        self.show_if_changed()  # other screens' lists (the main one is watched)
 
     def on_results_list_open_abstract(self, _message: ResultsList.OpenAbstract) -> None:
         self.screen.set_focus(self.query_one(AbstractView))

@@ -23,7 +23,7 @@ from textual.timer import Timer
 from textual.worker import get_current_worker
 
 from paper_tui.tui.widgets.results import ResultsList
-from paper_tui.tui.widgets.status_line import StatusLine, status_text
+from paper_tui.tui.widgets.status_line import status_text
 
 if TYPE_CHECKING:
     from paper_tui.tui.app import PaperApp
@@ -162,7 +162,7 @@ class SearchController:
     def _main_results(self) -> ResultsList:
         """The main screen's results list (another screen, e.g. an opened reading list,
         may be on top and have its own)."""
-        return self.app.screen_stack[0].query_one("#results", ResultsList)
+        return self.app.main_results
 
     def update_status(self, triaged_change: int = 0) -> None:
         """Redraw the status line now; the triage count follows a moment later.
@@ -194,6 +194,6 @@ class SearchController:
             return
         results = self._main_results().results
         hits = None if results is None else len(results)
-        self.app.screen_stack[0].query_one(StatusLine).show(status_text(
+        self.app.status_line.show(status_text(
             hits, self.searching, self._triaged, self._total, self.sort, self.mode,
             self.error, getattr(results, "suggestion", None)))

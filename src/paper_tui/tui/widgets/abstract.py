@@ -173,7 +173,8 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
         """Wrap ``paper`` now so that showing it later costs no wrapping."""
         width = self.scrollable_content_region.width
         if width > 0:
-            self._strips(paper, annotation, tuple(lists), highlights or {}, width)
+            strips = self._strips(paper, annotation, tuple(lists), highlights or {}, width)
+            self.finish_lines(strips[:self.size.height])
 
     def _match_style(self) -> Style:
         if self._match is None:

@@ -94,9 +94,14 @@ class ResultsList(LineScrolled, ScrollView, can_focus=True):
     class OpenAbstract(Message):
         """Enter on a row: the reader wants to read that abstract."""
 
-    def __init__(self, annotation_of: AnnotationOf, **kwargs: Any) -> None:
+    def __init__(self, annotation_of: AnnotationOf, *, announce: bool = True,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.annotation_of = annotation_of
+        self.announce = announce
+        """Post :class:`Highlighted` as the cursor moves. The app's main list does not:
+        the app watches its cursor instead (a message bubbling up through the screen on
+        every key costs a pass through four message queues)."""
         self.results: Any = None
         self.marked: set[str] = set()
         """Ids of marked papers (multi-select); bulk actions act on these."""
@@ -149,7 +154,8 @@ class ResultsList(LineScrolled, ScrollView, can_focus=True):
         if self.scroll_offset.y == top:  # a scroll repaints every row itself
             self.refresh_line(old)
             self.refresh_line(new)
-        self.post_message(self.Highlighted(new if len(self) else -1))
+        if self.announce:
+            self.post_message(self.Highlighted(new if len(self) else -1))
 
     def action_cursor_down(self) -> None:
         self.cursor += 1

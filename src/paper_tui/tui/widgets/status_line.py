@@ -3,13 +3,21 @@ on its right the last action's confirmation."""
 
 from __future__ import annotations
 
+from time import monotonic
+
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
 
+from paper_tui.tui.widgets.lines import DirectLines
+
 SEVERITY_STYLES = {"information": "bold", "warning": "bold yellow", "error": "bold red"}
+MARGIN = 1
+"""Blank columns left and right, drawn in the line (as CSS padding they would send the
+line through Textual's style pipeline on every key)."""
 
 
 def status_text(hits: int | None, busy: bool, triaged: int | None, total: int | None,
@@ -54,12 +62,12 @@ def status_line(status: Text, message: Text | None, width: int) -> Text:
     return out
 
 
-class StatusLine(Widget):
+class StatusLine(DirectLines, Widget):
     """One line of fixed size: :meth:`show` and :meth:`say` repaint just this line (no
     layout pass, unlike a Static or a toast), and only when its text changes."""
 
     DEFAULT_CSS = """
-    StatusLine { height: 1; background: $panel; color: $foreground; padding: 0 1; }
+    StatusLine { height: 1; background: $panel; color: $foreground; }
     StatusLine > .status--message { color: $accent; }
     """
     COMPONENT_CLASSES = {"status--message"}
@@ -71,6 +79,9 @@ class StatusLine(Widget):
         self.message = Text("")
         """The last confirmation, shown on the right until it times out."""
         self._expiry: Timer | None = None
+        self._expires_at = 0.0
+        self._timer_at = 0.0
+        self._message_styles: dict[str, Style] = {}
         self._line: Strip | None = None
         self._drawn_for: tuple | None = None
 
@@ -82,21 +93,42 @@ class StatusLine(Widget):
     def say(self, message: str, *, severity: str = "information", timeout: float = 2.0
             ) -> None:
         """Show ``message`` on the right for ``timeout`` seconds."""
-        accent = self.get_component_rich_style("status--message", partial=True)
-        style = accent + Style.parse(SEVERITY_STYLES.get(severity, "bold"))
-        self.message = Text(message, style=style)
+        self.message = Text(message, style=self._message_style(severity))
         self.refresh()
+        self._expires_at = monotonic() + timeout
+        # One timer at a time, not one per key: a later expiry is checked when it fires.
+        if self._expiry is None or self._expires_at < self._timer_at:
+            self._arm(timeout)
+
+    def _arm(self, delay: float) -> None:
         if self._expiry is not None:
             self._expiry.stop()
-        self._expiry = self.set_timer(timeout, self._expire, name="status message")
+        self._timer_at = monotonic() + delay
+        self._expiry = self.set_timer(delay, self._expire, name="status message")
+
+    def _message_style(self, severity: str) -> Style:
+        style = self._message_styles.get(severity)
+        if style is None:
+            accent = self.get_component_rich_style("status--message", partial=True)
+            style = self._message_styles[severity] = accent + Style.parse(
+                SEVERITY_STYLES.get(severity, "bold"))
+        return style
 
     def _expire(self) -> None:
+        """The message's time is up, unless a newer message has pushed it back."""
         self._expiry = None
+        left = self._expires_at - monotonic()
+        if left > 0.01:
+            self._arm(left)
+            return
         self.message = Text("")
         self.refresh()
 
     def render(self) -> Text:
-        return status_line(self.text, self.message, self.content_region.width)
+        return status_line(self.text, self.message, self._text_width())
+
+    def _text_width(self) -> int:
+        return max(0, self.content_region.width - 2 * MARGIN)
 
     def render_line(self, y: int) -> Strip:
         """The line, drawn once per change (Textual's render() path costs ~1 ms a frame)."""
@@ -104,12 +136,17 @@ class StatusLine(Widget):
         key = (self.text, self.message, width)
         if key != self._drawn_for or self._line is None:
             base = self.rich_style
-            text = status_line(self.text, self.message, width)
-            self._line = Strip(text.render(self.app.console), text.cell_len).crop_extend(
-                0, width, base).apply_style(base)
+            text_width = self._text_width()
+            text = status_line(self.text, self.message, text_width)
+            body = Strip(text.render(self.app.console), text.cell_len).crop_extend(
+                0, text_width, base).apply_style(base)
+            margin = Segment(" " * MARGIN, Style(bgcolor=base.bgcolor))  # as CSS padding
+            line = Strip([margin, *body, margin], text_width + 2 * MARGIN)
+            self._line = line if width >= 2 * MARGIN else line.crop(0, width)
             self._drawn_for = key
         return self._line if y == 0 else Strip.blank(width, self.rich_style)
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._line = None
+        self._message_styles.clear()
