@@ -12,6 +12,9 @@ from paper_tui.naming_rules import clean
 @pytest.mark.parametrize(
     ("abstract", "name"),
     [
+        # A coined word in the parenthesis after its long form, like an acronym.
+        ("In this work we introduce Cached Memory-Guided Video Generation (Corgi) aiming to "
+         "generate multi-scene videos.", "Corgi"),
         # A Greek letter as a one-letter prefix.
         ("This paper introduces a real-time dense planar LiDAR SLAM system, named π-LSAM, for "
          "indoor environments.", "π-LSAM"),

@@ -592,7 +592,10 @@ def _acronym_candidate(text: str, p: int, start: int, strong: bool, lead_max: in
         if not m or not all(_TOK.fullmatch(w) for w in m.group(2).split()):
             return False
     acr, long = m.group(2), m.group(1)
-    if not _TOK.fullmatch(acr.split()[0]) or _shape(acr.split()[0]) != 2:
+    first = acr.split()[0]
+    # "(Corgi)": a coined word (never in lower case) counts like an acronym.
+    if not _TOK.fullmatch(first) or (_shape(first) != 2 and (
+            len(first) < 4 or _coined_shapes([(first, _shape(first))], text) != [2])):
         return False
     s = long_form_start(acr, long)
     if s < 0 or not _lead_ok(long[:s].split(), lead_max):
