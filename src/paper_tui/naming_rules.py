@@ -5,13 +5,16 @@ the abstract (an acronym used earlier is background, not a contribution):
 
 * strong cues: "we propose / present / introduce / release / develop / design … X",
   "by introducing X", "we address this with X", "…, called / named / dubbed X";
-* weak cues, used only when no strong cue names anything: "our method, X, …", and a
-  sentence that starts with a new name right after "we propose a … framework".
+* weak cues: "our method, X, …", "X, a new … model", and a sentence that starts with a new
+  name right after "we propose a … framework".
 
 After the cue comes either the name itself (``KV-PRM``, ``KV Packet``, ``L$^2$EAP (…)``),
 a long form with its acronym (``Koopman Generative Operator (KGO)``, checked with the
 Schwartz–Hearst abbreviation test), or a generic noun phrase followed by the name ("a
-novel framework, X,", "a new benchmark (X)").
+novel framework, X,", "a new benchmark (X)"). Where several names are introduced,
+:func:`paper_tui.naming_choice.pick` chooses the one the abstract is about. Markup is
+removed first (:mod:`paper_tui.naming_clean`); the abbreviation tests live in
+:mod:`paper_tui.naming_abbrev`.
 """
 
 from __future__ import annotations
@@ -20,7 +23,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from paper_tui.naming_abbrev import abbreviates_whole, long_form_start, spells_out
 from paper_tui.naming_choice import mentions, pick
+from paper_tui.naming_clean import MATH, MATH_RE, clean
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,68 +40,10 @@ class Candidate:
     gist: str = ""
 
 
-# --- Cleaning: emphasis wrappers hide names (``**SMITH**``, ``$\textbf{J}$oint``). ---------
-_MACRO = re.compile(
-    r"\\(?:textbf|textit|textsc|texttt|textrm|textsf|text|emph|mbox|mathbf|mathit|mathrm|mathsf"
-    r"|mathtt|boldsymbol|bm|underline)\s*\{([^{}]*)\}")
-_LOST_TAB_MACRO = re.compile(
-    r"\$?\s?\b(?:ext(?:bf|it|sc|tt|rm|sf)|e?mph|mbox)\s*\{([^{}]*)\}\$?")
-# A name in bare braces ("we propose {FALCON}, a …"), not math ("$x^{2}$").
-_BRACED = re.compile(r"(?<![\w\\^_{])\{([A-Za-z][\w+\-]*)\}")
-# A naming word glued to the name by a lost space ("calledCooperative GAN", "we proposeCASA").
-_GLUED = ("called", "named", "dubbed", "termed", "coined", "namely,", "call", "propose",
-          "present", "introduce", "the")
-_MATH_NAME = re.compile(r"\$([A-Za-z]{2,})\^(\{?\w\}?)\$")  # "$HS^2$" -> "HS$^2$"
-_PLAIN_MATH = re.compile(r"(?<![\w^}])\$([A-Za-z][^$\\^_{}]{0,60})\$")
-_MD_BOLD = re.compile(r"\*\*(?=\S)([^*]+?)(?<=\S)\*\*")
-_MD_ITALIC = re.compile(r"\*(?<![\w*]\*)(?=[^\s*])([^*]+?)(?<=[^\s*])\*(?![\w*])")
-
-
-def clean(text: str) -> str:
-    """Drop emphasis markup (LaTeX macros, Markdown stars) but keep math like ``$^2$``."""
-    if "\\" in text:
-        for _ in range(2):  # nested wrappers: \textbf{\emph{X}}
-            text = _MACRO.sub(r"\1", text)
-    if ("xt" in text or "mph" in text or "mbox" in text) and "{" in text:
-        # "\textit", "\emph" that lost "\t" / "\e" on the way: "$ extit{X}$", "mph{X}"
-        text = _LOST_TAB_MACRO.sub(r"\1", text)
-    if "{" in text:
-        text = _BRACED.sub(r"\1", text)
-    text = _unglue(text)
-    if "$" in text:
-        text = _PLAIN_MATH.sub(r"\1", _MATH_NAME.sub(r"\1$^\2$", text))
-    if "*" in text:
-        text = _MD_ITALIC.sub(r"\1", _MD_BOLD.sub(r"\1", text))
-    return text
-
-
-def _unglue(text: str) -> str:
-    """A space back after a naming word glued to the name (plain substring scans)."""
-    cuts = []
-    for word in _GLUED:
-        i = text.find(word)
-        while i >= 0:
-            e = i + len(word)
-            if text[e:e + 1].isupper() and (i == 0 or text[i - 1] == " "):
-                cuts.append(e)
-            i = text.find(word, e)
-    if not cuts:
-        return text
-    cuts.sort()
-    parts, last = [], 0
-    for e in cuts:
-        parts.append(text[last:e])
-        last = e
-    parts.append(text[last:])
-    return " ".join(parts)
-
-
 # --- Tokens and their shape. ---------------------------------------------------------------
-_MATH = r"\$[\^_](?:\{[^{}$]{1,8}\}|\\?[A-Za-z0-9+\-*]{1,6})\$"
-_MATH_RE = re.compile(_MATH)
 # A name's letters, digits and math; joined by - & / + ("A*+BFHS", "S+T"); "P^3-Net", "RL^2".
 _TOK = re.compile(
-    rf"(?:[^\W_]|{_MATH})(?:[^\W_]|{_MATH}|[-&/–](?=[^\W_]|\$)|\.(?=[A-Z\d])"
+    rf"(?:[^\W_]|{MATH})(?:[^\W_]|{MATH}|[-&/–](?=[^\W_]|\$)|\.(?=[A-Z\d])"
     r"|\^\{?[^\W_]{1,3}\}?(?![^\W_])|[+*]{1,2}(?=[A-Z])|[+*]{1,2}(?![^\W_*+]))*")
 _QUOTE_CHARS = "\"“”'`‘’"
 _QUOTE = re.compile(rf"[{_QUOTE_CHARS}]+")
@@ -169,7 +116,7 @@ _DIGIT_UPPER = re.compile(r"\d.*[A-Z]|[A-Z].*\d")
 def _shape(tok: str) -> int:
     """2: distinctive (``KGO``, ``KiteNorm``, ``vOPD``, ``K12``, ``MemR$^3$``);
     1: a capitalised word (``Kairos``, ``Vision-Language``); 0: anything else."""
-    core = _MATH_RE.sub("", tok) if "$" in tok else tok
+    core = MATH_RE.sub("", tok) if "$" in tok else tok
     if not _LETTER.search(core):
         return 0
     if core != tok or _INNER_UPPER.search(core):
@@ -238,66 +185,6 @@ def bad_name(name: str, text: str, before: int) -> bool:
         or bool(_MODIFIER.search(name))
         or text.find(name, 0, before) >= 0
     )
-
-
-# --- Schwartz & Hearst (2003): does SHORT abbreviate (the end of) LONG? --------------------
-def long_form_start(short: str, long: str) -> int:
-    """Where the words abbreviated by ``short`` begin in ``long``, or -1."""
-    letters = [c.lower() for c in (_MATH_RE.sub("", short) if "$" in short else short)
-               if c.isalpha()]
-    if len(letters) < 2:
-        return -1
-    li = len(long) - 1
-    for si in range(len(letters) - 1, -1, -1):
-        c = letters[si]
-        while li >= 0:
-            if long[li].lower() == c and (si > 0 or li == 0 or not long[li - 1].isalnum()):
-                break
-            li -= 1
-        if li < 0:
-            return -1
-        li -= 1
-    start = li + 1
-    words = len(long[start:].split())
-    n = len(letters)
-    return start if words <= min(n + 5, 2 * n) else -1
-
-
-def _spells_out(name: str, inner: str) -> bool:
-    """Is the parenthesis after a name its long form? Looser than for background acronyms:
-    the name is already known to be introduced ("vOPD (On-Policy Distillation with a control
-    variate baseline)": its capitals, OPD, suffice)."""
-    if long_form_start(name, inner) >= 0:
-        return True
-    caps = [c.lower() for c in name if c.isupper()]
-    low = inner.lower()
-    if len(caps) < 2 or len(inner.split()) > len(caps) + 5 or low[0] != caps[0]:
-        return False
-    return _in_order(caps, low)
-
-
-def _in_order(letters: list[str], low: str) -> bool:
-    """Do ``letters`` after the first occur in ``low`` in order (the first is ``low[0]``)?"""
-    i = 1
-    for c in letters[1:]:
-        i = low.find(c, i) + 1
-        if i == 0:
-            return False
-    return True
-
-
-def _abbreviates_whole(short: str, long: str) -> bool:
-    """Do the letters of ``short`` run through all of ``long`` from its first letter on
-    ("EleGANt" in "Exquisite and locally editable GAN for makeup transfer")?"""
-    letters = [c.lower() for c in (_MATH_RE.sub("", short) if "$" in short else short)
-               if c.isalpha()]
-    low = long.lower()
-    if len(letters) < 2 or not low or low[0] != letters[0]:
-        return False
-    n = len(letters)
-    if len(long.split()) > min(n + 5, 2 * n):
-        return False
-    return _in_order(letters, low)
 
 
 # --- Cues. ----------------------------------------------------------------------------------
@@ -609,7 +496,7 @@ def _acronym_candidate(text: str, p: int, start: int, strong: bool, lead_max: in
             # After adjectives, only a capitalised long form ("cascaded Depth Denoising …").
             first = rest.split(" ", 1)[0]
             if (rest[0].isupper() or k == 0) and _shape(first) != 2 and \
-                    _abbreviates_whole(acr, rest):
+                    abbreviates_whole(acr, rest):
                 long, s = rest, 0
                 break
         else:
@@ -675,7 +562,7 @@ def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool,
     expansion = ""
     if paren:
         inner = paren.group(1).strip()
-        if " " in inner and _spells_out(phrase, inner):
+        if " " in inner and spells_out(phrase, inner):
             expansion, after = inner, paren.end()
         elif len(toks) > 1 and _TOK.fullmatch(inner) and _coined_shapes([(inner, _shape(inner))],
                                                                         text) == [2] and \
@@ -963,8 +850,8 @@ def _short_form(got: Candidate, text: str) -> Candidate:
     if long[:1].lower() == short[:1].lower() and _TOK.fullmatch(first) and \
             _coined_shapes([(first, _shape(first))], text) == [2] and \
             not bad_name(short, text, i) and (
-                long_form_start(short, long) == 0 or _abbreviates_whole(short, long)
-                or _spells_out(short, long)):
+                long_form_start(short, long) == 0 or abbreviates_whole(short, long)
+                or spells_out(short, long)):
         return Candidate(short, got.start, m.end(1), got.strong, expansion=long)
     return got
 
