@@ -15,6 +15,9 @@ from paper_tui.naming_rules import clean
         # A coined word in the parenthesis after its long form, like an acronym.
         ("In this work we introduce Cached Memory-Guided Video Generation (Corgi) aiming to "
          "generate multi-scene videos.", "Corgi"),
+        # "Our X model" opening a sentence.
+        ("We learn keypoints at several scales. Our Key.Net model is trained on synthetic "
+         "data.", "Key.Net"),
         # A Greek letter as a one-letter prefix.
         ("This paper introduces a real-time dense planar LiDAR SLAM system, named π-LSAM, for "
          "indoor environments.", "π-LSAM"),

@@ -539,7 +539,7 @@ def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool,
                                                                  after)
     # "the Transkimmer architecture", "the Flexpoint data format", "our Mnemonist method".
     kind_named = _kind_follows(text, after) and text[:p].rstrip(_QUOTE_CHARS).endswith(
-        ("the ", "our ", "proposed ")) and toks[0][0] not in _PROPER_ADJECTIVES
+        ("the ", "our ", "Our ", "proposed ")) and toks[0][0] not in _PROPER_ADJECTIVES
     if not bare and not kind_named and not _followed_ok(text, after, shapes, named, verb_ok):
         return False
     # A plain capitalised phrase is a name only with an apposition or a long form, or as
