@@ -120,6 +120,9 @@ def test_introduction_patterns(abstract: str, name: str) -> None:
         "We show the problem is NP-hard, a new result for scheduling.",
         # Someone else's name glossed with "a popular …".
         "Models such as BERT, a popular encoder, are widely used; we study their errors.",
+        # Textbook methods used by the paper.
+        "We develop FedAvg, a federated learning method with client sampling, and prove that "
+        "FedAvg converges.",
     ],
 )
 def test_background_is_still_no_name(abstract: str) -> None:
