@@ -174,3 +174,39 @@ def test_phrase_positions_decoded_at_once_equal_whooshs_decoding() -> None:
         expected = [fmt.decode_positions(v) for v in chosen]
         assert counts.tolist() == [len(p) for p in expected]
         assert found.tolist() == [x for p in expected for x in p]
+
+
+def _whoosh_postings(snap: Snapshot, fieldname: str, btext: bytes) -> tuple[list, list]:
+    ids, weights = [], []
+    for reader, offset in snap.leaves:
+        if (fieldname, btext) in reader:
+            matcher = reader.postings(fieldname, btext)  # deleted documents left out
+            while matcher.is_active():
+                ids.append(offset + matcher.id())
+                weights.append(matcher.weight())
+                matcher.next()
+    return ids, weights
+
+
+def test_a_new_view_reuses_segment_postings_only_where_they_still_hold(lib: Library) -> None:
+    old = _snap(lib)
+    words = [b"zebra", b"robot", b"graph", b"cross"]
+    for word in words:  # read (and keep) in the old view
+        old.postings("abstract", word)
+    lib.search('"zebra crossing"')
+    # Papers holding the words change: deleted from their segment, added in a new one
+    zebras = lib.results("zebra").ids()
+    lib.annotations.set_status(zebras[:2], "skipped")
+    lib.annotations.add_tags(lib.results("robot").ids()[:40], ["robots"])
+    lib.index.flush()
+    new = _snap(lib)
+    assert new is not old and len(new.leaves) > len(old.leaves)
+    for word in words:
+        ids, weights = _whoosh_postings(new, "abstract", word)
+        ours = new.postings("abstract", word)
+        assert ours.ids.tolist() == ids and ours.weights.tolist() == weights
+    for query in ('"zebra crossing"', "zebra robot", "robot -graph", "tag:robots zebra"):
+        plan = lib.index.plan(query, new)
+        assert np.flatnonzero(new.docs(plan.strict)).tolist() == sorted(_sets(new,
+                                                                              plan.strict))
+    assert sorted(lib.results("zebra").ids()) == sorted(zebras)

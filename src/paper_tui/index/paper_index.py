@@ -31,7 +31,7 @@ from paper_tui.index.schema import (
     build_schema,
     stem,
 )
-from paper_tui.index.snapshot import Snapshot
+from paper_tui.index.snapshot import Segments, Snapshot
 from paper_tui.index.vocabulary import Vocabulary, common_prefix
 from paper_tui.index.writer import Adder, document, open_writer
 from paper_tui.model import Paper
@@ -56,6 +56,7 @@ class PaperIndex:
         self._ix: windex.Index | None = None
         self._snap: Snapshot | None = None
         self._snap_lock = threading.Lock()
+        self._segments = Segments()  # what the views read from segment files, shared
         self._pending: dict[str, AnnotationFields | None] = {}
         self._writing: dict[str, AnnotationFields | None] = {}
         self._cv = threading.Condition()
@@ -287,7 +288,7 @@ class PaperIndex:
         with self._snap_lock:
             snap = self._snap
             if snap is None or not snap.up_to_date():
-                snap = self._snap = Snapshot(self.ix, self.path)
+                snap = self._snap = Snapshot(self.ix, self.path, self._segments)
             return snap
 
     def count(self) -> int:

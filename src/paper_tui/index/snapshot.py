@@ -59,23 +59,26 @@ class SizedLRU:
         self.budget = budget
         self.size = 0
         self._items: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+        self._lock = threading.Lock()  # views of one index share some caches
 
     def get(self, key: Hashable) -> Any:
-        item = self._items.get(key)
-        if item is None:
-            return None
-        self._items.move_to_end(key)
-        return item[0]
+        with self._lock:
+            item = self._items.get(key)
+            if item is None:
+                return None
+            self._items.move_to_end(key)
+            return item[0]
 
     def put(self, key: Hashable, value: Any, size: int) -> None:
-        old = self._items.pop(key, None)
-        if old is not None:
-            self.size -= old[1]
-        self._items[key] = (value, size)
-        self.size += size
-        while self.size > self.budget and len(self._items) > 1:
-            _, (_, dropped) = self._items.popitem(last=False)
-            self.size -= dropped
+        with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self.size -= old[1]
+            self._items[key] = (value, size)
+            self.size += size
+            while self.size > self.budget and len(self._items) > 1:
+                _, (_, dropped) = self._items.popitem(last=False)
+                self.size -= dropped
 
     def __len__(self) -> int:
         return len(self._items)
@@ -94,19 +97,33 @@ def locked(method):
     return wrapper
 
 
+class Segments:
+    """What is read from a segment's files, kept across views of one index: a segment never
+    changes once written (deletions are kept apart), and an annotation change makes a new
+    view whose segments are the old ones plus a small new one. Keyed by segment id."""
+
+    def __init__(self) -> None:
+        self.postings = SizedLRU(POSTINGS_BUDGET)
+        """(segment, field, term) -> (local doc numbers, weights), deleted ones included."""
+        self.blocks = SizedLRU(BLOCKS_BUDGET)
+        """(segment, field, term, block offset) -> unpickled (ids, values) of a block."""
+
+
 class Snapshot:
     """A searcher plus everything derived from its document numbers (sort orders, sets of
     documents per term). Replaced, never mutated, when the index changes."""
 
-    def __init__(self, ix: windex.Index, directory: Path | None = None) -> None:
+    def __init__(self, ix: windex.Index, directory: Path | None = None,
+                 segments: Segments | None = None) -> None:
         self.directory = directory
         self.searcher = ix.searcher()
         self.reader = self.searcher.reader()
         self.leaves = self.reader.leaf_readers()
         self._lock = threading.RLock()
+        self._segments = segments or Segments()
         self._postings: SizedLRU = SizedLRU(POSTINGS_BUDGET)
         self._impacts: SizedLRU = SizedLRU(IMPACTS_BUDGET)
-        self._blocks: SizedLRU = SizedLRU(BLOCKS_BUDGET)
+        self._blocks = self._segments.blocks
         self._papers: SizedLRU = SizedLRU(PAPERS_KEPT)
         self._norm_cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
@@ -170,13 +187,12 @@ class Snapshot:
         weights: list[np.ndarray] = []
         deletions = False
         for reader, offset in self.leaves:
-            matcher = _matcher(reader, fieldname, btext)
-            if matcher is None:
+            found = self._segment_postings(reader, fieldname, btext)
+            if found is None:
                 continue
             deletions = deletions or reader.has_deletions()
-            for block_ids, block_weights in _blocks(matcher):
-                ids.append(block_ids + offset if offset else block_ids)
-                weights.append(block_weights)
+            ids.append(found[0] + offset if offset else found[0])
+            weights.append(found[1])
         if not ids:
             return _NO_POSTINGS
         all_ids = np.concatenate(ids) if len(ids) > 1 else ids[0]
@@ -187,6 +203,27 @@ class Snapshot:
                 all_ids, all_weights = all_ids[keep], all_weights[keep]
         all_ids.flags.writeable = all_weights.flags.writeable = False
         return Postings(all_ids, all_weights)
+
+    def _segment_postings(self, reader, fieldname: str, btext: bytes
+                          ) -> tuple[np.ndarray, np.ndarray] | None:
+        """One segment's postings of a term (None: the segment lacks it), from the cache
+        shared by the index's views when read before."""
+        segment = _segment_id(reader)
+        if segment is None:
+            return None
+        key = (segment, fieldname, btext)
+        found = self._segments.postings.get(key)
+        if found is None:
+            matcher = _matcher(reader, fieldname, btext)
+            blocks = list(_blocks(matcher)) if matcher is not None else []
+            if blocks:
+                found = (np.concatenate([ids for ids, _ in blocks]),
+                         np.concatenate([weights for _, weights in blocks]))
+                found[0].flags.writeable = found[1].flags.writeable = False
+            else:
+                found = ()
+            self._segments.postings.put(key, found, len(found[0]) if found else 1)
+        return found or None
 
     @locked
     def _phrase_docs(self, fieldname: str, words: list[str]) -> np.ndarray:
@@ -229,7 +266,7 @@ class Snapshot:
             if matcher is None:
                 continue
             for ids, found in _values_of(matcher, candidates[lo:hi] - offset, self._blocks,
-                                         (offset, fieldname, btext)):
+                                         (_segment_id(reader), fieldname, btext)):
                 docs.append(ids + offset)
                 values.extend(found)
         if not values:
@@ -450,6 +487,12 @@ def length_bytes(reader, fieldname: str) -> bytes:
         return bytes(raw) + bytes(count - len(raw))
     except AttributeError:  # another codec: the slow, public way
         return bytes(column)
+
+
+def _segment_id(reader) -> str | None:
+    """The id of a leaf reader's segment (None for an empty index's reader)."""
+    segment = reader.segment()
+    return segment.segment_id() if segment is not None else None
 
 
 def _matcher(reader, fieldname: str, btext: bytes):
