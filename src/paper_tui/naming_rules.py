@@ -76,7 +76,7 @@ _BACKGROUND = frozenset({
     "MS-COCO", "MIMIC", "MINLP", "SWaP", "BLSTM", "Bi-LSTM", "NP-hard", "NP-complete", "k-NN",
     "CoP", "CoM", "pHRI", "LfD", "MoG", "GMM", "UKF", "AUV", "PEFT", "AIGC", "LWIR", "AlexNet",
     "Seq2Seq", "FedAvg", "LSH", "RRT", "RRT*", "MCTS", "CVaR", "SQP", "GPR", "GRU", "MMSE",
-    "SARSA", "Sarsa", "RGBD", "MSCKF", "EMG", "PAC", "Markov",
+    "SARSA", "Sarsa", "RGBD", "MSCKF", "EMG", "PAC", "Markov", "NLU", "NLG",
 })
 # Degrees of freedom: "6-DoF", "7DOF".
 _DOF = re.compile(r"\d*-?(?:DOF|DoF|DOFs|DoFs)")
