@@ -17,6 +17,7 @@ from paper_tui import config as config_mod
 from paper_tui.index.schema import K1, B
 from paper_tui.index.snapshot import FIELD_B, Snapshot, _decode_positions
 from paper_tui.library import Library
+from paper_tui.model import Paper
 
 WORDS = ["model", "robot", "graph", "network", "learning", "control", "vision", "policy",
          "agent", "memory", "planning", "neural", "sparse", "dense"]
@@ -194,6 +195,8 @@ def test_a_new_view_reuses_segment_postings_only_where_they_still_hold(lib: Libr
     for word in words:  # read (and keep) in the old view
         old.postings("abstract", word)
     lib.search('"zebra crossing"')
+    sample = np.flatnonzero(old.live)[::7].tolist()
+    papers = [old.paper(d) for d in sample]  # kept by segment, for the next view too
     # Papers holding the words change: deleted from their segment, added in a new one
     zebras = lib.results("zebra").ids()
     lib.annotations.set_status(zebras[:2], "skipped")
@@ -210,3 +213,8 @@ def test_a_new_view_reuses_segment_postings_only_where_they_still_hold(lib: Libr
         assert np.flatnonzero(new.docs(plan.strict)).tolist() == sorted(_sets(new,
                                                                               plan.strict))
     assert sorted(lib.results("zebra").ids()) == sorted(zebras)
+    for doc in [*sample, *np.flatnonzero(new.live)[-60:].tolist()]:
+        assert new.paper(doc) == Paper.from_dict(new.stored(doc)["paper"])
+    by_id = {p.id: p for p in papers}  # what the old view read, as the new one reads it
+    assert all(by_id.get(new.paper(d).id, new.paper(d)) == new.paper(d)
+               for d in np.flatnonzero(new.live).tolist())

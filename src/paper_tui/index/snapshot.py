@@ -7,6 +7,7 @@ import pickle
 import threading
 import zlib
 from array import array
+from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Hashable, Iterator
 from functools import wraps
@@ -38,8 +39,9 @@ phrases: ~50 MB."""
 IMPACTS_BUDGET = 3_000_000
 """Per-posting term scores (float64, 8 bytes): ~24 MB."""
 PAPERS_KEPT = 4096
-"""Papers loaded from the stored fields, kept by document number (~2 KB each: ~8 MB): a
-query typed letter by letter shows many of the same papers again (0.1 ms each to load)."""
+"""Papers loaded from the stored fields (~2 KB each: ~8 MB): a query typed letter by letter
+shows many of the same papers again (0.1 ms each to load), the list after a triage key all
+of them."""
 
 FIELD_B = {"title": 0.0}
 """BM25's length normalisation per field where it differs from :data:`B`. Titles: none, so a
@@ -107,6 +109,8 @@ class Segments:
         """(segment, field, term) -> (local doc numbers, weights), deleted ones included."""
         self.blocks = SizedLRU(BLOCKS_BUDGET)
         """(segment, field, term, block offset) -> unpickled (ids, values) of a block."""
+        self.papers = SizedLRU(PAPERS_KEPT)
+        """(segment, doc number in it) -> the stored paper."""
 
 
 class Snapshot:
@@ -124,7 +128,7 @@ class Snapshot:
         self._postings: SizedLRU = SizedLRU(POSTINGS_BUDGET)
         self._impacts: SizedLRU = SizedLRU(IMPACTS_BUDGET)
         self._blocks = self._segments.blocks
-        self._papers: SizedLRU = SizedLRU(PAPERS_KEPT)
+        self._starts = [offset for _, offset in self.leaves]
         self._norm_cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
     def up_to_date(self) -> bool:
@@ -453,10 +457,12 @@ class Snapshot:
 
     @locked
     def paper(self, doc: int) -> Paper:
-        paper = self._papers.get(doc)
+        reader, offset = self.leaves[bisect_right(self._starts, doc) - 1]
+        key = (_segment_id(reader), doc - offset)
+        paper = self._segments.papers.get(key)
         if paper is None:
             paper = Paper.from_dict(self.stored(doc)["paper"])
-            self._papers.put(doc, paper, 1)
+            self._segments.papers.put(key, paper, 1)
         return paper
 
     def docnum(self, paper_id: str) -> int | None:
