@@ -254,6 +254,10 @@ class PaperApp(EditingActions, TriageActions, App[None]):
         if (results.results is not shown or results.cursor != cursor
                 or cursor + 1 >= len(results) or not view.is_mounted):
             return
+        if isinstance(self.focused, SearchBox):  # typing: the next key brings other results
+            if self._gc_threshold is not None:
+                gc.collect(0)
+            return
         paper = results.results.paper(cursor + 1)
         view.prepare(paper, self.annotation_of(paper.id), self.library.lists.lists_of(paper.id),
                      results.highlights(cursor + 1))

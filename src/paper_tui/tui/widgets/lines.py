@@ -4,9 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from rich.segment import Segment
+from textual._border import get_box
+from textual.cache import LRUCache
+from textual.color import Color
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.style import Style
+
+FINISHED_KEPT = 1024
+"""Finished lines kept per widget when they need a new strip (a side border): a few
+screens' worth."""
+
+Sides = tuple["Segment | None", "Segment | None"]
 
 
 class DirectLines:
@@ -16,16 +26,20 @@ class DirectLines:
     Textual passes every line through its CSS pipeline (borders, padding, tint, opacity)
     and makes a new strip of it on each repaint, so the app's line filters and the
     compositor's cuts are worked out again for every line of every frame (~50 µs a line).
-    Without that CSS the pipeline changes nothing in a line but its identity: here the
-    widget's own strip is used, and the filtered and cut lines stay cached on it. With
-    any such CSS (a border in the narrow layout, say) Textual's pipeline draws as before.
+    Here, when the widget's CSS is at most a left or right border, a line is finished the
+    way that pipeline would (padded to the width, the border added, the app's filters
+    applied) once per strip, and the finished line is reused as long as the strip is: its
+    filtered and cut forms stay cached on it. With any other CSS chrome (a top border in
+    the narrow layout, padding, tint) Textual's pipeline draws as before.
     """
 
+    _finished: LRUCache[int, tuple[Strip, tuple, Strip]] | None = None
+
     def render_lines(self, crop: Region) -> list[Strip]:
-        if not self._plain_lines():
+        finish = self._finisher()
+        if finish is None:
             return super().render_lines(crop)  # type: ignore[misc]
         width, height = self.region.size  # type: ignore[attr-defined]
-        finish = self._finisher(width)
         render_line = self.render_line  # type: ignore[attr-defined]
         strips = [finish(render_line(y) if y < height else Strip.blank(width))
                   for y in crop.line_range]
@@ -35,34 +49,73 @@ class DirectLines:
         return strips
 
     def finish_lines(self, strips: Iterable[Strip]) -> None:
-        """Make now, and cache on ``strips``, the lines :meth:`render_lines` will hand
-        the compositor when they are shown (for lines drawn ahead of time)."""
-        if self._plain_lines():
-            finish = self._finisher(self.region.width)  # type: ignore[attr-defined]
+        """Make now the lines :meth:`render_lines` will hand the compositor when
+        ``strips`` are shown (for lines drawn ahead of time)."""
+        finish = self._finisher()
+        if finish is not None:
             for strip in strips:
                 finish(strip)
 
-    def _finisher(self, width: int) -> Callable[[Strip], Strip]:
-        """What Textual's pipeline does to a line of this widget: pad it to the width in
-        the background colour, then the app's filters (both cached on the strip)."""
+    def _finisher(self) -> Callable[[Strip], Strip] | None:
+        """What Textual's pipeline does to a content line of this widget, or None when
+        it does more than this can (see :meth:`_plain_sides`)."""
         base_background, background = self.background_colors  # type: ignore[attr-defined]
+        sides = self._plain_sides(base_background, background)
+        if sides is None:
+            return None
+        width = self.region.width  # type: ignore[attr-defined]
         pad = Style(background=base_background + background).rich_style
         filters = self.app.get_line_filters()  # type: ignore[attr-defined]
+        left, right = sides
+        content_width = width - (left is not None) - (right is not None)
 
-        def finish(strip: Strip) -> Strip:
-            strip = strip.adjust_cell_length(width, pad)
+        def filtered(strip: Strip) -> Strip:
             for line_filter in filters:
                 strip = strip.apply_filter(line_filter, background)
             return strip
+
+        if left is None and right is None:
+            # the padded and filtered strips are cached on the strip itself
+            return lambda strip: filtered(strip.adjust_cell_length(width, pad))
+
+        if self._finished is None:
+            self._finished = LRUCache(FINISHED_KEPT)
+        finished = self._finished
+        key = (width, sides, background, tuple(filters))
+
+        def finish(strip: Strip) -> Strip:
+            kept = finished.get(id(strip))
+            if kept is not None and kept[0] is strip and kept[1] == key:
+                return kept[2]
+            line = strip.adjust_cell_length(content_width, pad)
+            segments = [*([left] if left else []), *line, *([right] if right else [])]
+            done = filtered(Strip(segments, width))
+            finished[id(strip)] = (strip, key, done)  # holds the strip: its id stays its own
+            return done
         return finish
 
-    def _plain_lines(self) -> bool:
-        """True when the CSS pipeline would leave this widget's lines as they are."""
+    def _plain_sides(self, base_background: Color, background: Color) -> Sides | None:
+        """The left and right border segments when the CSS pipeline would do no more to
+        this widget's lines than add them (None for either side without a border);
+        None when it would do more."""
         styles = self.styles  # type: ignore[attr-defined]
-        if any(styles.gutter) or any(edge for edge, _color in styles.outline):
-            return False
+        if any(styles.padding) or any(edge for edge, _color in styles.outline):
+            return None
+        (top, _), (right, right_color), (bottom, _), (left, left_color) = styles.border
+        if top or bottom:
+            return None
         if styles.tint.a or styles.text_opacity != 1 or self.opacity != 1:  # type: ignore[attr-defined]
-            return False
+            return None
         if styles.has_rule("hatch") and styles.hatch != "none":
-            return False
-        return not (self.auto_links and self.hover_style._link_id)  # type: ignore[attr-defined]
+            return None
+        if self.auto_links and self.hover_style._link_id:  # type: ignore[attr-defined]
+            return None
+        if not (left or right):
+            return (None, None)
+        inner = Style(background=base_background + background)
+        outer = Style(background=base_background)
+        return (
+            get_box(left, inner, outer, Style(foreground=base_background + left_color))[1][0]
+            if left else None,
+            get_box(right, inner, outer, Style(foreground=base_background + right_color))[1][2]
+            if right else None)

@@ -21,6 +21,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from paper_tui.model import Paper
+from paper_tui.tui.widgets.lines import DirectLines
 from paper_tui.tui.widgets.scrollbar import LineScrolled
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ def row_label(paper: Paper) -> tuple[str, int]:
     return title, 0
 
 
-class ResultsList(LineScrolled, ScrollView, can_focus=True):
+class ResultsList(DirectLines, LineScrolled, ScrollView, can_focus=True):
     """Rows of papers with a cursor; posts :class:`ResultsList.Highlighted` as it moves."""
 
     BINDINGS = [

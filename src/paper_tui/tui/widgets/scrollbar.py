@@ -89,8 +89,12 @@ class LineScrollBar(DirectLines, ScrollBar):
         return [rows.get(segment) or rows.setdefault(segment, Strip([segment], width))
                 for segment in segments.segments if segment.text != "\n"]
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._current()  # once a frame, not once a line
+        return super().render_lines(crop)
+
     def render_line(self, y: int) -> Strip:
-        bar = self._current()
+        bar = self._bar
         return bar[y] if y < len(bar) else Strip.blank(self.outer_size.width)
 
     def notify_style_update(self) -> None:
