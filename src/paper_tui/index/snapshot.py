@@ -140,7 +140,7 @@ class Snapshot:
     # sets of documents: boolean masks over document numbers (numpy), so And/Or/Not are
     # one C loop over 87,549 bytes instead of Python set algebra over tens of thousands
     # of ints
-    @property
+    @cached
     def size(self) -> int:
         """Document numbers run from 0 to size - 1 (deleted ones included)."""
         return self.reader.doc_count_all()
