@@ -10,8 +10,9 @@ in-process (Textual's headless driver, 120x40): from the key leaving the termina
 (``driver.send_message``, as a real terminal's keys do) to the end of the first frame that
 shows its outcome, encoded as the escape sequences a terminal would be sent: for ``x``
 the cursor on the next paper and the abstract view showing it, for ``s`` the star shown.
-This includes Textual's frame batching (up to 1/60 s). ``frames`` counts the frames drawn
-while the keys were pressed (one per key is the goal). ``--keys-only`` skips first paint.
+This includes Textual's frame batching (the app caps frames at 120/s: see
+``paper_tui.tui.MAX_FPS``). ``frames`` counts the frames drawn while the keys were pressed
+(one per key is the goal). ``--keys-only`` skips first paint.
 
 Numbers go to bench/results/tui.json (merged under the ``"bundled"`` or ``"library"`` key).
 """
@@ -31,6 +32,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import paper_tui.tui  # noqa: F401  (before textual: sets the app's frame cap, as paper-tui does)
 import results_file
 
 SESSION = "paper-tui-bench"

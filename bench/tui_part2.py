@@ -40,6 +40,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import paper_tui.tui  # noqa: F401  (before textual: sets the app's frame cap, as paper-tui does)
 import results_file
 
 QUERIES = ("graph neural", "diffusion model", "reinforcement learning", "year:2020",
