@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -216,3 +218,24 @@ def test_vocabulary_read_by_first_letter_equals_the_whole_list(tmp_path: Path) -
     vocabulary.extend(["yak", "Ant"])  # a new word in a letter not seen before, and folded
     assert "yak" in vocabulary and "ant" in vocabulary and "Ant" not in vocabulary
     assert path.read_text(encoding="utf-8").split() == sorted({*words, "yak", "ant"})
+
+
+def test_listing_papers_imports_no_numpy_and_a_search_does(big: Library) -> None:
+    """numpy costs ~0.1 s to import: the app's first screen (the empty query) goes without.
+    In a new process, as the app starts."""
+    script = """
+import sys
+from paper_tui import config
+from paper_tui.library import Library
+lib = Library.open(sys.argv[1], config=config.defaults(), bundled=False)
+results = lib.results("")
+shown = [results.paper(i).title for i in range(min(40, len(results)))]
+listed = "numpy" in sys.modules
+assert len(results) == lib.count() >= 1500 and len(shown) == 40, (len(results), lib.count())
+assert lib.results("model robot").ids() and "numpy" in sys.modules
+print(listed)
+"""
+    out = subprocess.run([sys.executable, "-c", script, str(big.root)], capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"

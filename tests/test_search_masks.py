@@ -67,6 +67,7 @@ def _snap(lib: Library) -> Snapshot:
     snap = lib.index._snapshot()
     assert any(reader.has_deletions() for reader, _ in snap.leaves)
     assert len(snap.leaves) > 1
+    assert snap.live_count == int(np.count_nonzero(snap.live)) < snap.size
     return snap
 
 

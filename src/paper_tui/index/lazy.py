@@ -29,3 +29,20 @@ class cached:
         obj.__dict__[self.name] = value
         return value
 
+
+
+class _Numpy:
+    """numpy, imported on first use: its import costs ~0.1 s, and a process that only lists
+    papers (the app's first screen, the empty query) never needs it. Python's module lock
+    makes a first use from two threads at once safe; each attribute is kept after its first
+    lookup, so later uses cost what a module attribute does."""
+
+    def __getattr__(self, name: str) -> Any:
+        import numpy
+
+        value = getattr(numpy, name)
+        setattr(self, name, value)
+        return value
+
+
+np: Any = _Numpy()

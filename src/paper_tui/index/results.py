@@ -6,11 +6,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-import numpy as np
 from whoosh.query.qcore import QueryError as WhooshQueryError
 
 from paper_tui.errors import QueryError
-from paper_tui.index.lazy import cached
+from paper_tui.index.lazy import cached, np
 from paper_tui.index.plan import Plan
 from paper_tui.index.schema import SORTS, Spans, terms_of
 from paper_tui.index.snapshot import Snapshot
@@ -133,7 +132,10 @@ class ResultSet:
         # Groups of hits (ascending doc numbers, and their scores once scored) still to
         # rank, in order
         self._pending: list[tuple[np.ndarray, np.ndarray | None]] = []
-        self._all: np.ndarray = np.zeros(0, dtype=bool)  # a mask over doc numbers
+        # The hits as a mask over document numbers; None: every live document when there
+        # is no query (the first screen lists them without a mask: no numpy import), else
+        # none
+        self._all: np.ndarray | None = None
         self._count = 0
         self._plan: Plan | None = plan
         self._snap = index._snapshot()
@@ -150,12 +152,12 @@ class ResultSet:
                 self._run()
         except (QueryError, WhooshQueryError) as exc:
             self.error = str(exc)
-            self._plan, self._docs, self._all, self._count = None, [], np.zeros(0, bool), 0
+            self._plan, self._docs, self._all, self._count = None, [], None, 0
 
     def _run(self) -> None:
         snap, plan = self._snap, self._plan
         if plan is None:
-            self._all, self._count = snap.live, snap.live_count
+            self._count = snap.live_count
             self._docs = snap.order("list" if self.sort == "relevance" else self.sort)
             return
         strict = self._without_excluded(snap.docs(plan.strict))
@@ -261,7 +263,7 @@ class ResultSet:
 
     def index_of(self, paper_id: str) -> int | None:
         doc = self._snap.docnum(paper_id)
-        if doc is None or not self._count or not self._all[doc]:
+        if doc is None or not self._count or not self._hits()[doc]:
             return None
         if any(doc in group for group, _ in self._pending):
             self._rank_more(None)
@@ -273,7 +275,7 @@ class ResultSet:
             return self._facets()
 
     def _facets(self) -> dict[str, dict[str, int]]:
-        snap, hits = self._snap, self._all
+        snap, hits = self._snap, self._hits()
         everything = hits is snap.live
         out: dict[str, dict[str, int]] = {}
         for name, fieldname in (("tag", "tags"), ("status", "status"), ("venue", "venue"),
@@ -292,6 +294,13 @@ class ResultSet:
                 (lambda kv: (-kv[1], kv[0]))
             out[name] = dict(sorted(counts.items(), key=order))
         return out
+
+    def _hits(self) -> np.ndarray:
+        """The hits as a mask over document numbers."""
+        if self._all is not None:
+            return self._all
+        return self._snap.live if self._plan is None and self._count else \
+            np.zeros(self._snap.size, dtype=bool)
 
     def close(self) -> None:
         """Forget the loaded papers; the shared searcher stays with the index."""

@@ -10,12 +10,11 @@ from array import array
 from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Hashable, Iterator
-from functools import wraps
+from functools import cache, wraps
 from itertools import accumulate
 from pathlib import Path
 from typing import Any, NamedTuple
 
-import numpy as np
 from whoosh import index as windex
 from whoosh import query as wq
 from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3LeafMatcher, _lenfield
@@ -25,7 +24,7 @@ from whoosh.system import _INT_SIZE
 from whoosh.util.numeric import byte_to_length
 
 from paper_tui import atomic
-from paper_tui.index.lazy import cached
+from paper_tui.index.lazy import cached, np
 from paper_tui.index.schema import K1, B
 from paper_tui.model import Paper
 
@@ -159,7 +158,8 @@ class Snapshot:
 
     @cached
     def live_count(self) -> int:
-        return int(np.count_nonzero(self.live))
+        """The documents not deleted (Whoosh keeps the count: no mask, no numpy)."""
+        return self.reader.doc_count()
 
     def mask(self, ids: np.ndarray) -> np.ndarray:
         """The mask of the documents ``ids``."""
@@ -198,7 +198,7 @@ class Snapshot:
             ids.append(found[0] + offset if offset else found[0])
             weights.append(found[1])
         if not ids:
-            return _NO_POSTINGS
+            return _no_postings()
         all_ids = np.concatenate(ids) if len(ids) > 1 else ids[0]
         all_weights = np.concatenate(weights) if len(weights) > 1 else weights[0]
         if deletions:  # a few dozen deleted documents among 87,549
@@ -287,10 +287,10 @@ class Snapshot:
             if norms is None:
                 raw = np.frombuffer(b"".join(length_bytes(reader, fieldname)
                                              for reader, _ in self.leaves), dtype=np.uint8)
-                total = float(np.bincount(raw, minlength=256) @ _LENGTHS)
+                total = float(np.bincount(raw, minlength=256) @ _lengths())
                 avg = (total / len(raw) if len(raw) else 0.0) or 1.0
                 b = FIELD_B.get(fieldname, B)
-                norms = self._norm_cache[fieldname] = (raw, K1 * ((1 - b) + b * _LENGTHS / avg))
+                norms = self._norm_cache[fieldname] = (raw, K1 * ((1 - b) + b * _lengths() / avg))
             raw, table = norms
             return table[raw[ids]]
 
@@ -428,7 +428,7 @@ class Snapshot:
             keys = [k.split(b"\x1f", 2)[-1] for k in keys]
         elif sort == "year":
             keys = [k.split(b"\x1f", 1)[-1] for k in keys]
-        order = sorted(np.flatnonzero(self.live).tolist(), key=keys.__getitem__)
+        order = sorted(self.reader.all_doc_ids(), key=keys.__getitem__)
         path = self._order_file(sort)
         if path is not None:
             try:
@@ -474,9 +474,18 @@ class Snapshot:
 
 
 LENGTHS = [byte_to_length(b) for b in range(256)]
-_LENGTHS = np.array(LENGTHS, dtype=np.float64)
-_NO_POSTINGS = Postings(np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.float32))
-_NO_POSTINGS.ids.flags.writeable = _NO_POSTINGS.weights.flags.writeable = False
+
+
+@cache
+def _lengths() -> np.ndarray:
+    return np.array(LENGTHS, dtype=np.float64)
+
+
+@cache
+def _no_postings() -> Postings:
+    found = Postings(np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.float32))
+    found.ids.flags.writeable = found.weights.flags.writeable = False
+    return found
 
 
 def length_bytes(reader, fieldname: str) -> bytes:

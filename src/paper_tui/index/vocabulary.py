@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterable
+from functools import cache
 from pathlib import Path
 
-import numpy as np
-
 from paper_tui import atomic
+from paper_tui.index.lazy import np
 from paper_tui.index.schema import MAX_EXPANSION, MAX_FUZZY
 from paper_tui.query import fold
 
@@ -114,7 +114,7 @@ class Vocabulary:
             # An edit changes at most two letters of the set of letters a word uses, and
             # leaves at least one of maxdist + 1 pieces of the word intact: two C-speed
             # filters (the first over all the words at once) before the exact distance.
-            close = _POPCOUNT[(masks ^ np.uint64(letters)).view(np.uint8)].reshape(-1, 8)
+            close = _popcount()[(masks ^ np.uint64(letters)).view(np.uint8)].reshape(-1, 8)
             for i in np.flatnonzero(close.sum(axis=1) <= 2 * maxdist).tolist():
                 cand = words[i]
                 if cand[:prefix] != word[:prefix] or not any(p in cand for p in pieces):
@@ -177,7 +177,10 @@ def _letter_masks(words: list[str], size: int) -> np.ndarray:
     return np.bitwise_or.reduce(bits, axis=1)
 
 
-_POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
+@cache
+def _popcount() -> np.ndarray:
+    """The number of bits set in each byte value."""
+    return np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
 
 
 def _letters(word: str) -> int:
