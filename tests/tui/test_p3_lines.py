@@ -1,0 +1,97 @@
+"""Lines handed to the compositor without Textual's CSS pipeline (DirectLines) are the
+pipeline's lines exactly; the status line's message timer; the app's frame cap (speed is
+measured by bench/tui.py and bench/tui_part2.py; these check that the shortcuts draw what
+Textual would)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from textual.geometry import Region
+from textual.widget import Widget
+
+from paper_tui.tui.widgets.abstract import AbstractView
+from paper_tui.tui.widgets.lines import DirectLines
+from paper_tui.tui.widgets.results import ResultsList
+from paper_tui.tui.widgets.status_line import StatusLine
+
+
+def _pipeline_lines(widget: Widget, crop: Region) -> list:
+    """What Textual's own styles pipeline draws for ``crop`` of ``widget``, from scratch."""
+    widget._styles_cache.clear()
+    return Widget.render_lines(widget, crop)
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)], ids=["wide", "narrow"])
+async def test_direct_lines_are_the_pipelines_lines(make_app, settle, size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        app.set_query("learning")
+        await settle(pilot)
+        await pilot.press("x", "s", "j")  # a status change, a star and a message shown
+        await pilot.pause(0.1)
+        results, abstract = app.query_one(ResultsList), app.query_one(AbstractView)
+        widgets = [results, abstract, app.query_one(StatusLine),
+                   results.vertical_scrollbar, abstract.vertical_scrollbar]
+        direct = 0
+        for widget in widgets:
+            assert isinstance(widget, DirectLines)
+            direct += widget._finisher() is not None
+            width, height = widget.region.size
+            x, y = min(1, width - 1), min(2, height - 1)  # and a crop off the top left
+            for crop in (Region(0, 0, width, height), Region(x, y, width - x, height - y)):
+                ours = widget.render_lines(crop)
+                assert ours == _pipeline_lines(widget, crop), type(widget).__name__
+                assert [s.cell_length for s in ours] == [crop.width] * crop.height
+        # wide: all five skip the pipeline (the list's right border included); narrow: the
+        # abstract view's top border sends it through Textual's pipeline
+        assert direct == (5 if size == (120, 40) else 4)
+
+
+async def test_the_results_lines_follow_focus_and_new_rows(make_app, settle):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        results = app.query_one(ResultsList)
+        crop = Region(0, 0, *results.region.size)
+        for key in ("slash", "escape", "j", "s"):  # focus changes the background tint
+            await pilot.press(key)
+            await pilot.pause(0.05)
+            assert results.render_lines(crop) == _pipeline_lines(results, crop), key
+
+
+async def test_a_message_stays_its_time_and_one_timer_serves_many(make_app, settle):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        status = app.query_one(StatusLine)
+        status.say("first", timeout=0.3)
+        timer = status._expiry
+        await pilot.pause(0.1)
+        status.say("second", timeout=0.3)  # later: the same timer checks it when it fires
+        assert status._expiry is timer
+        await pilot.pause(0.25)
+        assert status.message.plain == "second"  # the first one's time is up, not this one's
+        await pilot.pause(0.2)
+        assert status.message.plain == ""
+        status.say("long", timeout=5)
+        status.say("short", timeout=0.1)  # sooner than the timer set: a new timer
+        await pilot.pause(0.25)
+        assert status.message.plain == ""
+
+
+def _max_fps(env: dict[str, str]) -> str:
+    code = ("import paper_tui.tui, textual.constants as c, textual.screen as s; "
+            "print(c.MAX_FPS, round(1 / s.UPDATE_PERIOD))")
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, check=True).stdout.split()
+
+
+def test_the_app_caps_frames_at_120_unless_told_otherwise():
+    env = {k: v for k, v in os.environ.items() if k != "TEXTUAL_FPS"}
+    assert _max_fps(env) == ["120", "120"]
+    assert _max_fps({**env, "TEXTUAL_FPS": "30"}) == ["30", "30"]
