@@ -28,10 +28,12 @@ from paper_tui.index.lazy import cached, np
 from paper_tui.index.schema import K1, B
 from paper_tui.model import Paper
 
-# What a view keeps decoded, counted in postings (a common word has 20,000-60,000 in the
-# abstracts; a query reads up to ~100,000): ~100 MB at most in all.
+# What is kept decoded, counted in postings (a common word has 20,000-60,000 in the
+# abstracts; a query reads up to ~100,000): ~130 MB at most in all (a view's postings and
+# scores, and per segment, shared by the views: postings, position blocks, papers).
 POSTINGS_BUDGET = 3_000_000
-"""Postings (an int32 doc number and a float32 weight, 8 bytes): ~24 MB."""
+"""Postings (an int32 doc number and a float32 weight, 8 bytes): ~24 MB (per view, and
+again per segment)."""
 BLOCKS_BUDGET = 600_000
 """Postings of unpickled blocks (an id and a ~50-byte encoded positions value), for
 phrases: ~50 MB."""
@@ -51,6 +53,7 @@ unstemmed title_exact field); known-item rank 1 on 3 title words went from 83% t
 class Postings(NamedTuple):
     ids: np.ndarray  # int32: live global document numbers, ascending (read-only)
     weights: np.ndarray  # float32: the term's frequency in each document (read-only)
+
 
 class SizedLRU:
     """A least-recently-used cache bounded by the summed size of its values, not their
