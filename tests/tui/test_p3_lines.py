@@ -95,3 +95,26 @@ def test_the_app_caps_frames_at_120_unless_told_otherwise():
     env = {k: v for k, v in os.environ.items() if k != "TEXTUAL_FPS"}
     assert _max_fps(env) == ["120", "120"]
     assert _max_fps({**env, "TEXTUAL_FPS": "30"}) == ["30", "30"]
+
+
+def _wrapped(view: AbstractView, paper) -> bool:
+    keys = view._parts.keys()  # an LRUCache: not iterable itself
+    return any(key[0] == "body" and key[1] is paper for key in keys)
+
+
+@pytest.mark.parametrize("leave", ["enter", "escape"])
+async def test_the_next_paper_is_wrapped_once_typing_is_over(make_app, settle, leave):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        view = app.query_one(AbstractView)
+        await pilot.press("slash", *"learning")
+        await settle(pilot)
+        await pilot.pause(0.1)
+        results = app.results_list
+        following = results.results.paper(results.cursor + 1)
+        assert not _wrapped(view, following)  # not while typing: the next key changes it
+        await pilot.press(leave)
+        await settle(pilot)
+        await pilot.pause(0.1)
+        assert _wrapped(view, results.results.paper(results.cursor + 1))

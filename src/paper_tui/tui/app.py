@@ -306,6 +306,13 @@ class PaperApp(EditingActions, TriageActions, App[None]):
         if isinstance(message.input, SearchBox):
             self.search_control.search(message.value)
 
+    def on_input_blurred(self, message: Input.Blurred) -> None:
+        """Typing is over: wrap the paper after the cursor now (skipped while typing)."""
+        if isinstance(message.input, SearchBox):
+            results = self._main_results
+            self.call_after_refresh(self._prepare_next, results, results.results,
+                                    self._main_abstract, results.cursor)
+
     def on_input_submitted(self, message: Input.Submitted) -> None:
         if isinstance(message.input, SearchBox):
             message.input.remember(message.value)
