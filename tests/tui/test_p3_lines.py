@@ -32,24 +32,28 @@ async def test_direct_lines_are_the_pipelines_lines(make_app, settle, size):
         await settle(pilot)
         app.set_query("learning")
         await settle(pilot)
-        await pilot.press("x", "s", "j")  # a status change, a star and a message shown
-        await pilot.pause(0.1)
         results, abstract = app.query_one(ResultsList), app.query_one(AbstractView)
         widgets = [results, abstract, app.query_one(StatusLine),
                    results.vertical_scrollbar, abstract.vertical_scrollbar]
-        direct = 0
-        for widget in widgets:
-            assert isinstance(widget, DirectLines)
-            direct += widget._finisher() is not None
-            width, height = widget.region.size
-            x, y = min(1, width - 1), min(2, height - 1)  # and a crop off the top left
-            for crop in (Region(0, 0, width, height), Region(x, y, width - x, height - y)):
-                ours = widget.render_lines(crop)
-                assert ours == _pipeline_lines(widget, crop), type(widget).__name__
-                assert [s.cell_length for s in ours] == [crop.width] * crop.height
-        # wide: all five skip the pipeline (the list's right border included); narrow: the
-        # abstract view's top border sends it through Textual's pipeline
-        assert direct == (5 if size == (120, 40) else 4)
+        # a status change, a star and a message; the list scrolled; the abstract focused
+        # and scrolled; marks; back to the list; undo
+        for keys in (("x", "s", "j"), ("G",), ("pageup", "k"), ("enter", "j", "j"),
+                     ("escape", "v", "v"), ("z",)):
+            await pilot.press(*keys)
+            await pilot.pause(0.1)
+            direct = 0
+            for widget in widgets:
+                assert isinstance(widget, DirectLines)
+                direct += widget._finisher() is not None
+                width, height = widget.region.size
+                x, y = min(1, width - 1), min(2, height - 1)  # and a crop off the top left
+                for crop in (Region(0, 0, width, height), Region(x, y, width - x, height - y)):
+                    ours = widget.render_lines(crop)
+                    assert ours == _pipeline_lines(widget, crop), (keys, type(widget).__name__)
+                    assert [s.cell_length for s in ours] == [crop.width] * crop.height
+            # wide: all five skip the pipeline (the list's right border included); narrow:
+            # the abstract view's top border sends it through Textual's pipeline
+            assert direct == (5 if size == (120, 40) else 4)
 
 
 async def test_the_results_lines_follow_focus_and_new_rows(make_app, settle):

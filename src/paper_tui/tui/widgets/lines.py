@@ -34,15 +34,33 @@ class DirectLines:
     """
 
     _finished: LRUCache[int, tuple[Strip, tuple, Strip]] | None = None
+    _lines_kept: dict[int, Strip] | None = None
+    """The finished lines on screen by row, kept until Textual marks a row dirty (its
+    styles cache's bookkeeping, which every repaint request goes through)."""
+    _kept_for: tuple | None = None
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        finish = self._finisher()
-        if finish is None:
+        finisher = self._finisher()
+        styles_cache = self._styles_cache  # type: ignore[attr-defined]
+        if finisher is None:
+            if self._lines_kept is not None:
+                self._lines_kept = None
+                styles_cache.clear()  # its lines were not kept up to date meanwhile
             return super().render_lines(crop)  # type: ignore[misc]
+        finish, key = finisher
         width, height = self.region.size  # type: ignore[attr-defined]
+        if self._lines_kept is None or self._kept_for != key:
+            self._lines_kept, self._kept_for = {}, key
+        kept = self._lines_kept
+        dirty = styles_cache._dirty_lines
         render_line = self.render_line  # type: ignore[attr-defined]
-        strips = [finish(render_line(y) if y < height else Strip.blank(width))
-                  for y in crop.line_range]
+        strips = []
+        for y in crop.line_range:
+            strip = kept.get(y)
+            if strip is None or y in dirty:
+                strip = kept[y] = finish(render_line(y) if y < height else Strip.blank(width))
+            strips.append(strip)
+        dirty.difference_update(crop.line_range)
         if crop.column_span != (0, width):
             x1, x2 = crop.column_span
             strips = [strip.crop(x1, x2) for strip in strips]
@@ -51,14 +69,16 @@ class DirectLines:
     def finish_lines(self, strips: Iterable[Strip]) -> None:
         """Make now the lines :meth:`render_lines` will hand the compositor when
         ``strips`` are shown (for lines drawn ahead of time)."""
-        finish = self._finisher()
-        if finish is not None:
+        finisher = self._finisher()
+        if finisher is not None:
+            finish, _key = finisher
             for strip in strips:
                 finish(strip)
 
-    def _finisher(self) -> Callable[[Strip], Strip] | None:
-        """What Textual's pipeline does to a content line of this widget, or None when
-        it does more than this can (see :meth:`_plain_sides`)."""
+    def _finisher(self) -> tuple[Callable[[Strip], Strip], tuple] | None:
+        """What Textual's pipeline does to a content line of this widget, and what that
+        depends on (width, borders, background, filters); None when the pipeline would do
+        more than this can (see :meth:`_plain_sides`)."""
         base_background, background = self.background_colors  # type: ignore[attr-defined]
         sides = self._plain_sides(base_background, background)
         if sides is None:
@@ -74,25 +94,26 @@ class DirectLines:
                 strip = strip.apply_filter(line_filter, background)
             return strip
 
-        if left is None and right is None:
-            # the padded and filtered strips are cached on the strip itself
-            return lambda strip: filtered(strip.adjust_cell_length(width, pad))
-
-        if self._finished is None:
-            self._finished = LRUCache(FINISHED_KEPT)
-        finished = self._finished
         key = (width, sides, background, tuple(filters))
+        if left is None and right is None:
+            def finish(strip: Strip) -> Strip:
+                # the padded and filtered strips are cached on the strip itself
+                return filtered(strip.adjust_cell_length(width, pad))
+        else:
+            if self._finished is None:
+                self._finished = LRUCache(FINISHED_KEPT)
+            finished = self._finished
 
-        def finish(strip: Strip) -> Strip:
-            kept = finished.get(id(strip))
-            if kept is not None and kept[0] is strip and kept[1] == key:
-                return kept[2]
-            line = strip.adjust_cell_length(content_width, pad)
-            segments = [*([left] if left else []), *line, *([right] if right else [])]
-            done = filtered(Strip(segments, width))
-            finished[id(strip)] = (strip, key, done)  # holds the strip: its id stays its own
-            return done
-        return finish
+            def finish(strip: Strip) -> Strip:
+                kept = finished.get(id(strip))
+                if kept is not None and kept[0] is strip and kept[1] == key:
+                    return kept[2]
+                line = strip.adjust_cell_length(content_width, pad)
+                segments = [*([left] if left else []), *line, *([right] if right else [])]
+                done = filtered(Strip(segments, width))
+                finished[id(strip)] = (strip, key, done)  # holds the strip: its id stays
+                return done
+        return finish, key
 
     def _plain_sides(self, base_background: Color, background: Color) -> Sides | None:
         """The left and right border segments when the CSS pipeline would do no more to
