@@ -30,7 +30,6 @@ class cached:
         return value
 
 
-
 class _Numpy:
     """numpy, imported on first use: its import costs ~0.1 s, and a process that only lists
     papers (the app's first screen, the empty query) never needs it. Python's module lock

@@ -296,9 +296,13 @@ class PaperApp(EditingActions, TriageActions, App[None]):
     def _tune_collector(self) -> None:
         """After the first paint: freeze what startup built (Textual, the index, the
         papers), so no collection scans it again (a full one took up to 90 ms in the middle
-        of a key), and collect young objects between keys rather than inside them."""
+        of a key), and collect young objects between keys rather than inside them. numpy,
+        which the search core imports on first use (~0.1 s), is imported here, while the
+        reader looks at the first screen, not on their first keystroke."""
         if self._gc_threshold is None:
             self._gc_threshold = gc.get_threshold()
+            import numpy  # noqa: F401
+
             gc.freeze()
             gc.set_threshold(GC_YOUNG_OBJECTS, *self._gc_threshold[1:])
 
