@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from paper_tui.naming_apposed import apposed_name
 from paper_tui.naming_choice import with_evidence
 from paper_tui.naming_fallback import evidence_name
 from paper_tui.naming_rules import Candidate, clean, find_candidates, gist_after, title_name
@@ -65,6 +66,12 @@ def _title_for(candidate: Candidate, text: str, flat: str) -> str:
     return shorten(f"{candidate.name}: {tail}")
 
 
+def _found(text: str) -> Candidate | None:
+    """The name the abstract introduces, or the one its evidence points to, or one set off
+    after its description later in an introducing sentence."""
+    return with_evidence(find_candidates(text), evidence_name(text), text) or apposed_name(text)
+
+
 def name_and_title(abstract: str, title: str = "") -> tuple[str, str]:
     """Return ``(name, title)`` for a paper; ``title`` is the source's own, if any.
 
@@ -77,10 +84,10 @@ def name_and_title(abstract: str, title: str = "") -> tuple[str, str]:
     if title:
         name = title_name(title, text)
         if not name:
-            found = with_evidence(find_candidates(text), evidence_name(text), text)
+            found = _found(text)
             name = found.name if found else ""
         return name, title
-    found = with_evidence(find_candidates(text), evidence_name(text), text)
+    found = _found(text)
     if found is None:
         return "", shorten(_first_sentence(flat))
     return found.name, _title_for(found, text, flat)

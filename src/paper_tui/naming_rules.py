@@ -42,8 +42,12 @@ class Candidate:
 
 # --- Tokens and their shape. ---------------------------------------------------------------
 # A name's letters, digits and math; joined by - & / + ("A*+BFHS", "S+T"); "P^3-Net", "RL^2".
+# A Greek letter in math ends a name ("Mobi-$\pi$"); one that starts a word is a math term
+# ("$\epsilon$-optimal").
+_GREEK = (r"\$\\(?:alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|kappa|lambda|mu"
+          r"|nu|xi|pi|rho|sigma|tau|phi|varphi|chi|psi|omega)\$")
 _TOK = re.compile(
-    rf"(?:[^\W_]|{MATH})(?:[^\W_]|{MATH}|[-&/–](?=[^\W_]|\$)|\.(?=[A-Z\d])"
+    rf"(?:[^\W_]|{MATH})(?:[^\W_]|{MATH}|(?<=-){_GREEK}|[-&/–](?=[^\W_]|\$)|\.(?=[A-Z\d])"
     r"|\^\{?[^\W_]{1,3}\}?(?![^\W_])|[+*]{1,2}(?=[A-Z])|[+*]{1,2}(?![^\W_*+]))*")
 _QUOTE_CHARS = "\"“”'`‘’"
 _QUOTE = re.compile(rf"[{_QUOTE_CHARS}]+")
@@ -245,8 +249,14 @@ _NAMING_NEEDLES = (
 )
 
 
+@lru_cache(maxsize=4)
+def cues(text: str) -> tuple[tuple[int, int, str], ...]:
+    """``(start, end, kind)`` of every introducing cue, in text order (kept for the few
+    abstracts being named: :mod:`paper_tui.naming_apposed` reads them again)."""
+    return tuple(_cues(text))
+
+
 def _cues(text: str) -> list[tuple[int, int, str]]:
-    """``(start, end, kind)`` of every introducing cue, in text order."""
     low = text.lower()
     if len(low) != len(text):  # a rare character changed length when lower-cased
         low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
@@ -495,10 +505,12 @@ def _acronym_candidate(text: str, p: int, start: int, strong: bool, lead_max: in
             if not _lead_ok(words[:k], lead_max):
                 break
             rest = " ".join(words[k:])
-            # After adjectives, only a capitalised long form ("cascaded Depth Denoising …").
+            # After adjectives, only a capitalised long form ("cascaded Depth Denoising …"),
+            # and not across an apposition ("Propulsion, a novel parameter-efficient
+            # fine-tuning (PEFT)": PEFT abbreviates only its end).
             first = rest.split(" ", 1)[0]
             if (rest[0].isupper() or k == 0) and _shape(first) != 2 and \
-                    abbreviates_whole(acr, rest):
+                    not _APPOSED_IN.search(rest) and abbreviates_whole(acr, rest):
                 long, s = rest, 0
                 break
         else:
@@ -515,6 +527,9 @@ def _acronym_candidate(text: str, p: int, start: int, strong: bool, lead_max: in
     return Candidate(acr, start, m.end(), strong, expansion=long)
 
 
+_APPOSED_IN = re.compile(r", (?:an?|the) ")
+
+
 def _lead_ok(words: list[str], lead_max: int) -> bool:
     """Words before a long form: a few adjectives ("novel", "RL-based"), no prepositions."""
     return len(words) <= lead_max and not any(
@@ -529,6 +544,8 @@ def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool,
     toks, end = _phrase(text, p)
     if not toks:
         return False
+    if len(toks) == 3 and _phrase(text, end + 1)[0] and text.startswith(" ", end):
+        return _short_after_long(text, p, end, start, strong)
     phrase = text[p:end]
     # "we propose Seed, by …": a coined word straight after the verb, with no article.
     shapes = _coined_shapes(toks, text) if strong and not named and not verb_ok and \
@@ -572,6 +589,28 @@ def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool,
             # "the Deformable Volume Network (Devon)": a coined short name, not an acronym.
             return Candidate(inner, start, paren.end(), strong, expansion=phrase)
     return Candidate(phrase, start, after, strong, expansion=expansion)
+
+
+def _short_after_long(text: str, p: int, end: int, start: int,
+                      strong: bool) -> Candidate | bool:
+    """A capitalised phrase longer than a name ("Cross-lingual Open-Retrieval Question
+    Answering (XOR QA)", "… Graphical Neural Networks, or DRAGNN"): the short form after it
+    is the name; without one, nothing here is ("Multi Volume Occupancy Grids")."""
+    while True:
+        toks, nxt = _phrase(text, end + 1)
+        if not toks or not text.startswith(" ", end):
+            break
+        end = nxt
+    short = _SHORT_AFTER.match(text, end)
+    inner = short.group(1) or short.group(2) if short else ""
+    words = inner.split()
+    if not inner or len(words) > 2 or not all(_TOK.fullmatch(w) for w in words) or \
+            _shape(words[0]) != 2 or bad_name(inner, text, start):
+        return False
+    return Candidate(inner, start, short.end(), strong, expansion=text[p:end])
+
+
+_SHORT_AFTER = re.compile(r"\s*\(([^()]{1,30})\)|,? or ([^\s,.;()]+(?= ?[,.;]))")
 
 
 _ARTICLES = ("a ", "an ", "the ", "our ", "this ", "A ", "An ", "The ", "Our ", "This ")
@@ -807,7 +846,7 @@ def find_candidates(text: str) -> Candidate | None:
     ("X is a …").
     """
     found: list[Candidate] = []
-    for start, end, kind in _cues(text):
+    for start, end, kind in cues(text):
         # "known as" also names places and tasks: it needs a distinctive name.
         got = _after_intro(text, end, start, kind not in ("ours", "appos"),
                            named=kind in ("naming", "appos"), verb_ok=kind == "ours")

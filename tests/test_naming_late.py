@@ -1,0 +1,64 @@
+"""Naming, round 4: a name set off after its description late in the introducing sentence
+(naming_apposed), short forms after long capitalised phrases, a Greek letter ending a name,
+and the lists and uses that must stay nameless."""
+
+from __future__ import annotations
+
+import pytest
+
+from paper_tui.naming import name_and_title
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        # The name after its description, late in the sentence the verb opens.
+        ("We propose to address face reconstruction in the wild by using a multi-metric "
+         "regression network, MMFace, to align a 3D face model to an input image.", "MMFace"),
+        ("This paper proposes a novel visual SLAM method with dense planar reconstruction "
+         "using a monocular camera: TT-SLAM. The method exploits planar trackers.", "TT-SLAM"),
+        ("We present a new extension to the lightweight approach, C3, which enables efficient "
+         "re-execution of proposals.", "C3"),
+        ("We propose a novel coarse-to-fine unsupervised domain adaptation (UDA) model - "
+         "CALI. Our aim is to transfer the knowledge.", "CALI"),
+        # A long form cut at three words used to be taken; its short form is the name.
+        ("Based on this dataset, we introduce a task framework, called Cross-lingual "
+         "Open-Retrieval Question Answering (XOR QA), that consists of three new tasks.",
+         "XOR QA"),
+        ("We introduce a novel federated learning framework named Multimodal Large Language "
+         "Model Assisted Federated Learning (MLLM-LLaVA-FL) which employs MLLMs.",
+         "MLLM-LLaVA-FL"),
+        # An acronym defined after an apposition does not hide the name before it.
+        ("To address these challenges, we propose Propulsion, a novel parameter-efficient "
+         "fine-tuning (PEFT) method designed to optimize task performance.", "Propulsion"),
+        # A Greek letter in math ends a name.
+        ("To study policy mobilization, we introduce the Mobi-$\\pi$ framework, which "
+         "includes metrics.", "Mobi-$\\pi$"),
+    ],
+)
+def test_late_names(abstract: str, name: str) -> None:
+    assert name_and_title(abstract)[0] == name
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        # A list after the verb, not a name set off after its description.
+        "We present a generalization of the Cauchy/Lorentzian, Geman-McClure, Welsch and "
+        "generalized Charbonnier loss functions.",
+        "We show that the resulting algorithms relate to gradient clipping, RMSprop, Adagrad "
+        "and Adam, popular optimizers.",
+        "This article presents a novel approach to fuse data from various sensors (camera, "
+        "LIDAR, radar, IMU) for pedestrian tracking.",
+        # Someone else's method the paper builds on.
+        "We build on a meta-learning algorithm, F-PACOH, capable of providing reliable "
+        "priors.",
+        # A math term with a Greek letter is no name.
+        "We propose an algorithm that finds $\\epsilon$-optimal policies, a new result.",
+        # A long capitalised phrase with no short form after it names nothing.
+        "This video shows our pose estimation system, a novel 3D map structure called Multi "
+        "Volume Occupancy Grids, and the development of a groundstation.",
+    ],
+)
+def test_lists_and_uses_stay_nameless(abstract: str) -> None:
+    assert name_and_title(abstract)[0] == ""
