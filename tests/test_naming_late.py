@@ -31,6 +31,13 @@ from paper_tui.naming import name_and_title
         # An acronym defined after an apposition does not hide the name before it.
         ("To address these challenges, we propose Propulsion, a novel parameter-efficient "
          "fine-tuning (PEFT) method designed to optimize task performance.", "Propulsion"),
+        # "the X <kind>" with the kind three words on.
+        ("In this paper, we propose the GeoCueDepth convolutional neural network to exploit "
+         "local geometric cues.", "GeoCueDepth"),
+        # An acronym of lower-case words loses a tie to a name the abstract talks about.
+        ("Universal adversarial perturbations have been shown for classifiers. We present a "
+         "novel and effective approach called G-UAP to craft universal adversarial "
+         "perturbations (UAP), which fool detectors. UAP is shown to transfer.", "G-UAP"),
         # A Greek letter in math ends a name.
         ("To study policy mobilization, we introduce the Mobi-$\\pi$ framework, which "
          "includes metrics.", "Mobi-$\\pi$"),

@@ -6,7 +6,8 @@ goes on to talk about, so each candidate is weighed by what the rest of the abst
 with it: every mention counts, a mention as the subject of a result ("X outperforms", "X
 can") or owned ("our X", "the effectiveness of X") counts more, being introduced first or
 extending another candidate's name ("FIRE" → "FIREPruning") counts a little, and a part of
-the system ("a … decoder layer (CF)") counts against.
+the system ("a … decoder layer (CF)") counts against, as does, a little, an acronym of
+lower-case words (a term of the field more often than a coined name).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ _OWNED = ("our ", "the proposed ", "effectiveness of ", "superiority of ", "effi
 _RESULT_WEIGHT = 2
 _OWNED_WEIGHT = 2
 _COMPONENT_WEIGHT = 3
+_TERM_WEIGHT = 1
 
 
 def mentions(name: str, text: str) -> int:
@@ -68,7 +70,14 @@ def _weight(got: Candidate, text: str) -> int:
             score += _RESULT_WEIGHT
         if text[max(0, i - 20):i].lower().endswith(_OWNED):
             score += _OWNED_WEIGHT
-    return score - _COMPONENT_WEIGHT * component(got, text)
+    return score - _COMPONENT_WEIGHT * component(got, text) - _TERM_WEIGHT * _term(got)
+
+
+def _term(got: Candidate) -> bool:
+    """An acronym of lower-case words ("plane sweep volume (PSV)", "universal adversarial
+    perturbation (UAP)") is more often a term of the field than a coined name ("Filter
+    Inactive RatE (FIRE)"): a tie-breaker against it."""
+    return bool(got.expansion) and got.expansion.replace("-", "").replace(" ", "").islower()
 
 
 def pick(found: list[Candidate], text: str) -> Candidate:

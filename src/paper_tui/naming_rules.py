@@ -557,7 +557,7 @@ def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool,
         not text.endswith(_ARTICLES, 0, p) and text.startswith((" that ", " which ", " to "),
                                                                  after)
     # "the Transkimmer architecture", "the Flexpoint data format", "our Mnemonist method".
-    kind_named = _kind_follows(text, after) and text[:p].rstrip(_QUOTE_CHARS).endswith(
+    kind_named = _kind_follows(text, after, 3) and text[:p].rstrip(_QUOTE_CHARS).endswith(
         ("the ", "our ", "Our ", "proposed ")) and toks[0][0] not in _PROPER_ADJECTIVES
     if not bare and not kind_named and not _followed_ok(text, after, shapes, named, verb_ok):
         return False
