@@ -4,6 +4,7 @@ blocks read without Whoosh's matcher, lazy ranking, caches, phrase positions, fu
 from __future__ import annotations
 
 import json
+import pickle
 import random
 import subprocess
 import sys
@@ -12,14 +13,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from whoosh.formats import Positions
 from whoosh.matching.wrappers import FilterMatcher
 
 from paper_tui import config as config_mod
 from paper_tui.index import ResultSet
+from paper_tui.index.positions import PACKED_START, PackedPositions, PackedValues
 from paper_tui.index.results import TOP
-from paper_tui.index.schema import MAX_EXPANSION
-from paper_tui.index.snapshot import SizedLRU, _positions, _values_of
+from paper_tui.index.schema import MAX_EXPANSION, term_positions
+from paper_tui.index.snapshot import SizedLRU
 from paper_tui.index.vocabulary import Vocabulary, distance
 from paper_tui.library import Library
 from paper_tui.model import Paper
@@ -78,17 +79,18 @@ def test_index_of_and_ids_rank_what_is_still_pending(big: Library) -> None:
     assert results.index_of(last) == len(results) - 1
 
 
-def test_postings_and_values_equal_whooshs_matcher(big: Library) -> None:
+def test_postings_and_positions_equal_whooshs_matcher_and_the_text(big: Library) -> None:
     snap = big.index._snapshot()
-    fmt = Positions()
     checked = 0
     for reader, offset in snap.leaves:
         for fieldname in ("abstract", "title"):
+            fmt = reader.schema[fieldname].format
+            assert isinstance(fmt, PackedPositions)
             for btext in list(reader.lexicon(fieldname)):
                 matcher = reader.postings(fieldname, btext)
                 deleted = reader.deleted_docs_set if isinstance(matcher, FilterMatcher) else ()
                 ids, weights, values = [], [], []
-                while matcher.is_active():
+                while matcher.is_active():  # Whoosh's own reading of our blocks
                     ids.append(matcher.id())
                     weights.append(matcher.weight())
                     values.append(matcher.value())
@@ -97,25 +99,44 @@ def test_postings_and_values_equal_whooshs_matcher(big: Library) -> None:
                     ours = snap.postings(fieldname, btext)
                     assert list(ours.ids) == [offset + d for d in ids]
                     assert list(ours.weights) == weights
+                assert weights == [float(fmt.decode_frequency(v)) for v in values]
                 child = reader.postings(fieldname, btext)
                 child = child.child if isinstance(child, FilterMatcher) else child
-                wanted = np.array(ids[::3], dtype=np.int64)
-                got = [(int(d), v) for found, vals in _values_of(child, wanted)
-                       for d, v in zip(found, vals, strict=True)]
-                assert got == list(zip(ids, values, strict=True))[::3]
-                for value in values:
-                    assert list(_positions(value)) == fmt.decode_positions(value)
+                every = []  # deleted documents too
+                while child.is_active():
+                    every.append((offset + child.id(), fmt.decode_positions(child.value())))
+                    child.next()
+                wanted = np.array([d for d, _ in every[::3]], dtype=np.int64)
+                docs, flat = snap._candidate_positions(fieldname, btext, wanted)
+                assert list(zip(docs.tolist(), flat.tolist(), strict=True)) == \
+                    [(d, p) for d, ps in every[::3] for p in ps]
                 checked += len(ids)
+            for doc in range(0, reader.doc_count_all(), 97):  # positions are the text's
+                paper = Paper.from_dict(reader.stored_fields(doc)["paper"])
+                text = paper.display_abstract if fieldname == "abstract" else paper.display_title
+                for term, expected in term_positions(text).items():
+                    value = reader.postings(fieldname, term.encode())
+                    value.skip_to(doc)
+                    assert value.id() == doc
+                    assert fmt.decode_positions(value.value()) == expected
     assert checked > 20_000
 
 
-def test_positions_of_every_shape() -> None:
-    fmt = Positions()
-    for positions in ([0], [5], [255], [256], [70000], [1, 2], [3, 300, 301], list(range(0,
-                                                                                    2000, 7))):
+def test_packed_positions_round_trip() -> None:
+    fmt = PackedPositions(field_boost=2.0)
+    for positions in ([0], [5], [255], [256], [70000], [1, 2], [3, 300, 301],
+                      list(range(0, 2000, 7)), [2**32 - 1]):
         value = fmt.encode(positions)
-        assert list(_positions(value)) == positions
-        assert list(_positions(value.rstrip(b"."))) == positions  # as Whoosh accepts it
+        assert fmt.decode_positions(value) == positions
+        assert fmt.decode_frequency(value) == len(positions)
+        assert fmt.decode_weight(value) == 2.0 * len(positions)
+    values = [fmt.encode(p) for p in ([1], [2, 3], [4, 5, 6])]
+    for packed in (PackedValues.pack(values), PackedValues.pack([])):
+        again = pickle.loads(pickle.dumps(packed, 2))
+        assert len(again) == len(packed)
+        assert [again[i] for i in range(len(again))] == [packed[i] for i in range(len(packed))]
+    assert PackedValues.pack(values)[-1] == values[-1]
+    assert PACKED_START in pickle.dumps((1, PackedValues.pack(values)), 2)
 
 
 def test_phrase_hits_equal_a_scan_of_the_text(big: Library) -> None:

@@ -5,17 +5,25 @@ from __future__ import annotations
 
 import json
 import math
+import pickle
 import random
 from collections.abc import Iterator
 
 import numpy as np
 import pytest
 from whoosh import query as wq
-from whoosh.formats import Positions
+from whoosh.filedb.structfile import BufferFile
 
 from paper_tui import config as config_mod
+from paper_tui.index.positions import (
+    PackedPositions,
+    PackedValues,
+    block_positions,
+    read_values,
+    values_positions,
+)
 from paper_tui.index.schema import K1, B
-from paper_tui.index.snapshot import FIELD_B, Snapshot, _decode_positions
+from paper_tui.index.snapshot import FIELD_B, Snapshot
 from paper_tui.library import Library
 from paper_tui.model import Paper
 
@@ -161,21 +169,42 @@ def test_scores_equal_bm25_worked_out_one_document_at_a_time(lib: Library,
                 assert score == pytest.approx(slow, rel=1e-9)
 
 
-def test_phrase_positions_decoded_at_once_equal_whooshs_decoding() -> None:
-    fmt = Positions()
+def test_positions_of_packed_blocks_equal_the_formats_decoding() -> None:
+    """Positions read a block at a time with numpy equal each value decoded on its own, for
+    the postings a phrase asks for; only the blocks holding one are read."""
+    fmt = PackedPositions()
     rng = random.Random(3)
     shapes = [[0], [5], [255], [256], [70000], [1, 2], [3, 300, 301], list(range(0, 2000, 7))]
     positions = [rng.choice(shapes) if rng.random() < 0.3 else
                  sorted(rng.sample(range(600 if rng.random() < 0.2 else 200), rng.randint(1, 9)))
                  for _ in range(2000)]
     values = [fmt.encode(p) for p in positions]
-    values[7] = values[7].rstrip(b".")  # as Whoosh also accepts it
-    for chosen in (values, values[:1], [v for v, p in zip(values, positions, strict=True)
-                                        if max(p) < 200]):
-        counts, found = _decode_positions(chosen)
-        expected = [fmt.decode_positions(v) for v in chosen]
-        assert counts.tolist() == [len(p) for p in expected]
-        assert found.tolist() == [x for p in expected for x in p]
+    ids = np.cumsum(np.array([rng.randint(1, 300) for _ in values], dtype=np.int64))
+    # blocks of 128 postings pickled as our writer does, in one file
+    data, spans = b"", []
+    for start in range(0, len(values), 128):
+        block = pickle.dumps((tuple(ids[start:start + 128].tolist()), None,
+                              PackedValues.pack(values[start:start + 128])), 2)
+        spans.append((len(data), len(data) + len(block)))
+        data += block
+    postfile = BufferFile(data)
+    firsts = np.arange(0, len(values), 128)
+    for wanted in (ids, ids[:1], ids[::7], ids[-3:], ids[5:9] + 1, ids[300:310]):
+        read_blocks = []
+
+        def read(k: int) -> tuple[np.ndarray, np.ndarray]:
+            read_blocks.append(k)  # noqa: B023 (read is called within this iteration)
+            return read_values(postfile, *spans[k])
+
+        found, counts, flat = block_positions(ids, firsts, wanted, read)
+        chosen = [i for i, d in enumerate(ids.tolist()) if d in set(wanted.tolist())]
+        assert found.tolist() == ids[chosen].tolist()
+        assert counts.tolist() == [len(positions[i]) for i in chosen]
+        assert flat.tolist() == [x for i in chosen for x in fmt.decode_positions(values[i])]
+        assert read_blocks == sorted({i // 128 for i in chosen})
+        ends, flat = values_positions(values)  # any sequence of values reads the same
+        assert flat.tolist() == [x for p in positions for x in p]
+        assert ends.tolist() == np.cumsum([len(p) for p in positions]).tolist()
 
 
 def _whoosh_postings(snap: Snapshot, fieldname: str, btext: bytes) -> tuple[list, list]:

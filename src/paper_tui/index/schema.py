@@ -15,10 +15,11 @@ from whoosh.fields import BOOLEAN, COLUMN, ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.lang import stemmer_for_language
 from whoosh.system import pack_uint
 
+from paper_tui.index.positions import PackedPositions
 from paper_tui.model import Paper
 from paper_tui.query import WORD, fold
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7  # 7: positions packed (index/positions.py)
 Progress = Callable[[int], None]
 AnnotationFields = dict[str, Any]
 """``{"status": str, "starred": bool, "tags": list[str], "lists": list[str], "note": str}``"""
@@ -97,6 +98,8 @@ class FoldedText(TEXT):
 
     def __init__(self, stemmed: bool = True, phrase: bool = True, field_boost: float = 1.0):
         super().__init__(analyzer=analyzer(stemmed), phrase=phrase, field_boost=field_boost)
+        if phrase:
+            self.format = PackedPositions(field_boost=field_boost)
         self.stemmed = stemmed
 
     def index(self, value, **kwargs):

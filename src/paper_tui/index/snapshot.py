@@ -3,28 +3,29 @@
 from __future__ import annotations
 
 import math
-import pickle
 import threading
-import zlib
 from array import array
 from bisect import bisect_right
 from collections import OrderedDict
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable
 from functools import cache, wraps
-from itertools import accumulate
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from whoosh import index as windex
 from whoosh import query as wq
-from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3LeafMatcher, _lenfield
-from whoosh.formats import Positions
-from whoosh.reading import TermNotFound
-from whoosh.system import _INT_SIZE
+from whoosh.codec.whoosh3 import LENGTHS_COLUMN, _lenfield
 from whoosh.util.numeric import byte_to_length
 
 from paper_tui import atomic
+from paper_tui.index.blocks import blocks, matcher, segment_id
 from paper_tui.index.lazy import cached, np
+from paper_tui.index.positions import (
+    PackedPositions,
+    block_positions,
+    matcher_positions,
+    read_values,
+)
 from paper_tui.index.schema import K1, B
 from paper_tui.model import Paper
 
@@ -35,8 +36,8 @@ POSTINGS_BUDGET = 3_000_000
 """Postings (an int32 doc number and a float32 weight, 8 bytes): ~24 MB (per view, and
 again per segment)."""
 BLOCKS_BUDGET = 600_000
-"""Postings of unpickled blocks (an id and a ~50-byte encoded positions value), for
-phrases: ~50 MB."""
+"""Postings of the blocks whose positions a phrase read (where each posting's positions end,
+and ~1.5 positions a posting, int64): ~20 MB."""
 IMPACTS_BUDGET = 3_000_000
 """Per-posting term scores (float64, 8 bytes): ~24 MB."""
 PAPERS_KEPT = 4096
@@ -53,6 +54,16 @@ unstemmed title_exact field); known-item rank 1 on 3 title words went from 83% t
 class Postings(NamedTuple):
     ids: np.ndarray  # int32: live global document numbers, ascending (read-only)
     weights: np.ndarray  # float32: the term's frequency in each document (read-only)
+
+
+class SegmentPostings(NamedTuple):
+    """One segment's postings of a term, deleted documents included."""
+
+    ids: np.ndarray  # int32: local document numbers, ascending (read-only)
+    weights: np.ndarray  # float32 (read-only)
+    firsts: np.ndarray | None  # int64: the index of each posting block's first posting
+    spans: list[tuple[int, int]] | None  # where each block's pickle is in the postings file
+    # (firsts and spans are None where the postings are not plain blocks on disk)
 
 
 class SizedLRU:
@@ -110,7 +121,7 @@ class Segments:
         self.postings = SizedLRU(POSTINGS_BUDGET)
         """(segment, field, term) -> (local doc numbers, weights), deleted ones included."""
         self.blocks = SizedLRU(BLOCKS_BUDGET)
-        """(segment, field, term, block offset) -> unpickled (ids, values) of a block."""
+        """(segment, field, term, block number) -> (where each value ends, positions)."""
         self.papers = SizedLRU(PAPERS_KEPT)
         """(segment, doc number in it) -> the stored paper."""
 
@@ -212,21 +223,25 @@ class Snapshot:
         return Postings(all_ids, all_weights)
 
     def _segment_postings(self, reader, fieldname: str, btext: bytes
-                          ) -> tuple[np.ndarray, np.ndarray] | None:
+                          ) -> SegmentPostings | None:
         """One segment's postings of a term (None: the segment lacks it), from the cache
         shared by the index's views when read before."""
-        segment = _segment_id(reader)
+        segment = segment_id(reader)
         if segment is None:
             return None
         key = (segment, fieldname, btext)
         found = self._segments.postings.get(key)
         if found is None:
-            matcher = _matcher(reader, fieldname, btext)
-            blocks = list(_blocks(matcher)) if matcher is not None else []
-            if blocks:
-                found = (np.concatenate([ids for ids, _ in blocks]),
-                         np.concatenate([weights for _, weights in blocks]))
-                found[0].flags.writeable = found[1].flags.writeable = False
+            m = matcher(reader, fieldname, btext)
+            read = list(blocks(m)) if m is not None else []
+            if read:
+                ids = np.concatenate([ids for ids, _, _ in read])
+                weights = np.concatenate([weights for _, weights, _ in read])
+                ids.flags.writeable = weights.flags.writeable = False
+                spans = [span for _, _, span in read]
+                firsts = np.cumsum([0] + [len(ids) for ids, _, _ in read[:-1]])
+                found = SegmentPostings(ids, weights, *((firsts, spans) if None not in spans
+                                                        else (None, None)))
             else:
                 found = ()
             self._segments.postings.put(key, found, len(found[0]) if found else 1)
@@ -235,20 +250,17 @@ class Snapshot:
     @locked
     def _phrase_docs(self, fieldname: str, words: list[str]) -> np.ndarray:
         """Documents where ``words`` follow each other: candidates from the posting masks,
-        then positions read only in the posting blocks that hold a candidate and decoded
-        only for candidates, matched as (document, position - k) keys of the k-th word."""
+        then positions read only in the posting blocks that hold a candidate, matched as
+        (document, position - k) keys of the k-th word."""
         found = self.live
         for word in words:
             found = found & self.mask(self.term_docs(fieldname, word))
         if len(words) < 2 or not found.any():
             return found
         candidates = np.flatnonzero(found)
-        fmt = self.reader.schema[fieldname].format
-        decode = _positions if type(fmt) is Positions else fmt.decode_positions
         keys = None
         for k, word in enumerate(words):
-            docs, positions = self._candidate_positions(fieldname, word.encode(), candidates,
-                                                        decode)
+            docs, positions = self._candidate_positions(fieldname, word.encode(), candidates)
             mine = (docs << 32) | (positions - k)
             mine = mine[positions >= k]
             keys = mine if keys is None else np.intersect1d(keys, mine, assume_unique=True)
@@ -258,28 +270,41 @@ class Snapshot:
         out[keys >> 32] = True
         return out
 
-    def _candidate_positions(self, fieldname: str, btext: bytes, candidates: np.ndarray,
-                             decode) -> tuple[np.ndarray, np.ndarray]:
+    def _candidate_positions(self, fieldname: str, btext: bytes, candidates: np.ndarray
+                             ) -> tuple[np.ndarray, np.ndarray]:
         """(document, position) of every occurrence of one term in the candidate documents
         (``candidates`` ascending), as two int64 arrays."""
         docs: list[np.ndarray] = []
-        values: list[bytes] = []
+        positions: list[np.ndarray] = []
         for reader, offset in self.leaves:
             end = offset + reader.doc_count_all()
             lo, hi = np.searchsorted(candidates, (offset, end))
             if lo == hi:
                 continue
-            matcher = _matcher(reader, fieldname, btext)
-            if matcher is None:
+            found = self._segment_postings(reader, fieldname, btext)
+            if found is None:
                 continue
-            for ids, found in _values_of(matcher, candidates[lo:hi] - offset, self._blocks,
-                                         (_segment_id(reader), fieldname, btext)):
-                docs.append(ids + offset)
-                values.extend(found)
-        if not values:
+            wanted = candidates[lo:hi] - offset
+            if found.firsts is None:
+                ids, counts, at = matcher_positions(matcher(reader, fieldname, btext), wanted)
+            else:
+                key = (segment_id(reader), fieldname, btext)
+                postfile = reader._terms._postfile
+                spans = found.spans
+
+                def read(k: int, key=key, postfile=postfile, spans=spans):
+                    values = self._blocks.get((*key, k))
+                    if values is None:
+                        values = read_values(postfile, *spans[k])
+                        self._blocks.put((*key, k), values, len(values[0]))
+                    return values
+
+                ids, counts, at = block_positions(found.ids, found.firsts, wanted, read)
+            docs.append((ids + offset).repeat(counts))
+            positions.append(at)
+        if not docs:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-        counts, positions = _decode_positions(values, decode)
-        return np.repeat(np.concatenate(docs), counts), positions
+        return np.concatenate(docs), np.concatenate(positions)
 
     def _norms(self, fieldname: str, ids: np.ndarray) -> np.ndarray:
         """BM25's length normalisation ``K1 * (1 - B + B * len / avglen)`` of the documents
@@ -364,7 +389,8 @@ class Snapshot:
             return np.zeros(self.size, dtype=bool)
         if isinstance(q, wq.MultiTerm):
             return self.docs(q.simplify(self.reader))
-        if isinstance(q, wq.Phrase) and q.slop == 1:
+        if isinstance(q, wq.Phrase) and q.slop == 1 and \
+                isinstance(self.reader.schema[q.fieldname].format, PackedPositions):
             return self._phrase_docs(q.fieldname, q.words)
         found = self.mask(np.fromiter(self.searcher.docs_for_query(q), dtype=np.int64))
         return found & self.live
@@ -461,7 +487,7 @@ class Snapshot:
     @locked
     def paper(self, doc: int) -> Paper:
         reader, offset = self.leaves[bisect_right(self._starts, doc) - 1]
-        key = (_segment_id(reader), doc - offset)
+        key = (segment_id(reader), doc - offset)
         paper = self._segments.papers.get(key)
         if paper is None:
             paper = Paper.from_dict(self.stored(doc)["paper"])
@@ -505,256 +531,3 @@ def length_bytes(reader, fieldname: str) -> bytes:
         return bytes(raw) + bytes(count - len(raw))
     except AttributeError:  # another codec: the slow, public way
         return bytes(column)
-
-
-def _segment_id(reader) -> str | None:
-    """The id of a leaf reader's segment (None for an empty index's reader)."""
-    segment = reader.segment()
-    return segment.segment_id() if segment is not None else None
-
-
-def _matcher(reader, fieldname: str, btext: bytes):
-    """The postings matcher of one term in one segment, deletions not filtered (None when
-    the segment lacks the term): one hash lookup, and no block read yet (Whoosh's
-    ``reader.postings`` looks the term up twice and, wrapped for deletions, reads and
-    unpickles the first block whole, positions included)."""
-    terms = getattr(reader, "_terms", None)  # an empty index's reader has none
-    if terms is None:
-        return None
-    try:
-        return terms.matcher(fieldname, btext, reader.schema[fieldname].format)
-    except TermNotFound:
-        return None
-
-
-def _blocks(matcher) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-    """(ids, weights) of the postings as numpy arrays (int32, float32), a block at a time
-    for on-disk postings."""
-    if type(matcher) is not W3LeafMatcher:  # a few postings inlined in the term info
-        ids, weights = [], []
-        while matcher.is_active():
-            ids.append(matcher.id())
-            weights.append(matcher.weight())
-            matcher.next()
-        yield np.array(ids, dtype=np.int32), np.array(weights, dtype=np.float32)
-        return
-    m = matcher
-    while not m._atend:
-        yield _ids_weights(m)
-        if m._lastblock:
-            break
-        m._goto(m._nextoffset)
-
-
-_VALUES_START = b"(c_codecs\nencode\n"
-"""How a block's pickled values (positions) begin: a tuple of bytes, which pickle protocol 2
-writes as ``_codecs.encode(str, "latin1")`` calls: 90% of a block's unpickling time."""
-
-
-_HEAD_BYTES = 16 * 1024
-"""A block's ids (<= 5 bytes each) and weights (9 bytes each) for 1,024 postings."""
-
-
-def _ids_weights(m: W3LeafMatcher) -> tuple[np.ndarray, np.ndarray]:
-    """The current block's (ids, weights) without unpickling its values.
-
-    A block is the pickle of ``(ids, weights, values)``: read the first two straight from
-    its bytes where they have the usual layout (:func:`_decode_head`), else cut the pickle
-    before the values and close the tuple there, so pickle reads only the first two.
-    Anything unexpected (a block without values, a cut that does not parse) takes Whoosh's
-    own full read."""
-    size = m._nextoffset - m._dataoffset
-    n = m._blocklength
-    if not m._compression:  # ids and weights fill at most ~14 KB of a block: read those
-        head = m._postfile.get(m._dataoffset, min(size, _HEAD_BYTES))
-        cut = head.find(_VALUES_START)
-        if cut > 0:
-            found = _decode_head(head, cut, n)
-            if found is not None:
-                ids, weights = found
-                return (ids if m._byteids else np.cumsum(ids, dtype=np.int32)), weights
-            try:
-                data = pickle.loads(head[:cut] + b"\x86.")  # TUPLE2, STOP
-            except Exception:
-                data = None
-            if isinstance(data, tuple) and len(data) == 2 and len(data[0]) == n:
-                return _as_arrays(m, data)
-    raw = m._postfile.get(m._dataoffset, size)
-    return _as_arrays(m, pickle.loads(zlib.decompress(raw) if m._compression else raw))
-
-
-def _as_arrays(m: W3LeafMatcher, data: tuple) -> tuple[np.ndarray, np.ndarray]:
-    """Unpickled (ids, weights, ...) of a block as numpy arrays (ids no longer deltas)."""
-    ids = np.fromiter(data[0], dtype=np.int32, count=m._blocklength)
-    if not m._byteids:  # stored as deltas
-        ids = np.cumsum(ids, dtype=np.int32)
-    weights = data[1]
-    if weights is None or isinstance(weights, float):
-        weights = np.full(m._blocklength, 1.0 if weights is None else weights,
-                          dtype=np.float32)
-    else:
-        weights = np.fromiter(weights, dtype=np.float32, count=m._blocklength)
-    return ids, weights
-
-
-_K, _G = ord("K"), ord("G")  # pickle's BININT1 (one unsigned byte) and BINFLOAT opcodes
-
-
-def _decode_head(head: bytes, cut: int, n: int) -> tuple[np.ndarray, np.ndarray] | None:
-    """(ids as stored, weights) of a block of ``n`` > 3 postings straight from its pickle
-    bytes, ``cut`` being where its values start; None unless the weights are n floats.
-
-    Protocol 2 writes the block as PROTO, the ids tuple (MARK, an int opcode each,
-    TUPLE, BINPUT), the weights tuple (MARK, BINFLOAT + 8 big-endian bytes each, TUPLE,
-    BINPUT), then the values. Weights are read from the end back; ids straight from the
-    bytes when every one is a BININT1 (all deltas < 256), else by pickle (a few large
-    gaps make the opcodes vary in length)."""
-    if n <= 3 or head[cut - 3:cut - 1] != b"tq":
-        return None
-    start = cut - 3 - 9 * n  # the weights' first opcode
-    if start < 4 or head[start - 1] != 0x28:  # MARK
-        return None
-    raw = np.frombuffer(head, dtype=np.uint8, count=9 * n, offset=start).reshape(n, 9)
-    if not (raw[:, 0] == _G).all():
-        return None
-    weights = raw[:, 1:].copy().view(">f8").ravel().astype(np.float32)
-    end = start - 4  # the ids tuple's TUPLE opcode
-    if head[:3] != b"\x80\x02(" or head[end:end + 2] != b"tq":
-        return None
-    if end - 3 == 2 * n:
-        ops = np.frombuffer(head, dtype=np.uint8, count=2 * n, offset=3).reshape(n, 2)
-        if (ops[:, 0] == _K).all():
-            return ops[:, 1].astype(np.int32), weights
-    try:
-        ids = pickle.loads(head[:end + 3] + b".")
-    except Exception:
-        return None
-    if not (isinstance(ids, tuple) and len(ids) == n):
-        return None
-    return np.fromiter(ids, dtype=np.int32, count=n), weights
-
-
-def _block_values(m: W3LeafMatcher, blocks: SizedLRU | None, key: tuple
-                  ) -> tuple[np.ndarray, tuple[bytes, ...]]:
-    """The current block's (ids, encoded values), unpickled whole (its repeated values are
-    memo references) and kept in ``blocks`` under ``key``. The values are pickled as
-    ``_codecs.encode(text, "latin1")`` calls; read as ``bytes(text, "latin1")`` (the same
-    bytes, without the codec registry) the block unpickles ~1.8x faster."""
-    found = blocks.get(key) if blocks is not None else None
-    if found is None:
-        raw = m._postfile.get(m._dataoffset, m._nextoffset - m._dataoffset)
-        if m._compression:
-            raw = zlib.decompress(raw)
-        ids, _, values = pickle.loads(raw.replace(_VALUES_START, _VALUES_AS_BYTES, 1))
-        ids = np.fromiter(ids, dtype=np.int64, count=len(ids))
-        found = (ids if m._byteids else np.cumsum(ids), values)
-        if blocks is not None:
-            blocks.put(key, found, len(ids))
-    return found
-
-
-_VALUES_AS_BYTES = b"(c__builtin__\nbytes\n"
-
-
-def _select(ids: np.ndarray, values, wanted: np.ndarray) -> tuple[np.ndarray, list[bytes]]:
-    """The (ids, values) of the postings whose ids are in ``wanted`` (both ascending)."""
-    at = np.searchsorted(ids, wanted)
-    inside = at < len(ids)
-    at = at[inside]
-    at = at[ids[at] == wanted[inside]]
-    return ids[at], [values[k] for k in at.tolist()]
-
-
-def _positions(value: bytes) -> tuple[int, ...] | list[int]:
-    """Whoosh's ``Positions.decode_positions``: a count, then the pickled list of position
-    deltas. Deltas below 256 (most words in most documents) are read without pickle."""
-    if len(value) == 13 and value[9] == 0x4B:  # b"....\x80\x02]q\x00K" + position + b"a."
-        return (value[10],)
-    # b"....\x80\x02]q\x00(" + b"K" + delta for each, + b"e.": all deltas below 256
-    if len(value) > 13 and value[9] == 0x28 and value.endswith(b"e.") \
-            and not value[10:-2:2].strip(b"K"):
-        return list(accumulate(value[11:-2:2]))
-    if not value.endswith(b"."):
-        value += b"."
-    return list(accumulate(pickle.loads(value[_INT_SIZE:])))
-
-
-def _decode_positions(values: list[bytes], decode=_positions
-                      ) -> tuple[np.ndarray, np.ndarray]:
-    """How many positions each encoded value holds, and all their positions in value order
-    (int64). The two usual encodings of :func:`_positions` (every delta below 256) are read
-    for all values at once with numpy; any other value by ``decode``, one at a time."""
-    lens = np.fromiter(map(len, values), dtype=np.int64, count=len(values))
-    buf = np.frombuffer(b"".join(values), dtype=np.uint8)
-    starts = np.cumsum(lens) - lens
-    short = lens < 13  # no value of the usual shapes is this short
-    at = np.where(short, 0, starts)[:, None]
-    head = buf[at + np.arange(10)].astype(np.int64)  # the count, 5 pickle bytes, a tag
-    counts = (head[:, 0] << 24) | (head[:, 1] << 16) | (head[:, 2] << 8) | head[:, 3]
-    last = buf[np.where(short, 0, starts + lens - 2)[:, None] + np.arange(2)]
-    # b"....\x80\x02]q\x00K" + position + b"a."  or
-    # b"....\x80\x02]q\x00(" + (b"K" + delta) for each + b"e."
-    one = (lens == 13) & (head[:, 9] == _K) & (counts == 1) & (last[:, 0] == ord("a"))
-    many = (head[:, 9] == 0x28) & (counts >= 2) & (lens == 12 + 2 * counts) & \
-        (last[:, 0] == ord("e"))
-    fast = (one | many) & ~short & (last[:, 1] == ord("."))
-    first_delta = starts + np.where(one, 10, 11)
-    rows = np.flatnonzero(fast)
-    c = counts[rows]
-    delta_at = first_delta[rows].repeat(c) + 2 * _segments(np.zeros_like(c), c)
-    bad = buf[delta_at - 1] != _K  # a delta of 256 or more somewhere: the slow way
-    if bad.any():
-        fast[rows[np.unique(np.arange(len(rows)).repeat(c)[bad])]] = False
-        delta_at = delta_at[fast[rows].repeat(c)]
-        rows = np.flatnonzero(fast)
-        c = counts[rows]
-    deltas = buf[delta_at].astype(np.int64)
-    running = np.cumsum(deltas)
-    firsts = np.cumsum(c) - c
-    positions = running - (running[firsts] - deltas[firsts]).repeat(c)
-    if fast.all():
-        return counts, positions
-    slow = np.flatnonzero(~fast)
-    slow_positions = [np.asarray(decode(values[i]), dtype=np.int64) for i in slow.tolist()]
-    counts[slow] = [len(found) for found in slow_positions]
-    out_starts = np.cumsum(counts) - counts
-    out = np.empty(int(counts.sum()), dtype=np.int64)
-    out[_segments(out_starts[rows], c)] = positions
-    for i, found in zip(slow.tolist(), slow_positions, strict=True):
-        out[out_starts[i]:out_starts[i] + len(found)] = found
-    return counts, out
-
-
-def _segments(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """``start, start + 1, …, start + count - 1`` for each (start, count), concatenated."""
-    firsts = np.cumsum(counts) - counts
-    return (starts - firsts).repeat(counts) + np.arange(int(counts.sum()))
-
-
-def _values_of(matcher, wanted: np.ndarray, blocks: SizedLRU | None = None,
-               key: tuple = ()) -> Iterator[tuple[np.ndarray, list[bytes]]]:
-    """(ids, encoded values) of the postings whose ids are in ``wanted`` (ascending, local
-    to the segment), a block at a time; on-disk blocks holding none of them are skipped
-    unread, and unpickled blocks are kept in ``blocks`` under ``key`` + the block's
-    offset."""
-    if not len(wanted):
-        return
-    if type(matcher) is not W3LeafMatcher:  # a few postings inlined in the term info
-        ids, values = [], []
-        while matcher.is_active():
-            ids.append(matcher.id())
-            values.append(matcher.value())
-            matcher.next()
-        yield _select(np.array(ids, dtype=np.int64), values, wanted)
-        return
-    m = matcher
-    i = 0  # wanted[i:] are the ids not yet passed
-    while not m._atend and i < len(wanted):
-        end = int(np.searchsorted(wanted, m._maxid + 1))
-        if end > i:
-            ids, values = _block_values(m, blocks, (*key, m._dataoffset))
-            yield _select(ids, values, wanted[i:end])
-        i = end
-        if m._lastblock:
-            break
-        m._goto(m._nextoffset)

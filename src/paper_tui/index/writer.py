@@ -5,8 +5,9 @@ external merge sort in pure Python), and at commit feeds them one by one to the 
 posting writer. For an import of 87,549 papers that was most of the time. Here postings
 are kept per term, in arrays, already in document order (document numbers only grow
 within a writer), and each term's posting list goes to the codec's writer a block at a
-time. The files are the ones Whoosh writes, byte for byte (a test compares them), so the
-reading side is unchanged.
+time. The files are the ones Whoosh writes, byte for byte (a test compares them), except
+that the blocks of positional fields hold their values packed (``positions.py``), which
+Whoosh's readers read as they read their own.
 """
 
 from __future__ import annotations
@@ -24,12 +25,14 @@ from typing import Any
 from whoosh import index as windex
 from whoosh.codec.whoosh3 import WHOOSH3_HEADER_MAGIC, W3FieldWriter, W3PostingsWriter, W3TermInfo
 from whoosh.fields import Schema
+from whoosh.formats import Format
 from whoosh.index import LockError
 from whoosh.system import pack_int, pack_long, pack_ushort
 from whoosh.util.numeric import length_to_byte
 from whoosh.writing import SegmentWriter
 
 from paper_tui.errors import StoreError
+from paper_tui.index.positions import PackedPositions, PackedValues
 from paper_tui.index.schema import (
     CODEC,
     AnnotationFields,
@@ -140,8 +143,7 @@ class PostingBuffer:
             postwriter = fieldwriter._postwriter
             if not isinstance(postwriter, W3PostingsWriter):  # whoosh-reloaded is pinned < 2.8
                 raise TypeError(f"unexpected posting writer {postwriter!r}")
-            write = _TermWriter(fieldwriter, postwriter._blocklimit,
-                                fieldobj.format.fixed_value_size())
+            write = _TermWriter(fieldwriter, postwriter._blocklimit, fieldobj.format)
             for tbytes in sorted(terms):
                 write(tbytes, *terms[tbytes])
             fieldwriter.finish_field()
@@ -160,17 +162,18 @@ class _TermWriter:
     ``start_term``/``add``/``finish_term`` (the same bytes; a test compares them), a block
     at a time instead of a Python call per posting."""
 
-    def __init__(self, fieldwriter: W3FieldWriter, blocklimit: int,
-                 fixedsize: int | None) -> None:
+    def __init__(self, fieldwriter: W3FieldWriter, blocklimit: int, fmt: Format) -> None:
         self._postfile = fieldwriter._postfile
         self._tindex = fieldwriter._tindex
         self._prefix = pack_ushort(fieldwriter._fieldid)
         self._limit = blocklimit
-        self._fixedsize = fixedsize
+        self._fixedsize = fmt.fixed_value_size()
+        self._packed = isinstance(fmt, PackedPositions)
 
     def __call__(self, tbytes: bytes, docs: array, weights: array, values: list[bytes]
                  ) -> None:
-        postfile, limit, fixedsize = self._postfile, self._limit, self._fixedsize
+        postfile, limit, fixedsize, packed = (self._postfile, self._limit, self._fixedsize,
+                                              self._packed)
         if not all(values):  # as add_posting: empty values are not kept
             values = [v for v in values if v]
         offset = postfile.tell()
@@ -187,7 +190,9 @@ class _TermWriter:
                 mini_weights = None if first == 1.0 else first
             else:
                 mini_weights = tuple(ws)
-            if fixedsize is None or fixedsize < 0:
+            if packed:
+                mini_values = PackedValues.pack(vs)
+            elif fixedsize is None or fixedsize < 0:
                 mini_values = tuple(vs)
             else:
                 mini_values = b"".join(vs) if fixedsize else None
