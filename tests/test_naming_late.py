@@ -36,6 +36,14 @@ from paper_tui.naming_rules import Candidate
         # "the X <kind>" with the kind three words on.
         ("In this paper, we propose the GeoCueDepth convolutional neural network to exploit "
          "local geometric cues.", "GeoCueDepth"),
+        # Quotes around a name right after the cue.
+        ("Rather than fixing the network at training time, we train a \"Dynamic-Net\" that "
+         "can be modified at inference time.", "Dynamic-Net"),
+        # A math symbol leads the name.
+        ("In this paper, we propose the ∞-former, which extends the vanilla transformer with "
+         "an unbounded long-term memory.", "∞-former"),
+        ("In this work, we propose ∇SLAM (gradSLAM), a methodology for posing SLAM systems "
+         "as differentiable computational graphs.", "∇SLAM"),
         # A Greek letter in math ends a name.
         ("To study policy mobilization, we introduce the Mobi-$\\pi$ framework, which "
          "includes metrics.", "Mobi-$\\pi$"),
@@ -58,6 +66,9 @@ def test_late_names(abstract: str, name: str) -> None:
         # Someone else's method the paper builds on.
         "We build on a meta-learning algorithm, F-PACOH, capable of providing reliable "
         "priors.",
+        # A quoted term that modifies a noun, or a possessive, is no name.
+        "We developed a \"General Position\" searching algorithm for the flutist robot.",
+        "These ill-posedness problems are known as “Bernstein’s problem” and are important.",
         # A math term with a Greek letter is no name.
         "We propose an algorithm that finds $\\epsilon$-optimal policies, a new result.",
         # A long capitalised phrase with no short form after it names nothing.

@@ -41,13 +41,14 @@ class Candidate:
 
 
 # --- Tokens and their shape. ---------------------------------------------------------------
-# A name's letters, digits and math; joined by - & / + ("A*+BFHS", "S+T"); "P^3-Net", "RL^2".
+# A name's letters, digits and math; joined by - & / + ("A*+BFHS", "S+T"); "P^3-Net", "RL^2";
+# led by a math symbol ("∞-former", "∇SLAM").
 # A Greek letter in math ends a name ("Mobi-$\pi$"); one that starts a word is a math term
 # ("$\epsilon$-optimal").
 _GREEK = (r"\$\\(?:alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|kappa|lambda|mu"
           r"|nu|xi|pi|rho|sigma|tau|phi|varphi|chi|psi|omega)\$")
 _TOK = re.compile(
-    rf"(?:[^\W_]|{MATH})(?:[^\W_]|{MATH}|(?<=-){_GREEK}|[-&/–](?=[^\W_]|\$)|\.(?=[A-Z\d])"
+    rf"(?:[^\W_]|[∞∇](?=[\w-])|{MATH})(?:[^\W_]|{MATH}|(?<=-){_GREEK}|[-&/–](?=[^\W_]|\$)|\.(?=[A-Z\d])"
     r"|\^\{?[^\W_]{1,3}\}?(?![^\W_])|[+*]{1,2}(?=[A-Z])|[+*]{1,2}(?![^\W_*+]))*")
 _QUOTE_CHARS = "\"“”'`‘’"
 _QUOTE = re.compile(rf"[{_QUOTE_CHARS}]+")
@@ -125,8 +126,8 @@ def _shape(tok: str) -> int:
     core = MATH_RE.sub("", tok) if "$" in tok else tok
     if not _LETTER.search(core):
         return 0
-    if core != tok or _INNER_UPPER.search(core):
-        return 2
+    if core != tok or _INNER_UPPER.search(core) or core[0] in "∞∇":
+        return 2  # "∞-former", "∇SLAM": a math symbol leads
     if _DIGIT_UPPER.search(core) and (core[0].isalpha() or len(_LETTER.findall(core)) > 1):
         return 2  # "K12", "R3M", "360-Indoor"; not "3D"
     return 1 if core[0].isupper() else 0
@@ -364,7 +365,7 @@ _GEN_SEP = re.compile(r"\s*(?:,|:|\s-+|-+(?=\s)|—|–)\s*"
                       r"|\s+(?:called|named|dubbed|termed|coined|namely)\s+(?:the\s+)?"
                       r"|\s+(?:the\s+)?")
 _GEN_PAREN = re.compile(_NAMED_IN_PAREN)
-_NAMEISH = re.compile(r"[A-Z(\d$]")
+_NAMEISH = re.compile(r"[A-Z(\d$∞∇]")
 # Before the first capital, a word that ends the noun phrase: the generic parse would stop.
 _GEN_BLOCK = re.compile(
     r"\b(?:that|which|where|who|to|whose|while|is|are|was|were|with|from|using|across|over|via"
@@ -552,6 +553,12 @@ def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool,
         p > 2 and text[p - 2].isalpha() and not text.endswith(_ARTICLES, 0, p) \
         else [s for _, s in toks]
     after = _skip_quotes(text, end)
+    # 'we train a "Dynamic-Net" that …': quotes around it right after the cue name it (not
+    # 'a "General Position" searching algorithm', '“Bernstein’s problem”').
+    if strong and after > end and text[p - 1:p] in _QUOTE_CHARS and not named:
+        word = _NEXT_WORD.match(text, after)
+        named = text.startswith((",", ".", " (", ";", ":"), after) or bool(
+            word and (word.group(1) in _FOLLOW))
     # "we propose Weight Distillation to …": a capitalised phrase with no article is a name.
     bare = len(toks) > 1 and strong and toks[0][0] not in _PROPER_ADJECTIVES and \
         not text.endswith(_ARTICLES, 0, p) and text.startswith((" that ", " which ", " to "),
