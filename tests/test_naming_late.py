@@ -44,6 +44,12 @@ from paper_tui.naming_rules import Candidate
          "an unbounded long-term memory.", "∞-former"),
         ("In this work, we propose ∇SLAM (gradSLAM), a methodology for posing SLAM systems "
          "as differentiable computational graphs.", "∇SLAM"),
+        # A trade mark ends a name.
+        ("We propose EMS®, a cloud-enabled massive computational experiment management "
+         "system.", "EMS®"),
+        # "our X" followed by an adverb and its verb.
+        ("We refine the pose with a second stage. Extensive experiments show that our "
+         "Uni6Dv2 reliably and robustly eliminates noise.", "Uni6Dv2"),
         # A Greek letter in math ends a name.
         ("To study policy mobilization, we introduce the Mobi-$\\pi$ framework, which "
          "includes metrics.", "Mobi-$\\pi$"),

@@ -42,14 +42,15 @@ class Candidate:
 
 # --- Tokens and their shape. ---------------------------------------------------------------
 # A name's letters, digits and math; joined by - & / + ("A*+BFHS", "S+T"); "P^3-Net", "RL^2";
-# led by a math symbol ("∞-former", "∇SLAM").
+# led by a math symbol ("∞-former", "∇SLAM"); a trade mark ends it ("EMS®", "LabRat™").
 # A Greek letter in math ends a name ("Mobi-$\pi$"); one that starts a word is a math term
 # ("$\epsilon$-optimal").
 _GREEK = (r"\$\\(?:alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|kappa|lambda|mu"
           r"|nu|xi|pi|rho|sigma|tau|phi|varphi|chi|psi|omega)\$")
 _TOK = re.compile(
-    rf"(?:[^\W_]|[∞∇](?=[\w-])|{MATH})(?:[^\W_]|{MATH}|(?<=-){_GREEK}|[-&/–](?=[^\W_]|\$)|\.(?=[A-Z\d])"
-    r"|\^\{?[^\W_]{1,3}\}?(?![^\W_])|[+*]{1,2}(?=[A-Z])|[+*]{1,2}(?![^\W_*+]))*")
+    rf"(?:[^\W_]|[∞∇](?=[\w-])|{MATH})(?:[^\W_]|{MATH}|(?<=-){_GREEK}|[-&/–](?=[^\W_]|\$)"
+    r"|\.(?=[A-Z\d])|\^\{?[^\W_]{1,3}\}?(?![^\W_])|[+*]{1,2}(?=[A-Z])|[+*]{1,2}(?![^\W_*+])"
+    r"|[®™](?![^\W_]))*")
 _QUOTE_CHARS = "\"“”'`‘’"
 _QUOTE = re.compile(rf"[{_QUOTE_CHARS}]+")
 # A modifier, not a name: "LLM-based agents", "KG-guided search".
@@ -475,7 +476,7 @@ def _followed_ok(text: str, end: int, shapes: list[int], named: bool = False,
                 word not in _ING_NOUNS:
             return True  # "we propose GET-UP leveraging …"
         return ((distinctive and (word in _FOLLOW or (verb_ok and (
-            word.endswith("s") or word in _VERBISH)))) or word in _KINDS)
+            word.endswith(("s", "ly")) or word in _VERBISH)))) or word in _KINDS)
     return False
 
 
