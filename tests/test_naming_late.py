@@ -23,6 +23,14 @@ from paper_tui.naming_rules import Candidate
          "re-execution of proposals.", "C3"),
         ("We propose a novel coarse-to-fine unsupervised domain adaptation (UDA) model - "
          "CALI. Our aim is to transfer the knowledge.", "CALI"),
+        ("This paper proposes message-oriented networked-robot architecture, or MONEA, as an "
+         "efficient development platform.", "MONEA"),
+        ("We present a novel, modular, 3D printed, fibre jamming tendon unit for use in a "
+         "stiffness-tunable compliant robotic ankle, or Jammkle. Its design is new.",
+         "Jammkle"),
+        # A naming word inside a parenthesis.
+        ("In this paper, we present the design and control strategies of a novel quadruped "
+         "climbing robot (named Magneto) with three degrees of freedom.", "Magneto"),
         # A long form cut at three words used to be taken; its short form is the name.
         ("Based on this dataset, we introduce a task framework, called Cross-lingual "
          "Open-Retrieval Question Answering (XOR QA), that consists of three new tasks.",
@@ -69,6 +77,11 @@ def test_late_names(abstract: str, name: str) -> None:
         "and Adam, popular optimizers.",
         "This article presents a novel approach to fuse data from various sensors (camera, "
         "LIDAR, radar, IMU) for pedestrian tracking.",
+        # A plural, or a coined word the paper uses.
+        "In this paper a new method for calculating the stiffness of parallel kinematic "
+        "machines with six links, or Hexapods, is presented.",
+        "We propose a fully decentralized control infrastructure based on a swarm-specific "
+        "scripting language, Buzz. We describe the infrastructure.",
         # Someone else's method the paper builds on.
         "We build on a meta-learning algorithm, F-PACOH, capable of providing reliable "
         "priors.",

@@ -3,8 +3,11 @@
 
 "We propose to address face reconstruction in the wild by using a multi-metric regression
 network, MMFace, to align …", "This paper proposes a novel visual SLAM method … using a
-monocular camera: TT-SLAM.": the introducing verb is followed by a description, and the
-name only comes at its end, after a comma, colon or dash. Lists look the same ("clipping,
+monocular camera: TT-SLAM.", "… a compliant robotic ankle, or Jammkle.": the introducing
+verb is followed by a description, and the name only comes at its end, after a comma, colon,
+dash or ", or". The name is distinctive (``MMFace``) or a coined word the abstract never
+writes in lower case (``Jammkle``); a coined word must not be plural ("…, or Hexapods") or
+follow "based on" / "using" (a language the paper uses: "…, Buzz"). Lists look the same ("clipping,
 RMSprop, Adagrad and Adam", "(camera, LIDAR, radar)"), so the name must follow a lowercase
 word, stand outside parentheses, and be followed by the end of the sentence or a clause
 ("…, X, which", "…, X, to align", "…, X (…)"), not by another list item.
@@ -14,21 +17,23 @@ from __future__ import annotations
 
 import re
 
-from paper_tui.naming_rules import Candidate, bad_name, cues, is_distinctive
+from paper_tui.naming_rules import Candidate, bad_name, coined, cues, is_distinctive
 
 # ", X" / ": X" / " - X", the name perhaps quoted, then what may follow it.
-_APPOSED = re.compile(r"(?:,|:|\s[—–-]+)\s+[\"“']?([^\s,;:()\"”']*[^\s,;:()\"”'.])[\"”']?"
+_APPOSED = re.compile(r"(?:,|:|\s[—–-]+)\s+(?:or\s+)?[\"“']?([^\s,;:()\"”']*[^\s,;:()\"”'.])[\"”']?"
                       r"(?=[,;:]|\.(?:\s|$)|\s[—–-]|\s\(|$)")
 _AFTER = re.compile(r"[\"”']?(?:[.;]|$|\s\(|\s[—–-]|,\s(?:which|that|who|to|a|an|the|for|with"
-                    r"|in|is|was|are|capable|built|based|using|whose|where|designed|consisting"
+                    r"|in|is|was|are|as|capable|built|based|using|whose|where|designed|consisting"
                     r"|able|trained|by|on)\b)")
+# Before a coined word: it is something the paper uses.
+_USED = re.compile(r"\b(?:based on|using|uses|such as)\b")
 _LOWER_WORD = re.compile(r"[a-z][a-z\-]+")
 _SENTENCE_END = re.compile(r"(?<!i\.e)(?<!e\.g)(?<! al)(?<!vs)[.!?](?:\s+|$)")
 
 
 def apposed_name(text: str) -> Candidate | None:
-    """The first new distinctive name set off after a description in a sentence that an
-    introducing verb opens ("we propose …, X, which …"); not after "we build on …"."""
+    """The first new name set off after a description in a sentence that an introducing
+    verb opens ("we propose …, X, which …"); not after "we build on …"."""
     for start, end, kind in cues(text):
         if kind != "intro" or text.startswith("on ", end):
             continue
@@ -36,10 +41,13 @@ def apposed_name(text: str) -> Candidate | None:
         stop_at = stop.start() + 1 if stop else len(text)
         for m in _APPOSED.finditer(text, end, stop_at):
             name = m.group(1)
-            before = text[:m.start()].rsplit(" ", 1)[-1]
-            if not is_distinctive(name) or not _LOWER_WORD.fullmatch(before) or \
+            before = text[max(0, m.start() - 40):m.start()].rsplit(" ", 1)[-1]
+            if not coined(name, text) or not _LOWER_WORD.fullmatch(before) or \
                     text.rfind("(", end, m.start()) > text.rfind(")", end, m.start()) or \
                     not _AFTER.match(text, m.end(1)) or bad_name(name, text, m.start(1)):
                 continue
+            if not is_distinctive(name) and (name.endswith("s") or _USED.search(
+                    text, end, m.start())):
+                continue  # "…, or Hexapods", "based on a scripting language, Buzz"
             return Candidate(name, start, m.end(1), False)
     return None

@@ -178,6 +178,12 @@ def _coined_shapes(toks: list[tuple[str, int]], text: str) -> list[int]:
     return shapes
 
 
+def coined(tok: str, text: str) -> bool:
+    """One token shaped like a name, or a capitalised word the abstract never writes in
+    lower case ("Jammkle")."""
+    return bool(_TOK.fullmatch(tok)) and _coined_shapes([(tok, _shape(tok))], text) == [2]
+
+
 def is_distinctive(tok: str) -> bool:
     """One token shaped like a name (``KGO``, ``KiteNorm``, ``MemR$^3$``)."""
     return _shape(tok) == 2 and bool(_TOK.fullmatch(tok))
@@ -233,8 +239,9 @@ _GERUND_STEMS = ("propos", "present", "introduc", "releas", "develop", "design",
                  "construct", "creat", "devis", "curat", "produc", "generat", "contribut")
 _GERUND_LEADS = (" by ", " via ", " through ", " thus ", " hence ", " and ", " then ", " first ",
                  " also ", " further ", ", ", " after ", " while ")
-_NAMING_STEMS = (" call", " nam", " dubb", " coin", " term", " nicknam", " codenam", " denot",
-                 " tagg", " referr", " designat", " abbreviat")
+_NAMING_STEMS = tuple(f"{c}{stem}" for stem in (
+    "call", "nam", "dubb", "coin", "term", "nicknam", "codenam", "denot", "tagg", "referr",
+    "designat", "abbreviat") for c in " (")
 _NAMING_TAIL = re.compile(r"(?:\s+(?:as|to\s+as|by))?\s+")
 _PASSIVE = (" is proposed", " is introduced", " is presented", " is developed", " are proposed",
             " are introduced", " is designed", " was developed", " is described")
@@ -283,7 +290,8 @@ def _cues(text: str) -> list[tuple[int, int, str]]:
     while i >= 0:
         if low.endswith(_NAMING_STEMS, max(0, i - 10), i):
             j = low.rfind(" ", 0, i) + 1
-            if text[j].islower():  # not "Named Entity Recognition"
+            if text[j].islower() or text[j] == "(":
+                # "called X", "a robot (named X)"; not "Named Entity Recognition"
                 m = _NAMING_TAIL.match(low, i + 2)
                 found.append((j, m.end(), "naming"))
         i = low.find("ed ", i + 3)
