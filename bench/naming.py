@@ -10,6 +10,10 @@ Ground truth comes from the shared corpus (87,549 real papers with titles):
   title does not mention, "Attention Is All You Need" -> Transformer), so it is an upper
   bound on the false-name rate.
 
+A secondary line, not part of the recall: papers whose NAME is the long form of the name
+returned ("Kalman Normalization" for "KN"), so a reader sees NAME in the derived title
+"KN: Kalman Normalization". Ground truth is never loosened for it.
+
 Papers are split by a stable hash of their id (crc32, odd: development, even: held out).
 Rules are written looking only at development papers (``--show`` prints only those); the
 held-out half is only ever scored, so its numbers are the ones to quote. Both halves are
@@ -46,7 +50,8 @@ RESULTS = Path(__file__).resolve().parent / "results" / "naming.json"
 
 _PREFIX = re.compile(r"^\s*(?P<prefix>[^:]{1,60}?)\s*:\s+\S")
 _URL = re.compile(r"\S*(?:https?://|www\.|github\.com)\S*")
-_ACRONYM_DEF = re.compile(r"^.+\((?P<acr>[^()\s]+)\)$")
+# "Long Form (ACR)", with a space: "Siame-se(3)" and "Graph(Graph)" are names, not "3".
+_ACRONYM_DEF = re.compile(r"^.+\s\((?P<acr>[^()\s]+)\)$")
 # Title prefixes that are a genre, not a name ("Position: …", "Survey: …").
 _GENRES = {"position", "survey", "review", "tutorial", "overview", "editorial", "erratum",
            "corrigendum", "commentary", "perspective", "introduction", "keynote", "demo",
@@ -155,6 +160,9 @@ def main() -> int:
         return {
             "named_papers": s["named_total"],
             "recall": round(s["named_hit"] / s["named_total"], 4),
+            # Secondary, not the target: NAME is the long form of the name given, so a reader
+            # sees it in the derived title "ACR: NAME" ("KN: Kalman Normalization").
+            "name_as_expansion_in_derived_title": round(s["named_alias"] / s["named_total"], 4),
             "recall_counting_long_forms": round(
                 (s["named_hit"] + s["named_alias"]) / s["named_total"], 4),
             "wrong_name_on_named": round(s["named_other"] / s["named_total"], 4),
@@ -195,6 +203,9 @@ def main() -> int:
         print(f"{h:8s} recall {r['recall']:.1%} of {r['named_papers']} NAME: papers; "
               f"invented {r['invented_rate_on_plain_not_title_acronym']:.2%} of "
               f"{r['plain_papers']} colon-free papers")
+        print(f"{'':8s} secondary, not the recall: on {r['name_as_expansion_in_derived_title']:.1%}"
+              f" more, NAME is the expansion of the name given, in the derived title "
+              f"(\"KN: Kalman Normalization\"; {r['recall_counting_long_forms']:.1%} with them)")
     if args.show:
         rng = random.Random(0)
         print("\n# dev misses (expected, got, title)")

@@ -957,7 +957,8 @@ def _subject_name(text: str) -> Candidate | None:
 
 
 _TITLE_PREFIX = re.compile(r"^\s*(?P<prefix>[^:]{1,60}?)\s*:\s+\S")
-_TITLE_ACRONYM = re.compile(r"^.+\((?P<acr>[^()\s]+)\)$")
+# "Long Form (ACR)", with a space: "Siame-se(3)" and "Graph(Graph)" are names, not "3".
+_TITLE_ACRONYM = re.compile(r"^.+\s\((?P<acr>[^()\s]+)\)$")
 _GENRES = frozenset({
     "position", "survey", "review", "tutorial", "overview", "editorial", "erratum",
     "corrigendum", "commentary", "perspective", "introduction", "keynote", "demo", "report",
