@@ -108,3 +108,9 @@ def test_an_acronym_of_lower_case_words_loses_a_tie() -> None:
     # A capitalised long form is a coined name and keeps the tie (the first one wins).
     coined = Candidate("PSV", 15, 48, True, expansion="Plane Sweep Volume")
     assert pick([coined, name], text) is coined
+
+
+def test_a_title_acronym_needs_a_space_before_its_parenthesis() -> None:
+    assert name_and_title("We study accidents.", "Graph(Graph): A Nested Framework")[0] == \
+        "Graph(Graph)"
+    assert name_and_title("We study filters.", "Kalman Normalization (KN): Fast")[0] == "KN"
