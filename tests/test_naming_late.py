@@ -82,6 +82,9 @@ def test_late_names(abstract: str, name: str) -> None:
         "machines with six links, or Hexapods, is presented.",
         "We propose a fully decentralized control infrastructure based on a swarm-specific "
         "scripting language, Buzz. We describe the infrastructure.",
+        # Textbook terms the abstract talks about are no names.
+        "Fisher linear discriminant analysis (LDA) can be sensitive to the problem data. We "
+        "show that LDA can be made robust to it, and our robust LDA achieves good accuracy.",
         # Someone else's method the paper builds on.
         "We build on a meta-learning algorithm, F-PACOH, capable of providing reliable "
         "priors.",

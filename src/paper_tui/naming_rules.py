@@ -82,7 +82,8 @@ _BACKGROUND = frozenset({
     "MS-COCO", "MIMIC", "MINLP", "SWaP", "BLSTM", "Bi-LSTM", "NP-hard", "NP-complete", "k-NN",
     "CoP", "CoM", "pHRI", "LfD", "MoG", "GMM", "UKF", "AUV", "PEFT", "AIGC", "LWIR", "AlexNet",
     "Seq2Seq", "FedAvg", "LSH", "RRT", "RRT*", "MCTS", "CVaR", "SQP", "GPR", "GRU", "MMSE",
-    "SARSA", "Sarsa", "RGBD", "MSCKF", "EMG", "PAC", "Markov", "NLU", "NLG",
+    "SARSA", "Sarsa", "RGBD", "MSCKF", "EMG", "PAC", "Markov", "NLU", "NLG", "PDE", "ODE",
+    "SDE", "LDA", "KKT", "MAPF", "SoC", "VINS", "VIO", "NTM", "Thereupon",
 })
 # Degrees of freedom: "6-DoF", "7DOF".
 _DOF = re.compile(r"\d*-?(?:DOF|DoF|DOFs|DoFs)")
