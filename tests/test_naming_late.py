@@ -58,6 +58,10 @@ from paper_tui.naming_rules import Candidate
         # "our X" followed by an adverb and its verb.
         ("We refine the pose with a second stage. Extensive experiments show that our "
          "Uni6Dv2 reliably and robustly eliminates noise.", "Uni6Dv2"),
+        # A name whose effectiveness the abstract shows needs a little less evidence.
+        ("We weigh tabular features with a transformer. Our extensive experimental results "
+         "across real-world datasets show the effectiveness of TFWT and highlight its "
+         "potential.", "TFWT"),
         # A Greek letter in math ends a name.
         ("To study policy mobilization, we introduce the Mobi-$\\pi$ framework, which "
          "includes metrics.", "Mobi-$\\pi$"),

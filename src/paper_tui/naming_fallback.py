@@ -6,8 +6,9 @@ Only distinctive tokens (``SDNet``, ``QMIX``, ``LLaMA-Rider``) compete. Each men
 evidence from its context: owned ("our X", "the proposed X", "(dubbed X)"), a repository
 path, the subject of a result ("X outperforms", "the effectiveness of X"), repeated use.
 Context that marks someone else's method ("such as X", "than X", "X-based", "compared with
-X") rules the token out. The best token is a name only above a threshold, so an abstract
-without clear evidence keeps no name: a wrong name is worse than none.
+X") rules the token out. The best token is a name only above a threshold (a little lower for a
+mixed-case token or one whose effectiveness the abstract shows), so an abstract without
+clear evidence keeps no name: a wrong name is worse than none.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ def evidence_name(text: str) -> Candidate | None:
     owned: set[str] = set()  # tokens with evidence beyond being mentioned
     banned: set[str] = set()
     in_text: set[str] = set()  # not only in a link
+    result_of: set[str] = set()  # "the effectiveness of X": the paper's own result
     for s, tok in _tokens(text):
         if tok in banned:
             continue
@@ -88,6 +90,7 @@ def evidence_name(text: str) -> Candidate | None:
             points += 3
         elif before.endswith(_RESULT_OF):
             points += 2
+            result_of.add(tok)
         if after.startswith(_RESULT_VERB):
             points += 2
         elif (s == 0 or text.startswith(". ", s - 2)) and _VERB_AFTER.match(after):
@@ -105,8 +108,9 @@ def evidence_name(text: str) -> Candidate | None:
     # In text order, so a tie goes to the first token (a set's order changes between runs).
     best = max((t for t in score if t in owned and t not in banned), key=score.__getitem__,
                default="")
-    # A mixed-case name used in the text needs a little less evidence.
-    mixed = best in in_text and bool(_MIXED_CASE.search(best))
+    # A mixed-case name used in the text, or one whose effectiveness the abstract shows,
+    # needs a little less evidence.
+    mixed = best in in_text and (bool(_MIXED_CASE.search(best)) or best in result_of)
     if not best or score[best] < THRESHOLD - mixed:
         return None
     got = Candidate(best, first[best], first[best] + len(best), False)
