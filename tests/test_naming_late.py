@@ -28,6 +28,11 @@ from paper_tui.naming_rules import Candidate
         ("We present a novel, modular, 3D printed, fibre jamming tendon unit for use in a "
          "stiffness-tunable compliant robotic ankle, or Jammkle. Its design is new.",
          "Jammkle"),
+        # A long form, a kind of thing, then its short form in quotes or commas.
+        ("We pre-train soft prompts. We name this Pre-trained Prompt Tuning framework "
+         "“PPT”. To ensure the generalization of PPT, we unify the tasks.", "PPT"),
+        ("To address this, we build Body-Expression-Audio-Text dataset, BEAT, which has 76 "
+         "hours of data.", "BEAT"),
         # A naming word inside a parenthesis.
         ("In this paper, we present the design and control strategies of a novel quadruped "
          "climbing robot (named Magneto) with three degrees of freedom.", "Magneto"),
@@ -86,6 +91,9 @@ def test_late_names(abstract: str, name: str) -> None:
         "machines with six links, or Hexapods, is presented.",
         "We propose a fully decentralized control infrastructure based on a swarm-specific "
         "scripting language, Buzz. We describe the infrastructure.",
+        # A complexity is no short form of the word before it.
+        "The problem is solved optimally in O(N3) time. Since this is too slow for large "
+        "datasets, we present a O(N2) time greedy algorithm and prove its bound.",
         # Textbook terms the abstract talks about are no names.
         "Fisher linear discriminant analysis (LDA) can be sensitive to the problem data. We "
         "show that LDA can be made robust to it, and our robust LDA achieves good accuracy.",

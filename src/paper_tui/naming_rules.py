@@ -586,11 +586,18 @@ def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool,
                                                              after))
             or kind_named):
         return False
-    if len(toks) > 1:
-        # "the High-Quality Celebrity Video Dataset (CelebV-HQ)": a long form, its name after.
+    if len(toks) > 1 or toks[0][1] != 2:
+        # "the High-Quality Celebrity Video Dataset (CelebV-HQ)": a long form, its name after,
+        # also in quotes ("this Pre-trained Prompt Tuning framework “PPT”") or commas when it
+        # spells the long form ("Body-Expression-Audio-Text dataset, BEAT,"); after one word,
+        # only with a kind of thing between ("O(N2)" is no name).
         acr = _KIND_THEN_ACRONYM.match(text, after)
-        if acr and is_distinctive(acr.group(2)) and not bad_name(acr.group(2), text, start):
-            return Candidate(acr.group(2), start, acr.end(), strong,
+        if acr and len(toks) == 1 and not acr.group(1):
+            acr = None
+        short = acr and (acr.group(2) or acr.group(3) or acr.group(4))
+        if short and is_distinctive(short) and not bad_name(short, text, start) and (
+                not acr.group(4) or spells_out(short, text[p:acr.end(1)])):
+            return Candidate(short, start, acr.end(), strong,
                              expansion=text[p:acr.end(1)].strip())
     if bad_name(phrase, text, start):
         return None
@@ -645,7 +652,9 @@ def _kind_follows(text: str, after: int, words: int = 2) -> bool:
     return False
 
 
-_KIND_THEN_ACRONYM = re.compile(r"((?:\s+[A-Za-z][\w-]*)?)\s*\(([^()\s,;]{2,24})\)")
+_KIND_THEN_ACRONYM = re.compile(
+    r"((?:\s+[A-Za-z][\w-]*)?)\s*(?:\(([^()\s,;]{2,24})\)|[“\"]([^()\s,;“”\"]{2,24})[”\"]"
+    r"|,\s([^()\s,;]{2,24}),)")
 
 
 def _generic_candidate(text: str, pos: int, p: int, start: int, strong: bool,
