@@ -14,7 +14,8 @@ Schwartz–Hearst abbreviation test), or a generic noun phrase followed by the n
 novel framework, X,", "a new benchmark (X)"). Where several names are introduced,
 :func:`paper_tui.naming_choice.pick` chooses the one the abstract is about. Markup is
 removed first (:mod:`paper_tui.naming_clean`); the abbreviation tests live in
-:mod:`paper_tui.naming_abbrev`.
+:mod:`paper_tui.naming_abbrev`, the word lists (background terms, kinds of thing) in
+:mod:`paper_tui.naming_words`.
 """
 
 from __future__ import annotations
@@ -26,6 +27,15 @@ from functools import lru_cache
 from paper_tui.naming_abbrev import abbreviates_whole, long_form_start, spells_out
 from paper_tui.naming_choice import mentions, pick
 from paper_tui.naming_clean import MATH, MATH_RE, clean
+from paper_tui.naming_words import (
+    BACKGROUND,
+    FOLLOW,
+    FUNCTION_WORDS,
+    ING_NOUNS,
+    KINDS,
+    PROPER_ADJECTIVES,
+    VERBISH,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,59 +69,8 @@ _MODIFIER = re.compile(
     r"|centric|conditioned|augmented|enhanced|powered|assisted|inspired|informed|only|wise"
     r"|scale|shot|generated|grounded|compatible|friendly|native|ready|time|step|order|type)$")
 _PLURAL_ACRONYM = re.compile(r"^[A-Z]{2,}s$")
-# Names of the field, never of one paper's contribution.
-_BACKGROUND = frozenset({
-    "AI", "ML", "NLP", "CV", "RL", "DRL", "MARL", "LLM", "VLM", "MLLM", "LVLM", "LM", "PLM",
-    "GPT", "ChatGPT", "DNN", "CNN", "RNN", "GNN", "GAN", "VAE", "MLP", "SGD", "SVM", "API",
-    "GPU", "CPU", "TPU", "SOTA", "MoE", "RAG", "SFT", "RLHF", "DPO", "PPO", "QA", "VQA", "KG",
-    "NeRF", "ViT", "CLIP", "BERT", "LSTM", "U.S", "USA", "UK", "EU", "English", "Chinese",
-    "Python", "PyTorch", "TensorFlow", "GitHub", "Internet", "Transformer", "Transformers",
-    # metrics, sensors and textbook methods
-    "F1", "AUC", "AUROC", "BLEU", "ROUGE", "mAP", "IoU", "PSNR", "SSIM", "FID", "RMSE", "MSE",
-    "MAE", "NDCG", "MRR", "CRPS", "RGB", "RGB-D", "LiDAR", "EEG", "MRI", "fMRI", "CT", "GPS",
-    "IMU", "UAV", "EKF", "PID", "MPC", "SLAM", "LQR", "ICP", "RANSAC", "PCA", "ICA", "HMM",
-    "CRF", "KNN", "GP", "NMF", "SVD", "MCMC", "EM", "ADMM", "MDP", "POMDP", "DQN", "NPG",
-    "Q-learning", "LASSO", "Lasso", "ZMP", "MST", "PSO", "PR-AUC", "AUPRC", "MAML", "PINN",
-    "DOF", "3-DOF", "6-DOF", "7-DOF", "II", "III", "IV", "ResNet", "ResNet-50", "ImageNet",
-    "COCO", "MNIST", "CIFAR-10", "CIFAR-100", "KITTI",
-    # tasks, problem classes and standard algorithms
-    "NER", "POS", "ASR", "TTS", "MT", "NMT", "OCR", "HRI", "HCI", "NBV", "UDA", "VR", "AR",
-    "LP", "ILP", "MILP", "QP", "SDP", "NMPC", "DAG", "MAP", "MLE", "KL", "ELBO", "MMD", "BO",
-    "NAS", "IRL", "GAIL", "TD", "DDPG", "SAC", "TRPO", "A3C", "SVRG", "UCB", "SIFT", "SURF",
-    "HOG", "ORB", "ConvNet", "ConvNets", "ROS", "FLOPS", "FLOPs", "LOOCV", "BoW", "LoRA",
-    "MS-COCO", "MIMIC", "MINLP", "SWaP", "BLSTM", "Bi-LSTM", "NP-hard", "NP-complete", "k-NN",
-    "CoP", "CoM", "pHRI", "LfD", "MoG", "GMM", "UKF", "AUV", "PEFT", "AIGC", "LWIR", "AlexNet",
-    "Seq2Seq", "FedAvg", "LSH", "RRT", "RRT*", "MCTS", "CVaR", "SQP", "GPR", "GRU", "MMSE",
-    "SARSA", "Sarsa", "RGBD", "MSCKF", "EMG", "PAC", "Markov", "NLU", "NLG", "PDE", "ODE",
-    "SDE", "LDA", "KKT", "MAPF", "SoC", "VINS", "VIO", "NTM", "Thereupon",
-})
 # Degrees of freedom: "6-DoF", "7DOF".
 _DOF = re.compile(r"\d*-?(?:DOF|DoF|DOFs|DoFs)")
-# Capitalised adjectives: "the Bayesian approach" names nothing.
-_PROPER_ADJECTIVES = frozenset({
-    "Bayesian", "Gaussian", "Markov", "Markovian", "Monte", "Euclidean", "Riemannian",
-    "Hessian", "Boolean", "Fourier", "Lagrangian", "Laplacian", "Newton", "Newtonian",
-    "Wasserstein", "Shapley", "Hilbert", "Dirichlet", "Poisson", "Bernoulli", "Hamiltonian",
-    "Lipschitz", "Nash", "Pareto", "Kalman", "Cartesian", "Gibbs", "Langevin", "Boltzmann",
-    "English", "Chinese", "Japanese", "German", "French", "Arabic", "Spanish", "Indian",
-    "European", "American", "Deep", "Neural", "Linear", "Stochastic", "Adaptive",
-})
-# Capitalised words that begin a noun phrase rather than name something.
-_FUNCTION_WORDS = frozenset({
-    "A", "An", "The", "This", "These", "That", "Those", "Our", "We", "It", "Its", "In", "On",
-    "To", "For", "With", "By", "Of", "As", "At", "From", "Here", "Such", "Each", "Both", "All",
-    "One", "Two", "Three", "First", "Second", "Finally", "However", "Specifically", "Then",
-    "Moreover", "Furthermore", "Additionally", "Unlike", "Instead", "Using", "Based", "When",
-    "While", "Given", "Existing", "Previous", "Prior", "Recent", "Most", "Many", "Some",
-    "Besides", "Overall", "Thus", "Hence", "Therefore", "Consequently", "Importantly",
-    "Notably", "Meanwhile", "Also", "Lastly", "Similarly", "Likewise", "Empirically",
-    "Experimentally", "Theoretically", "Together", "Again", "Still", "Yet", "Nevertheless",
-    "After", "Before", "During", "Since", "Following", "Because", "Although", "Though",
-    "Whereas", "Despite", "Due", "Through", "Towards", "Toward", "Without", "Within",
-    "Beyond", "Across", "Under", "Over", "Via", "Upon", "Among", "Inspired", "Motivated",
-    "Starting", "Compared", "According", "Considering", "Taking", "Aiming", "Regarding",
-    "Once", "Where", "If", "Like", "Apart", "Next", "Later", "Now",
-})
 
 
 _LETTER = re.compile(r"[^\W\d_]")
@@ -155,7 +114,7 @@ def _phrase(text: str, pos: int) -> tuple[list[tuple[str, int]], int]:
         shape = _shape(tok)
         if toks and _VERSION.fullmatch(tok):
             shape = 2  # "GelSlim 3.0", "Snapbot V2"
-        if shape == 0 or (tok in _FUNCTION_WORDS and (not toks or shape < 2)):
+        if shape == 0 or (tok in FUNCTION_WORDS and (not toks or shape < 2)):
             break
         toks.append((tok, shape))
         end = m.end()
@@ -172,8 +131,8 @@ def _coined_shapes(toks: list[tuple[str, int]], text: str) -> list[int]:
     shapes = [sh for _, sh in toks]
     if shapes == [1]:
         tok = toks[0][0]
-        if len(tok) > 3 and tok not in _FUNCTION_WORDS and tok not in _PROPER_ADJECTIVES \
-                and tok not in _BACKGROUND and re.search(
+        if len(tok) > 3 and tok not in FUNCTION_WORDS and tok not in PROPER_ADJECTIVES \
+                and tok not in BACKGROUND and re.search(
                     rf"(?<![\w-]){re.escape(tok.lower())}(?![\w-])", text) is None:
             return [2]
     return shapes
@@ -194,7 +153,7 @@ def bad_name(name: str, text: str, before: int) -> bool:
     """Background or already-used names, and modifiers, are not contributions."""
     return (
         len(name) > 40
-        or name in _BACKGROUND
+        or name in BACKGROUND
         or bool(_DOF.fullmatch(name))
         or bool(_PLURAL_ACRONYM.match(name))
         or bool(_MODIFIER.search(name))
@@ -351,7 +310,7 @@ def _appositions(text: str, low: str, found: list[tuple[int, int, str]]) -> None
                 gloss = low[i + len(needle):i + 80].split()[:8]
                 if is_distinctive(tok) and not low.endswith(_APPOS_LEADS, 0, j) and \
                         text.find(tok, 0, j) < 0 and not _OTHERS_GLOSS.intersection(gloss) and \
-                        any(w.strip(",.;") in _KINDS or w in ("new", "novel") for w in gloss):
+                        any(w.strip(",.;") in KINDS or w in ("new", "novel") for w in gloss):
                     found.append((j, j, "appos"))
             i = low.find(needle, i + 2)
 
@@ -385,40 +344,6 @@ _GEN_STOP = frozenset({"achieves", "achieve", "outperforms", "improves", "obtain
                        "while", "is", "are",
                        "was", "were", "on", "with", "from", "using", "across", "over", "via",
                        "against", "than", "by", "at", "under", "as", "into"})
-# What a contribution is ("a new method X", "the X benchmark").
-_KINDS = frozenset({
-    "method", "approach", "model", "framework", "algorithm", "system", "architecture",
-    "benchmark", "dataset", "corpus", "technique", "pipeline", "tool", "toolkit", "library",
-    "network", "agent", "estimator", "scheme", "strategy", "solution", "platform", "protocol",
-    "suite", "metric", "module", "procedure", "objective", "detector", "planner", "policy",
-    "environment", "simulator", "package", "language", "robot", "device", "mechanism", "loss",
-    "regularizer", "optimizer", "layer", "operator", "controller", "prover", "engine", "game",
-    "challenge", "resource", "paradigm", "attack", "defense", "encoder", "decoder", "classifier",
-    "measure", "score", "criterion", "family", "collection", "testbed", "gripper", "hand",
-    "interface", "compiler", "sampler", "solver", "generator", "learner", "filter", "kernel",
-    "index", "head", "block", "unit", "cell", "variant", "extension", "formulation", "task",
-    "set", "database", "repository", "specification", "lexicon", "treebank", "ontology",
-    "representation", "contribution", "embedding", "descriptor", "feature", "format", "sensor",
-})
-# Words a name may be followed by (anything else lowercase makes it a modifier).
-_FOLLOW = frozenset({
-    "that", "which", "to", "for", "with", "on", "in", "as", "is", "by", "via", "and", "from",
-    "over", "across", "under", "at", "into", "through", "using", "whose", "where", "built",
-    "trained", "designed", "based", "consisting", "comprising", "containing", "capable",
-    "achieves", "leverages", "uses", "enables", "learns", "combines", "outperforms", "along",
-    "together", "specifically", "inspired", "able", "tailored", "aimed", "aiming", "exploits",
-    "a", "an", "without", "toward", "towards", "beyond", "equipped", "dedicated",
-}) | _KINDS
-# Nouns in -ing: "a CAscade Deep REinforcement learning framework" continues a long form.
-_ING_NOUNS = frozenset({"learning", "training", "embedding", "modeling", "modelling",
-                        "reasoning", "planning", "matching", "sampling", "tracking", "mapping",
-                        "encoding", "clustering", "ranking", "hashing", "pruning", "pooling",
-                        "tuning", "prompting", "editing", "grounding", "parsing", "captioning",
-                        "understanding", "answering", "forecasting", "inpainting", "rendering"})
-# After a name used as a subject ("our approach X can …").
-_VERBISH = frozenset({"can", "could", "may", "might", "will", "would", "should", "must",
-                      "also", "not", "significantly", "consistently", "further", "then",
-                      "first", "only", "successfully", "substantially", "clearly"})
 _NEXT_WORD = re.compile(r" ([a-z]+)\b")
 _APPOSITION = re.compile(r"\s*(?:,|:|;|—|–|-+)\s*(?:which\s+is\s+|that\s+is\s+)?"
                          r"(?=(?:a|an|the|our)\s)|\s+(?=(?:a|an)\s|the\s+first\s)")
@@ -481,11 +406,11 @@ def _followed_ok(text: str, end: int, shapes: list[int], named: bool = False,
         word = m.group(1)
         if _APPOSITION.match(text, end):
             return True  # "Debiasify a novel …", "VerA the first …"
-        if distinctive and word.endswith("ing") and word not in _KINDS and \
-                word not in _ING_NOUNS:
+        if distinctive and word.endswith("ing") and word not in KINDS and \
+                word not in ING_NOUNS:
             return True  # "we propose GET-UP leveraging …"
-        return ((distinctive and (word in _FOLLOW or (verb_ok and (
-            word.endswith(("s", "ly")) or word in _VERBISH)))) or word in _KINDS)
+        return ((distinctive and (word in FOLLOW or (verb_ok and (
+            word.endswith(("s", "ly")) or word in VERBISH)))) or word in KINDS)
     return False
 
 
@@ -568,14 +493,14 @@ def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool,
     if strong and after > end and text[p - 1:p] in _QUOTE_CHARS and not named:
         word = _NEXT_WORD.match(text, after)
         named = text.startswith((",", ".", " (", ";", ":"), after) or bool(
-            word and (word.group(1) in _FOLLOW))
+            word and (word.group(1) in FOLLOW))
     # "we propose Weight Distillation to …": a capitalised phrase with no article is a name.
-    bare = len(toks) > 1 and strong and toks[0][0] not in _PROPER_ADJECTIVES and \
+    bare = len(toks) > 1 and strong and toks[0][0] not in PROPER_ADJECTIVES and \
         not text.endswith(_ARTICLES, 0, p) and text.startswith((" that ", " which ", " to "),
                                                                  after)
     # "the Transkimmer architecture", "the Flexpoint data format", "our Mnemonist method".
     kind_named = _kind_follows(text, after, 3) and text[:p].rstrip(_QUOTE_CHARS).endswith(
-        ("the ", "our ", "Our ", "proposed ")) and toks[0][0] not in _PROPER_ADJECTIVES
+        ("the ", "our ", "Our ", "proposed ")) and toks[0][0] not in PROPER_ADJECTIVES
     if not bare and not kind_named and not _followed_ok(text, after, shapes, named, verb_ok):
         return False
     # A plain capitalised phrase is a name only with an apposition or a long form, or as
@@ -645,7 +570,7 @@ def _kind_follows(text: str, after: int, words: int = 2) -> bool:
     """A kind of thing after a name, perhaps after more words ("X data format", "X
     convolutional neural network")."""
     for w in text[after:after + 60].split(" ", words + 1)[1:words + 1]:
-        if w.rstrip(",.;:") in _KINDS:
+        if w.rstrip(",.;:") in KINDS:
             return True
         if not w.isalpha() or not w.islower():
             return False
@@ -696,20 +621,20 @@ def _generic_candidate(text: str, pos: int, p: int, start: int, strong: bool,
             if got is not False:
                 return got
         after = _skip_quotes(text, end)
-        shapes = _coined_shapes(toks, text) if word in _KINDS and (
+        shapes = _coined_shapes(toks, text) if word in KINDS and (
             explicit or verb_ok) else [sh for _, sh in toks]
         # "…, hyperparameter-free topic modelling algorithm, Community Topic."
-        ends = (",", " (", "(", ".") if word in _KINDS else (",", " (", "(")
+        ends = (",", " (", "(", ".") if word in KINDS else (",", " (", "(")
         if toks and (2 in shapes or (explicit and text.startswith(ends, after))):
             kind_after = _NEXT_WORD.match(text, after)
-            if (explicit or word in _KINDS or (kind_after and kind_after.group(1) in _KINDS)
+            if (explicit or word in KINDS or (kind_after and kind_after.group(1) in KINDS)
                     or (word in ("novel", "new") and 2 in shapes)
                     # "the design, development, and evaluation of HREyes: …"
                     or (word == "of" and prev in _MAKING and 2 in shapes)
                     or (2 in shapes and (_APPOSITION.match(text, after) or text.startswith(
                         (" (", ", which", " that", " which"), after)))) \
                     and _followed_ok(text, after, shapes, explicit, verb_ok):
-                if kind_after and kind_after.group(1) in _KINDS:
+                if kind_after and kind_after.group(1) in KINDS:
                     # "a novel SSL algorithm named AllMatch": the later name wins.
                     later = _generic_candidate(text, pos, kind_after.start(1), start, strong)
                     if later:
@@ -781,7 +706,7 @@ def _after_intro(text: str, pos: int, start: int, strong: bool, named: bool = Fa
             got = _direct_candidate(text, p, start, strong, named, verb_ok)
         # After "our", only "our method, X" / "our model (X)": not "our bounds … for SDCA".
         if got is False and (not verb_ok or any(
-                w.strip(",") in _KINDS for w in text[p:p + 40].split()[:3])) and \
+                w.strip(",") in KINDS for w in text[p:p + 40].split()[:3])) and \
                 not _GEN_BLOCK.search(text, p, nameish.start()):
             # "our method, X": a few words; not "the proposed method compressed a ResNet-18".
             got = _generic_candidate(text, pos, p, start, strong, 3 if verb_ok else 9, verb_ok)
@@ -791,7 +716,7 @@ def _after_intro(text: str, pos: int, start: int, strong: bool, named: bool = Fa
             got = _sentence_acronym(text, p, start)
             if got:
                 return got
-    if named or verb_ok or not any(w in _KINDS for w in text[pos:pos + 90].split()[:10]):
+    if named or verb_ok or not any(w in KINDS for w in text[pos:pos + 90].split()[:10]):
         return None
     return _clause(text, pos)
 
@@ -813,8 +738,8 @@ def _kind_of(words: list[str]) -> bool:
     if words[:1] == ["to"] and len(words) <= 2:
         return True
     return 0 < len(words) <= 6 and any(
-        w in _KINDS and words[i + 1:i + 2] in (["of"], ["for"]) for i, w in enumerate(words)
-    ) and all(w in _KIND_OF_LEAD or w in _KINDS for w in words)
+        w in KINDS and words[i + 1:i + 2] in (["of"], ["for"]) for i, w in enumerate(words)
+    ) and all(w in _KIND_OF_LEAD or w in KINDS for w in words)
 
 
 def _sentence_acronym(text: str, p: int, start: int) -> Candidate | None:
