@@ -28,7 +28,8 @@ _AFTER = re.compile(r"[\"”']?(?:[.;]|$|\s\(|\s[—–-]|,\s(?:which|that|who|t
 # Before a coined word: it is something the paper uses.
 _USED = re.compile(r"\b(?:based on|using|uses|such as)\b")
 _LOWER_WORD = re.compile(r"[a-z][a-z\-]+")
-_SENTENCE_END = re.compile(r"(?<!i\.e)(?<!e\.g)(?<! al)(?<!vs)[.!?](?:\s+|$)")
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")  # a character class first: a fast scan
+_NOT_AN_END = ("i.e", "e.g", " al", "vs")
 
 
 def apposed_name(text: str) -> Candidate | None:
@@ -37,8 +38,7 @@ def apposed_name(text: str) -> Candidate | None:
     for start, end, kind in cues(text):
         if kind != "intro" or text.startswith("on ", end):
             continue
-        stop = _SENTENCE_END.search(text, end)
-        stop_at = stop.start() + 1 if stop else len(text)
+        stop_at = _sentence_end(text, end)
         for m in _APPOSED.finditer(text, end, stop_at):
             name = m.group(1)
             before = text[max(0, m.start() - 40):m.start()].rsplit(" ", 1)[-1]
@@ -51,3 +51,12 @@ def apposed_name(text: str) -> Candidate | None:
                 continue  # "…, or Hexapods", "based on a scripting language, Buzz"
             return Candidate(name, start, m.end(1), False)
     return None
+
+
+def _sentence_end(text: str, pos: int) -> int:
+    """Where the sentence that ``pos`` is in ends (after its full stop), or the text's end;
+    "i.e.", "e.g.", "et al." and "vs." end none."""
+    m = _SENTENCE_END.search(text, pos)
+    while m and text.endswith(_NOT_AN_END, 0, m.start()):
+        m = _SENTENCE_END.search(text, m.end())
+    return m.end() if m else len(text)
