@@ -349,7 +349,9 @@ _APPOSITION = re.compile(r"\s*(?:,|:|;|—|–|-+)\s*(?:which\s+is\s+|that\s+is\
                          r"(?=(?:a|an|the|our)\s)|\s+(?=(?:a|an)\s|the\s+first\s)")
 _CLAUSE_END = re.compile(r",\s(?:which|where|while|whereas|and\s+(?:we|it|show|demonstrate))\b"
                          r"|;|\.\s|\.$|\s\((?:i\.e|e\.g|see)|,\s(?:we|our)\b")
-_SENTENCE_GAP = re.compile(r"(?<!i\.e)(?<!e\.g)(?<! al)(?<!vs)(?<!etc)[.!?]\s+")
+# A character class first (a fast scan); "i.e.", "e.g.", "et al.", "vs.", "etc." end no sentence.
+_SENTENCE_GAP = re.compile(r"[.!?]\s+")
+_NOT_A_GAP = ("i.e", "e.g", " al", "vs", "etc")
 _PREPOSITIONS = frozenset({
     "on", "of", "for", "with", "using", "via", "in", "to", "by", "from", "that", "which",
     "based", "into", "over", "under", "through", "between", "at", "as", "called", "named",
@@ -770,6 +772,8 @@ def _next_sentence_name(text: str, pos: int, gist: str) -> Candidate | None:
     """"We propose a … framework that … . KG-Guard represents …": the name opens the next
     sentence."""
     m = _SENTENCE_GAP.search(text, pos)
+    while m and text.endswith(_NOT_A_GAP, 0, m.start()):
+        m = _SENTENCE_GAP.search(text, m.end())
     if not m:
         return None
     s = m.end()
@@ -858,7 +862,12 @@ def prior_work(text: str, got: Candidate) -> bool:
     """Does the sentence that introduces ``got`` speak of earlier work?"""
     start = text.rfind(". ", 0, got.start) + 1
     end = text.find(". ", got.end)
-    return bool(_PRIOR.search(text, start, end if end >= 0 else len(text)))
+    end = end if end >= 0 else len(text)
+    # Plain substring checks first: the pattern opens with look-behinds, a slow scan.
+    if text.find("recently", start, end) < 0 and text.find("widely", start, end) < 0 and \
+            text.find("existing", start, end) < 0:
+        return False
+    return bool(_PRIOR.search(text, start, end))
 
 
 # "X is a popular / widely used …": someone else's X.
