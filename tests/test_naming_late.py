@@ -33,6 +33,12 @@ from paper_tui.naming_rules import Candidate
          "“PPT”. To ensure the generalization of PPT, we unify the tasks.", "PPT"),
         ("To address this, we build Body-Expression-Audio-Text dataset, BEAT, which has 76 "
          "hours of data.", "BEAT"),
+        # An apostrophe before a final capital stays in the name.
+        ("This paper presents Grasp’D, an approach to grasp synthesis by differentiable "
+         "contact simulation.", "Grasp’D"),
+        # A distinctive name after its description, then ", as".
+        ("We propose joint-probability action inference JA-TN, as a way to improve the "
+         "efficiency of the transporter network.", "JA-TN"),
         # A naming word inside a parenthesis.
         ("In this paper, we present the design and control strategies of a novel quadruped "
          "climbing robot (named Magneto) with three degrees of freedom.", "Magneto"),

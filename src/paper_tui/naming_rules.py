@@ -60,7 +60,7 @@ _GREEK = (r"\$\\(?:alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|kapp
 _TOK = re.compile(
     rf"(?:[^\W_]|[∞∇](?=[\w-])|{MATH})(?:[^\W_]|{MATH}|(?<=-){_GREEK}|[-&/–](?=[^\W_]|\$)"
     r"|\.(?=[A-Z\d])|\^\{?[^\W_]{1,3}\}?(?![^\W_])|[+*]{1,2}(?=[A-Z])|[+*]{1,2}(?![^\W_*+])"
-    r"|[®™](?![^\W_]))*")
+    r"|[®™](?![^\W_])|['’](?=[A-Z]\b))*")
 _QUOTE_CHARS = "\"“”'`‘’"
 _QUOTE = re.compile(rf"[{_QUOTE_CHARS}]+")
 # A modifier, not a name: "LLM-based agents", "KG-guided search".
@@ -634,7 +634,7 @@ def _generic_candidate(text: str, pos: int, p: int, start: int, strong: bool,
                     # "the design, development, and evaluation of HREyes: …"
                     or (word == "of" and prev in _MAKING and 2 in shapes)
                     or (2 in shapes and (_APPOSITION.match(text, after) or text.startswith(
-                        (" (", ", which", " that", " which"), after)))) \
+                        (" (", ", which", " that", " which", ", as "), after)))) \
                     and _followed_ok(text, after, shapes, explicit, verb_ok):
                 if kind_after and kind_after.group(1) in KINDS:
                     # "a novel SSL algorithm named AllMatch": the later name wins.
