@@ -33,6 +33,10 @@ from paper_tui.naming_rules import Candidate
          "“PPT”. To ensure the generalization of PPT, we unify the tasks.", "PPT"),
         ("To address this, we build Body-Expression-Audio-Text dataset, BEAT, which has 76 "
          "hours of data.", "BEAT"),
+        # A star ends a name.
+        ("We present a novel path planning algorithm T* that uses the A* search procedure "
+         "opportunistically. Our results show that T* achieves an order of magnitude "
+         "improvement.", "T*"),
         # An apostrophe before a final capital stays in the name.
         ("This paper presents Grasp’D, an approach to grasp synthesis by differentiable "
          "contact simulation.", "Grasp’D"),

@@ -87,8 +87,9 @@ def _shape(tok: str) -> int:
     core = MATH_RE.sub("", tok) if "$" in tok else tok
     if not _LETTER.search(core):
         return 0
-    if core != tok or _INNER_UPPER.search(core) or core[0] in "∞∇":
-        return 2  # "∞-former", "∇SLAM": a math symbol leads
+    if core != tok or _INNER_UPPER.search(core) or core[0] in "∞∇" or (
+            core[-1] == "*" and core[0].isupper()):
+        return 2  # "∞-former", "∇SLAM": a math symbol leads; "T*", "BIT*": a star ends
     if _DIGIT_UPPER.search(core) and (core[0].isalpha() or len(_LETTER.findall(core)) > 1):
         return 2  # "K12", "R3M", "360-Indoor"; not "3D"
     return 1 if core[0].isupper() else 0
