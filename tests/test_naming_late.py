@@ -33,6 +33,9 @@ from paper_tui.naming_rules import Candidate
          "“PPT”. To ensure the generalization of PPT, we unify the tasks.", "PPT"),
         ("To address this, we build Body-Expression-Audio-Text dataset, BEAT, which has 76 "
          "hours of data.", "BEAT"),
+        # A quoted long form, then its acronym.
+        ("We introduce a new benchmark \"Humans Interacting with Common Objects\" (HICO) for "
+         "recognizing human-object interactions (HOI).", "HICO"),
         # A star ends a name.
         ("We present a novel path planning algorithm T* that uses the A* search procedure "
          "opportunistically. Our results show that T* achieves an order of magnitude "

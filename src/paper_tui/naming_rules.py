@@ -436,7 +436,8 @@ def _acronym_candidate(text: str, p: int, start: int, strong: bool, lead_max: in
             len(first) < 4 or _coined_shapes([(first, _shape(first))], text) != [2])):
         return False
     s = long_form_start(acr, long)
-    if s < 0 or not _lead_ok(long[:s].split(), lead_max):
+    # 'a new benchmark "Humans Interacting with Common Objects" (HICO)': quotes around it.
+    if s < 0 or not _lead_ok(long[:s].rstrip(_QUOTE_CHARS).split(), lead_max):
         # The greedy match may start too late ("cascaded Depth Denoising and Refinement
         # Network (DDRNet)"): try each word after a run of adjectives instead.
         words = long.split()
