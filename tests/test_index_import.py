@@ -1,4 +1,4 @@
-"""A big file is parsed (and half of it analysed) in a worker process: the library ends
+"""A big file is parsed (and some of it analysed) in a worker process: the library ends
 up exactly as when one process does everything."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import pytest
 
 from paper_tui import config as config_mod
 from paper_tui.importers import import_file, registry
+from paper_tui.importers import parallel as worker
 from paper_tui.library import Library
 from paper_tui.model import Paper
 from test_index_writer import segment_files
@@ -57,8 +58,10 @@ def open_lib(root: Path) -> Library:
     return Library.open(root, config=config_mod.defaults(), bundled=False)
 
 
-def test_parallel_import_gives_the_same_library(tmp_path: Path,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("every", [None, 2])  # as it goes; one chunk in two in the worker
+def test_parallel_import_gives_the_same_library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                every: int | None) -> None:
+    monkeypatch.setattr(worker, "EVERY", every)
     lines = [json.dumps(r).encode() + b"\n" for r in records(300)]
     lines[10:10] = [b"{not json\n", lines[3], b'{"title": "no abstract"}\n']  # bad, duplicate
     first = write(tmp_path / "papers.jsonl.gz", lines)

@@ -20,18 +20,21 @@ from paper_tui.model import Paper
 
 CHUNK = 256  # records per message: few messages, little held in the pipe
 PARALLEL_BYTES = 4 << 20  # files at least this big (as stored on disk) are read in a worker
+EVERY: int | None = None
+"""Which chunks the worker prepares: None, those sent while this process is still busy with
+an earlier one (so the slower side sheds work, whatever the machine's load or the cost of
+parsing); n, every n-th chunk (tests, to make either side do the work)."""
 
 
 @dataclass(frozen=True)
 class Prepare:
-    """Extra work for the worker, on one chunk of papers in ``every``: ``compute(papers)``
-    runs there (a module-level function, so it can be sent); ``sink(papers, result)``
-    gets its result here (None for the chunks left to this process) before the papers
-    are yielded. ``every`` balances the two processes' work."""
+    """Extra work the worker may take on for a chunk of papers (see :data:`EVERY`):
+    ``compute(papers)`` runs there (a module-level function, so it can be sent);
+    ``sink(papers, result)`` gets its result here (None for the chunks left to this
+    process) before the papers are yielded."""
 
     compute: Callable[[list[Paper]], Any]
     sink: Callable[[list[Paper], Any], None]
-    every: int = 2
 
 
 def _error(err: SourceError) -> tuple:
@@ -44,17 +47,19 @@ def _rebuild(data: tuple) -> SourceError:
 
 
 def _work(module: str, path: str, source: str, compute: Callable[[list[Paper]], Any] | None,
-          every: int, conn) -> None:
+          every: int | None, done, conn) -> None:
     """The worker: ``module.read(path, source)``, sent in chunks: ``(records, result of
     compute(the chunk's papers) or None, end)``, end being None, ``("raise", error)``
-    or ``("bug", traceback)`` on the last chunk."""
+    or ``("bug", traceback)`` on the last chunk. ``done.value``: how many chunks the
+    reading process has finished."""
     chunk: list[Paper | tuple] = []
     number = 0
 
     def send(end: tuple | None) -> None:
         nonlocal chunk, number
         papers = [r for r in chunk if isinstance(r, Paper)]
-        result = compute(papers) if compute and papers and number % every == 0 else None
+        busy = number > done.value if every is None else number % every == 0
+        result = compute(papers) if compute and papers and busy else None
         conn.send((chunk, result, end))
         chunk = []
         number += 1
@@ -78,9 +83,10 @@ def read_in_worker(module: str, path: Path, source: str, prepare: Prepare | None
     starts on the first ``next``, and is stopped when the caller stops early)."""
     ctx = multiprocessing.get_context("spawn")
     receive, send = ctx.Pipe(duplex=False)
+    done = ctx.Value("i", 0, lock=False)  # written here only
     worker = ctx.Process(target=_work, name="paper-tui-import", daemon=True,
                          args=(module, str(path), source, prepare and prepare.compute,
-                               prepare.every if prepare else 1, send))
+                               EVERY, done, send))
     worker.start()
     send.close()
     try:
@@ -95,6 +101,7 @@ def read_in_worker(module: str, path: Path, source: str, prepare: Prepare | None
                 prepare.sink([r for r in records if isinstance(r, Paper)], result)
             for record in records:
                 yield record if isinstance(record, Paper) else _rebuild(record[1])
+            done.value += 1
             if end is None:
                 continue
             if end[0] == "raise":
