@@ -30,6 +30,9 @@ _USED = re.compile(r"\b(?:based on|using|uses|such as)\b")
 _LOWER_WORD = re.compile(r"[a-z][a-z\-]+")
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")  # a character class first: a fast scan
 _NOT_AN_END = ("i.e", "e.g", " al", "vs")
+# How far after its verb a name is looked for: an introducing sentence is shorter, and a
+# text without full stops must not make every cue scan to its end.
+_REACH = 400
 
 
 def apposed_name(text: str) -> Candidate | None:
@@ -38,7 +41,7 @@ def apposed_name(text: str) -> Candidate | None:
     for start, end, kind in cues(text):
         if kind != "intro" or text.startswith("on ", end):
             continue
-        stop_at = _sentence_end(text, end)
+        stop_at = _sentence_end(text, end, end + _REACH)
         for m in _APPOSED.finditer(text, end, stop_at):
             name = m.group(1)
             before = text[max(0, m.start() - 40):m.start()].rsplit(" ", 1)[-1]
@@ -53,10 +56,11 @@ def apposed_name(text: str) -> Candidate | None:
     return None
 
 
-def _sentence_end(text: str, pos: int) -> int:
-    """Where the sentence that ``pos`` is in ends (after its full stop), or the text's end;
+def _sentence_end(text: str, pos: int, limit: int) -> int:
+    """Where the sentence that ``pos`` is in ends (after its full stop), at most ``limit``;
     "i.e.", "e.g.", "et al." and "vs." end none."""
-    m = _SENTENCE_END.search(text, pos)
+    limit = min(limit, len(text))
+    m = _SENTENCE_END.search(text, pos, limit)
     while m and text.endswith(_NOT_AN_END, 0, m.start()):
-        m = _SENTENCE_END.search(text, m.end())
-    return m.end() if m else len(text)
+        m = _SENTENCE_END.search(text, m.end(), limit)
+    return m.end() if m else limit
