@@ -94,7 +94,7 @@ PACKED_START = b"c" + __name__.encode() + b"\nPackedValues\n"
 
 
 # -- reading positions for phrases ---------------------------------------------------------
-Positions = tuple  # of three numpy arrays (numpy is imported on first use)
+Found = tuple  # of three numpy arrays (numpy is imported on first use)
 """(ids, counts, positions) of some postings of one term: per posting its document (local
 to the segment) and how many positions it has, then all their positions (int64 arrays)."""
 
@@ -143,12 +143,12 @@ def _found(ids: np.ndarray, wanted: np.ndarray) -> np.ndarray:
     return at[ids[at] == wanted[inside]]
 
 
-def _empty() -> Positions:
+def _empty() -> Found:
     return tuple(np.zeros(0, dtype=np.int64) for _ in range(3))
 
 
 def block_positions(ids: np.ndarray, firsts: np.ndarray, wanted: np.ndarray,
-                    read: Callable[[int], tuple[np.ndarray, np.ndarray]]) -> Positions:
+                    read: Callable[[int], tuple[np.ndarray, np.ndarray]]) -> Found:
     """The positions of the postings whose ids are in ``wanted``, among a term's postings
     ``ids`` in one segment (both ascending), stored in blocks whose first postings are at
     ``firsts``; ``read(k)`` gives block ``k``'s :func:`read_values`. Blocks without a wanted
@@ -175,7 +175,7 @@ def block_positions(ids: np.ndarray, firsts: np.ndarray, wanted: np.ndarray,
     return ids[at].astype(np.int64), counts, positions
 
 
-def matcher_positions(matcher, wanted: np.ndarray) -> Positions:
+def matcher_positions(matcher, wanted: np.ndarray) -> Found:
     """:func:`block_positions` the slow, general way: through Whoosh's matcher (postings
     inlined in the term info, or compressed blocks; our writer makes neither)."""
     ids, values = [], []
