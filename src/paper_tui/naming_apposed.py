@@ -7,10 +7,10 @@ monocular camera: TT-SLAM.", "… a compliant robotic ankle, or Jammkle.": the i
 verb is followed by a description, and the name only comes at its end, after a comma, colon,
 dash or ", or". The name is distinctive (``MMFace``) or a coined word the abstract never
 writes in lower case (``Jammkle``); a coined word must not be plural ("…, or Hexapods") or
-follow "based on" / "using" (a language the paper uses: "…, Buzz"). Lists look the same ("clipping,
-RMSprop, Adagrad and Adam", "(camera, LIDAR, radar)"), so the name must follow a lowercase
-word, stand outside parentheses, and be followed by the end of the sentence or a clause
-("…, X, which", "…, X, to align", "…, X (…)"), not by another list item.
+follow "based on" / "using" (a language the paper uses: "…, Buzz"). Lists look the same
+("clipping, RMSprop, Adagrad and Adam", "(camera, LIDAR, radar)"), so the name must follow
+a lowercase word, stand outside parentheses, and be followed by the end of the sentence or
+a clause ("…, X, which", "…, X, to align", "…, X (…)"), not by another list item.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ import re
 from paper_tui.naming_rules import Candidate, bad_name, coined, cues, is_distinctive
 
 # ", X" / ": X" / " - X", the name perhaps quoted, then what may follow it.
-_APPOSED = re.compile(r"(?:,|:|\s[—–-]+)\s+(?:or\s+)?[\"“']?([^\s,;:()\"”']*[^\s,;:()\"”'.])[\"”']?"
+_APPOSED = re.compile(r"(?:,|:|\s[—–-]+)\s+(?:or\s+)?[\"“']?"
+                      r"([^\s,;:()\"”']*[^\s,;:()\"”'.])[\"”']?"
                       r"(?=[,;:]|\.(?:\s|$)|\s[—–-]|\s\(|$)")
 _AFTER = re.compile(r"[\"”']?(?:[.;]|$|\s\(|\s[—–-]|,\s(?:which|that|who|to|a|an|the|for|with"
                     r"|in|is|was|are|as|capable|built|based|using|whose|where|designed|consisting"
