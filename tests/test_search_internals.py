@@ -8,6 +8,7 @@ import pickle
 import random
 import subprocess
 import sys
+from array import array
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,7 +18,8 @@ from whoosh.matching.wrappers import FilterMatcher
 
 from paper_tui import config as config_mod
 from paper_tui.index import ResultSet
-from paper_tui.index.positions import PACKED_START, PackedPositions, PackedValues
+from paper_tui.index.packed import PackedNumbers, PackedValues, narrowest
+from paper_tui.index.positions import PackedPositions
 from paper_tui.index.results import TOP
 from paper_tui.index.schema import MAX_EXPANSION, term_positions
 from paper_tui.index.snapshot import SizedLRU
@@ -136,7 +138,25 @@ def test_packed_positions_round_trip() -> None:
         assert len(again) == len(packed)
         assert [again[i] for i in range(len(again))] == [packed[i] for i in range(len(packed))]
     assert PackedValues.pack(values)[-1] == values[-1]
-    assert PACKED_START in pickle.dumps((1, PackedValues.pack(values)), 2)
+
+
+@pytest.mark.parametrize(("numbers", "typecode"), [
+    ([0, 1, 255], "B"), ([3, 256, 7], "H"), ([70000, 1], "I"), ([2**32 - 1], "I"), ([], "B")])
+def test_packed_ids_are_the_narrowest_array_and_read_back_both_ways(numbers: list[int],
+                                                                    typecode: str) -> None:
+    packed = PackedNumbers.of(narrowest(array("I", numbers)))
+    assert packed.typecode == typecode
+    again = pickle.loads(pickle.dumps(packed, 4))
+    assert list(again) == numbers == again.array().tolist()  # as Whoosh, as numpy reads it
+    assert len(again) == len(numbers)
+    if numbers:
+        assert again[-1] == numbers[-1]
+
+
+def test_packed_weights_keep_float32_values() -> None:
+    weights = array("f", [1.0, 2.0, 0.5, 3.25, 1e6])
+    packed = pickle.loads(pickle.dumps(PackedNumbers.of(weights), 4))
+    assert list(packed) == list(weights) == packed.array().tolist()
 
 
 def test_phrase_hits_equal_a_scan_of_the_text(big: Library) -> None:

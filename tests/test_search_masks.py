@@ -15,9 +15,9 @@ from whoosh import query as wq
 from whoosh.filedb.structfile import BufferFile
 
 from paper_tui import config as config_mod
+from paper_tui.index.packed import PackedValues
 from paper_tui.index.positions import (
     PackedPositions,
-    PackedValues,
     block_positions,
     read_values,
     values_positions,

@@ -19,7 +19,7 @@ from paper_tui.index.positions import PackedPositions
 from paper_tui.model import Paper
 from paper_tui.query import WORD, fold
 
-SCHEMA_VERSION = 7  # 7: positions packed (index/positions.py)
+SCHEMA_VERSION = 8  # 7: positions packed (index/positions.py); 8: every block part packed
 Progress = Callable[[int], None]
 AnnotationFields = dict[str, Any]
 """``{"status": str, "starred": bool, "tags": list[str], "lists": list[str], "note": str}``"""

@@ -6,19 +6,20 @@ posting writer. For an import of 87,549 papers that was most of the time. Here p
 are kept per term, in arrays, already in document order (document numbers only grow
 within a writer), and each term's posting list goes to the codec's writer a block at a
 time. The files are the ones Whoosh writes, byte for byte (a test compares them), except
-that the blocks of positional fields hold their values packed (``positions.py``), which
-Whoosh's readers read as they read their own.
+that a posting block's parts are packed (``packed.py``): Whoosh's readers read them as
+they read their own.
 """
 
 from __future__ import annotations
 
-import itertools
 import time
 from array import array
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
+from itertools import chain
+from operator import sub
 from pickle import dumps
 from typing import Any
 
@@ -32,7 +33,7 @@ from whoosh.util.numeric import length_to_byte
 from whoosh.writing import SegmentWriter
 
 from paper_tui.errors import StoreError
-from paper_tui.index.positions import PackedPositions, PackedValues
+from paper_tui.index.packed import PackedNumbers, PackedValues, narrowest
 from paper_tui.index.schema import (
     CODEC,
     AnnotationFields,
@@ -154,13 +155,14 @@ class PostingBuffer:
 
 
 _NO_LENGTH = length_to_byte(0)  # no length statistics: see ``Codec``
+BLOCK_PROTOCOL = 4  # byte strings pickled as they are (protocol 2 re-encodes them as text)
 _TERMINFO = W3TermInfo._struct
 
 
 class _TermWriter:
     """Writes one term's posting list and term info as ``W3FieldWriter`` does through
-    ``start_term``/``add``/``finish_term`` (the same bytes; a test compares them), a block
-    at a time instead of a Python call per posting."""
+    ``start_term``/``add``/``finish_term``, a block at a time instead of a Python call per
+    posting, with the block's parts packed (``packed.py``)."""
 
     def __init__(self, fieldwriter: W3FieldWriter, blocklimit: int, fmt: Format) -> None:
         self._postfile = fieldwriter._postfile
@@ -168,12 +170,10 @@ class _TermWriter:
         self._prefix = pack_ushort(fieldwriter._fieldid)
         self._limit = blocklimit
         self._fixedsize = fmt.fixed_value_size()
-        self._packed = isinstance(fmt, PackedPositions)
 
     def __call__(self, tbytes: bytes, docs: array, weights: array, values: list[bytes]
                  ) -> None:
-        postfile, limit, fixedsize, packed = (self._postfile, self._limit, self._fixedsize,
-                                              self._packed)
+        postfile, limit, fixedsize = self._postfile, self._limit, self._fixedsize
         if not all(values):  # as add_posting: empty values are not kept
             values = [v for v in values if v]
         offset = postfile.tell()
@@ -189,15 +189,13 @@ class _TermWriter:
             if ws.count(first) == len(ws):
                 mini_weights = None if first == 1.0 else first
             else:
-                mini_weights = tuple(ws)
-            if packed:
+                mini_weights = PackedNumbers.of(ws)
+            if fixedsize is None or fixedsize < 0:
                 mini_values = PackedValues.pack(vs)
-            elif fixedsize is None or fixedsize < 0:
-                mini_values = tuple(vs)
             else:
                 mini_values = b"".join(vs) if fixedsize else None
-            deltas = tuple([b - a for a, b in zip(itertools.chain((0,), ids), ids, strict=False)])
-            data = dumps((deltas, mini_weights, mini_values), 2)
+            gaps = PackedNumbers.of(narrowest(array("I", map(sub, ids, chain((0,), ids)))))
+            data = dumps((gaps, mini_weights, mini_values), BLOCK_PROTOCOL)
             info = dumps((len(ids), ids[-1], blockmax, 0, 0, _NO_LENGTH), 2)
             size = len(info) + len(data)
             parts += (pack_int(-size if start + limit >= count else size), info, data)
