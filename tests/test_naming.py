@@ -126,6 +126,15 @@ def test_gist_titles_are_short_but_say_something() -> None:
             assert len(paper.display_title.partition(": ")[2].split()) >= 2, paper.display_title
 
 
+@pytest.mark.parametrize(("abstract", "title"), [
+    ("We propose Harmonic Networks or H-Nets, a CNN that is equivariant to patch-wise "
+     "translation and 360-rotation.", "H-Nets: Harmonic Networks"),
+    ("We present Sun Off Lights On (SOLO), a benchmark.", "SOLO: Sun Off Lights On"),
+])
+def test_titles_do_not_end_on_a_dangling_word(abstract: str, title: str) -> None:
+    assert name_and_title(abstract)[1] == title
+
+
 def test_nameless_abstract_keeps_the_shortened_first_sentence() -> None:
     paper = PAPERS["000"][2]
     assert paper.name == ""

@@ -28,6 +28,10 @@ MAX_TITLE = 90
 # A sentence ends at . ! or ? before a space and a capital (or parenthesis). Literal first,
 # so the search skips ahead quickly.
 _SENTENCE_GAP = re.compile(r"[.!?]\s+(?=[A-Z(])")
+# Words that only lead to the name, left at the end of a long form or gist ("Harmonic
+# Networks or" from "Harmonic Networks or H-Nets"): dropped from a title's tail.
+_DANGLING = re.compile(r"(?:[\s,;:(]+(?:or|called|named|dubbed|termed|namely|i\.e\.|e\.g\.))+"
+                       r"[\s,;:(]*$")
 
 
 def shorten(sentence: str, limit: int = MAX_TITLE) -> str:
@@ -60,6 +64,7 @@ def _title_for(candidate: Candidate, text: str, flat: str) -> str:
     """``NAME: Long Form``, else ``NAME: gist``, else ``NAME: first sentence``."""
     gist = candidate.gist if len(candidate.gist.split()) >= 3 else ""  # not just "method"
     tail = candidate.expansion or gist or gist_after(text, candidate.end)
+    tail = _DANGLING.sub("", " " + tail).strip() if tail else ""
     if not tail:
         tail = _first_sentence(flat)
     tail = tail[0].upper() + tail[1:]
