@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import importlib
 import multiprocessing
+import time
 import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from multiprocessing.reduction import ForkingPickler
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +23,10 @@ from paper_tui.model import Paper
 CHUNK = 256  # records per message: few messages, little held in the pipe
 PARALLEL_BYTES = 4 << 20  # files at least this big (as stored on disk) are read in a worker
 EVERY: int | None = None
-"""Which chunks the worker prepares: None, those sent while this process is still busy with
-an earlier one (so the slower side sheds work, whatever the machine's load or the cost of
-parsing); n, every n-th chunk (tests, to make either side do the work)."""
+"""Which chunks the worker prepares: None, a chunk whenever the worker has so far waited
+longer for this process (to take a chunk) than this process has waited for the worker (so
+the two share the work whatever the machine's load or the cost of parsing); n, every n-th
+chunk (tests, to make either side do the work)."""
 
 
 @dataclass(frozen=True)
@@ -47,20 +50,24 @@ def _rebuild(data: tuple) -> SourceError:
 
 
 def _work(module: str, path: str, source: str, compute: Callable[[list[Paper]], Any] | None,
-          every: int | None, done, conn) -> None:
+          every: int | None, waited, conn) -> None:
     """The worker: ``module.read(path, source)``, sent in chunks: ``(records, result of
     compute(the chunk's papers) or None, end)``, end being None, ``("raise", error)``
-    or ``("bug", traceback)`` on the last chunk. ``done.value``: how many chunks the
-    reading process has finished."""
+    or ``("bug", traceback)`` on the last chunk. ``waited.value``: the seconds the
+    reading process has waited for chunks so far."""
     chunk: list[Paper | tuple] = []
     number = 0
+    blocked = 0.0  # seconds this process waited for the reader to take a chunk
 
     def send(end: tuple | None) -> None:
-        nonlocal chunk, number
+        nonlocal chunk, number, blocked
         papers = [r for r in chunk if isinstance(r, Paper)]
-        busy = number > done.value if every is None else number % every == 0
-        result = compute(papers) if compute and papers and busy else None
-        conn.send((chunk, result, end))
+        share = blocked > waited.value if every is None else number % every == 0
+        result = compute(papers) if compute and papers and share else None
+        data = ForkingPickler.dumps((chunk, result, end))
+        start = time.perf_counter()
+        conn.send_bytes(data)
+        blocked += time.perf_counter() - start
         chunk = []
         number += 1
 
@@ -83,15 +90,21 @@ def read_in_worker(module: str, path: Path, source: str, prepare: Prepare | None
     starts on the first ``next``, and is stopped when the caller stops early)."""
     ctx = multiprocessing.get_context("spawn")
     receive, send = ctx.Pipe(duplex=False)
-    done = ctx.Value("i", 0, lock=False)  # written here only
+    waited = ctx.Value("d", 0.0, lock=False)  # written here only
     worker = ctx.Process(target=_work, name="paper-tui-import", daemon=True,
                          args=(module, str(path), source, prepare and prepare.compute,
-                               EVERY, done, send))
+                               EVERY, waited, send))
     worker.start()
     send.close()
+    started = False
     try:
         while True:
             try:
+                start = time.perf_counter()
+                receive.poll(None)  # waiting, not unpickling
+                if started:  # (the wait for the worker to start says nothing of balance)
+                    waited.value += time.perf_counter() - start
+                started = True
                 chunk = receive.recv()
             except EOFError:
                 raise RuntimeError(f"the import worker for {path} stopped "
@@ -101,7 +114,6 @@ def read_in_worker(module: str, path: Path, source: str, prepare: Prepare | None
                 prepare.sink([r for r in records if isinstance(r, Paper)], result)
             for record in records:
                 yield record if isinstance(record, Paper) else _rebuild(record[1])
-            done.value += 1
             if end is None:
                 continue
             if end[0] == "raise":
