@@ -148,9 +148,9 @@ class Library:
                     force: bool) -> None:
         from paper_tui.importers import Prepare, import_file
 
-        # A big file is parsed in a worker process, which also encodes and analyses the
-        # chunks of papers it sends while this process is still storing and indexing
-        # earlier ones (``prepare_import``); this process does the others.
+        # A big file is parsed in a worker process, which also encodes and analyses some
+        # chunks of papers (``prepare_import``) when it has time to spare (see
+        # ``parallel.EVERY``); this process does the others.
         lines: dict[str, bytes] = {}
         prepared: dict[str, tuple[Prepared, int]] = {}
 
