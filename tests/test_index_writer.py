@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 from whoosh import index as windex
 from whoosh.writing import SegmentWriter
 
 from paper_tui.index import PaperIndex
 from paper_tui.index.schema import CODEC, build_schema
+from paper_tui.index.snapshot import Snapshot
 from paper_tui.index.writer import add_document, document, open_writer
 from paper_tui.model import Paper
 
@@ -75,6 +77,25 @@ def test_segments_are_whooshs_byte_for_byte(tmp_path: Path) -> None:
                 m.next()
             postings.append(found)
         assert postings[0] == postings[1], (fieldname, btext)
+    # and our readers read Whoosh's own blocks (tuples; single postings inlined in the term
+    # info) as they read ours: postings, positions, phrases
+    snaps = [Snapshot(windex.open_dir(str(path))) for path in (whoosh_dir, ours_dir)]
+    every = np.arange(len(docs))
+    for fieldname, btext in lexicons[0]:
+        if fieldname in ("abstract", "title"):
+            theirs, ours = (s.postings(fieldname, btext) for s in snaps)
+            assert theirs.ids.tolist() == ours.ids.tolist()
+            assert theirs.weights.tolist() == ours.weights.tolist()
+            found = [[a.tolist() for a in s._candidate_positions(fieldname, btext, every)]
+                     for s in snaps]
+            assert found[0] == found[1], (fieldname, btext)
+    found = {}
+    for words in (["graph", "network"], ["run", "model"], ["item", "1099"], ["1099", "item"]):
+        hits = [np.flatnonzero(s._phrase_docs("abstract", words)).tolist() for s in snaps]
+        assert hits[0] == hits[1]
+        found[" ".join(words)] = hits[0]
+    assert len(found["graph network"]) == len(found["run model"]) == len(docs)
+    assert found["item 1099"] == [1099] and found["1099 item"] == []
 
 
 def test_replacing_deleting_and_merging_through_the_buffer(tmp_path: Path) -> None:
