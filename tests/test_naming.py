@@ -7,7 +7,7 @@ import pytest
 from paper_tui import display, paths
 from paper_tui.importers import import_file
 from paper_tui.model import Paper
-from paper_tui.naming import first_sentence, name_and_title, shorten
+from paper_tui.naming import NAMED_CHARS, first_sentence, name_and_title, shorten
 
 # The name each bundled abstract introduces, in file order; "" where it names nothing.
 # A tuple lists every name a reader could fairly use when an abstract introduces two.
@@ -133,6 +133,15 @@ def test_gist_titles_are_short_but_say_something() -> None:
 ])
 def test_titles_do_not_end_on_a_dangling_word(abstract: str, title: str) -> None:
     assert name_and_title(abstract)[1] == title
+
+
+def test_names_come_from_the_first_characters_of_a_long_abstract() -> None:
+    filler = "We present a unit for an ankle, or Jammkle, as " * 2000  # 94,000 characters
+    assert name_and_title(filler) == name_and_title(filler[:NAMED_CHARS])
+    late = "Robots walk on rough ground. " * 300 + "We propose WalkNet, a controller."
+    assert len(late) > NAMED_CHARS
+    assert name_and_title(late)[0] == ""  # introduced past the limit
+    assert name_and_title(late[-200:])[0] == "WalkNet"
 
 
 def test_nameless_abstract_keeps_the_shortened_first_sentence() -> None:
