@@ -131,8 +131,9 @@ def _single_position(fmt) -> list[bytes]:
 
 def shared_values(fmt) -> dict[bytes, bytes]:
     """The one-position values :meth:`FoldedText.index` shares, by value: values that
-    crossed a process boundary are mapped back to these, so a posting block pickles
-    them as references to one object, as when they never left this process."""
+    crossed a process boundary are mapped back to these, so the writer's buffer holds one
+    object per distinct value (most postings have one position), as when they never left
+    this process."""
     shared = _SHARED.get(type(fmt))
     if shared is None:
         shared = _SHARED[type(fmt)] = {v: v for v in _single_position(fmt)}
