@@ -20,6 +20,7 @@ from paper_tui.index.lazy import np
 _BIG_ENDIAN = sys.byteorder == "big"
 _DTYPES = {"B": "u1", "H": "<u2", "I": "<u4", "f": "<f4"}
 """The array typecodes used, as little-endian numpy dtypes (how the bytes are stored)."""
+_ITEMSIZE = {"B": 1, "H": 2, "I": 4, "f": 4}
 
 
 def to_bytes(numbers: array) -> bytes:
@@ -70,7 +71,7 @@ class PackedNumbers:
         return self._items
 
     def __len__(self) -> int:
-        return len(self.data) // array(self.typecode).itemsize
+        return len(self.data) // _ITEMSIZE[self.typecode]
 
     def __getitem__(self, i: int) -> int | float:
         return self.items()[i]
@@ -84,14 +85,13 @@ class PackedNumbers:
 
 class PackedValues:
     """A block's variable-size values (positions, for positional fields): the byte offsets
-    where each value ends (uint32), and the values joined."""
+    where each value ends (uint32), and the values joined. Pickled as those two strings."""
 
-    __slots__ = ("_ends", "blob", "ends")
+    __slots__ = ("blob", "ends")
 
     def __init__(self, ends: bytes, blob: bytes) -> None:
-        self.ends = ends
+        self.ends = PackedNumbers("I", ends)
         self.blob = blob
-        self._ends: array | None = None
 
     @classmethod
     def pack(cls, values: list[bytes]) -> PackedValues:
@@ -99,19 +99,17 @@ class PackedValues:
 
     def end_offsets(self) -> np.ndarray:
         """Where each value ends in :attr:`blob`, in bytes (uint32, no copy)."""
-        return np.frombuffer(self.ends, dtype="<u4")
+        return self.ends.array()
 
     def __len__(self) -> int:
-        return len(self.ends) // 4
+        return len(self.ends)
 
     def __getitem__(self, i: int) -> bytes:
         """The value of the ``i``-th posting (as Whoosh's matcher asks for it)."""
-        if self._ends is None:
-            self._ends = from_bytes("I", self.ends)
-        ends = self._ends
+        ends = self.ends.items()
         if i < 0:
             i += len(ends)
         return self.blob[ends[i - 1] if i else 0:ends[i]]
 
     def __reduce__(self):
-        return PackedValues, (self.ends, self.blob)
+        return PackedValues, (self.ends.data, self.blob)

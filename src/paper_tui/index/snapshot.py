@@ -119,7 +119,7 @@ class Segments:
 
     def __init__(self) -> None:
         self.postings = SizedLRU(POSTINGS_BUDGET)
-        """(segment, field, term) -> (local doc numbers, weights), deleted ones included."""
+        """(segment, field, term) -> its :class:`SegmentPostings` (or ``()``: not there)."""
         self.blocks = SizedLRU(BLOCKS_BUDGET)
         """(segment, field, term, block number) -> (where each value ends, positions)."""
         self.papers = SizedLRU(PAPERS_KEPT)
