@@ -38,6 +38,7 @@ import statistics
 import sys
 import time
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 
 from paper_tui import display
@@ -98,6 +99,19 @@ def load() -> list[dict]:
     return [json.loads(line) for line in data.split(b"\n") if line.strip()]
 
 
+def scored(papers: list[dict]) -> Iterator[tuple[dict, str, str, str]]:
+    """``(paper, title, abstract, NAME)`` for each paper the benchmark scores: a ``NAME: …``
+    title (NAME found in the abstract) or a colon-free one (NAME empty); text flattened."""
+    for paper in papers:
+        title = " ".join((paper.get("title") or "").split())
+        abstract = " ".join((paper.get("abstract") or "").split())
+        if not title or len(abstract) < 40:
+            continue
+        expected = title_name(title, abstract)
+        if ":" not in title or expected:
+            yield paper, title, abstract, expected
+
+
 def half(paper: dict) -> str:
     return "dev" if zlib.crc32(str(paper.get("id")).encode()) % 2 else "heldout"
 
@@ -117,15 +131,7 @@ def main() -> int:
                  "plain_invented_strict": 0} for h in ("dev", "heldout")}
     misses: list[tuple[str, str, str]] = []
     invented: list[tuple[str, str]] = []
-    for paper in papers:
-        title = " ".join((paper.get("title") or "").split())
-        abstract = " ".join((paper.get("abstract") or "").split())
-        if not title or len(abstract) < 40:
-            continue
-        expected = title_name(title, abstract)
-        has_colon = ":" in title
-        if has_colon and not expected:
-            continue
+    for paper, title, abstract, expected in scored(papers):
         t0, c0 = time.perf_counter_ns(), time.thread_time_ns()
         name, made_title = name_and_title(abstract)
         times.append(time.perf_counter_ns() - t0)

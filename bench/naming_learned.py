@@ -27,7 +27,7 @@ given any name. ``--show N`` prints N development names the fallback adds that t
 titles do not contain, with their context, to read by hand.
 
 Run: ``pip install '.[bench]'`` (scikit-learn), then ``python bench/naming_learned.py``
-(about five minutes). Results: ``bench/results/naming_learned.json``.
+(five to seven minutes). Results: ``bench/results/naming_learned.json``.
 """
 
 from __future__ import annotations
@@ -48,11 +48,22 @@ import numpy as np
 from sklearn.ensemble import HistGradientBoostingClassifier
 
 from naming import RESULTS as NAMING_RESULTS
-from naming import abbreviates, half, load, norm, same, title_name
+from naming import abbreviates, half, load, norm, same, scored
 from paper_tui.atomic import write_text
-from paper_tui.naming import NAMED_CHARS, _flat, name_and_title
+from paper_tui.naming import _SENTENCE_GAP, NAMED_CHARS, _flat, name_and_title
 from paper_tui.naming_abbrev import long_form_start
-from paper_tui.naming_fallback import _FAMOUS, _tokens
+from paper_tui.naming_fallback import (
+    _FAMOUS,
+    _MIXED_CASE,
+    _NEUTRAL,
+    _OTHERS,
+    _OTHERS_AFTER,
+    _OWNED,
+    _RESULT_OF,
+    _RESULT_VERB,
+    _VERB_AFTER,
+    _tokens,
+)
 from paper_tui.naming_rules import bad_name, clean, coined, cues, is_distinctive
 
 RESULTS = NAMING_RESULTS.parent / "naming_learned.json"
@@ -60,25 +71,8 @@ THRESHOLDS = (None, 0.3, 0.15, 0.1, 0.07, 0.05, 0.04, 0.03, 0.02, 0.015, 0.01)
 OVERRIDE_AT, OVERRIDE_MARGIN = 0.2, 0.1
 
 _WORD = re.compile(r"(?<![\w\-$\\{])[A-Za-z][\w\-+$^{}]*[\w+}$]|(?<![\w\-$\\{])[A-Z]\b")
-_SENTENCE = re.compile(r"[.!?]\s+(?=[A-Z(])")
-_OWNED = ("our ", "the proposed ", "our proposed ", "dubbed ", "called ", "named ", "coined ",
-          "termed ", "code for ", "code of ", "implementation of ", "namely ", "as ")
-_RESULT_AFTER = (" outperform", " achieve", " surpass", " significantly", " consistently",
-                 " substantially", " improves", " yields", " attains", " beats", " obtains",
-                 " sets a new", " establishes", " delivers", " also ", " can ", " is able",
-                 " is available", " is publicly", " is released", " code is", " will be ")
-_RESULT_OF = ("effectiveness of ", "efficacy of ", "superiority of ", "advantages of ",
-              "validity of ", "performance of ")
-_OTHERS = ("such as ", "e.g., ", "e.g. ", "like ", "including ", "than ", "existing ",
-           "baseline ", "baselines ", "compared to ", "compared with ", "versus ", "vs. ",
-           "previous ", "prior ", "standard ", "popular ", "original ", "classical ",
-           "conventional ", "state-of-the-art ", "over ", "extends ", "upon ")
-_OTHERS_AFTER = ("-based", " based", "-style", "-like", "-inspired")
-_NEUTRAL = ("and ", "or ", "of ", "with ", "on ", "from ", "to ", "via ", "using ", "in ")
-_VERB_AFTER = re.compile(r" (?:is|was|can|will|has|consists|contains|[a-z]{3,}(?<!s)s) ")
 _APPOSITION = re.compile(r",? (?:a|an|the|which|that) ")
 _WE = re.compile(r"\b(?:we|our|this paper|this work)\b")
-_MIXED = re.compile(r"[a-z][A-Z]|[A-Z][a-z]+[A-Z]")
 
 
 @dataclass
@@ -130,7 +124,7 @@ def features(name: str, rank: int, occ: list[int], text: str, low: str, starts: 
         before, after = low[max(0, s - 22):s], low[e:e + 22]
         owned += before.endswith(_OWNED)
         result_of += before.endswith(_RESULT_OF)
-        result_after += after.startswith(_RESULT_AFTER)
+        result_after += after.startswith(_RESULT_VERB)
         others += before.endswith(_OTHERS)
         others_after += after.startswith(_OTHERS_AFTER)
         neutral += before.endswith(_NEUTRAL)
@@ -152,7 +146,7 @@ def features(name: str, rank: int, occ: list[int], text: str, low: str, starts: 
         min(result_after, 3), min(others, 3), min(others_after, 3), neutral == len(occ),
         in_paren, paren_after, long_form, cue_gap >= 0, min(max(cue_gap, 0), 20) / 20,
         cue_naming, bool(_WE.search(low, starts[sentence], end)), sentence_subject, apposed,
-        colon_after, bool(_MIXED.search(name)), name.isupper(),
+        colon_after, bool(_MIXED_CASE.search(name)), name.isupper(),
         any(c.isdigit() for c in name), "-" in name, "$" in name or "\\" in name,
         min(len(name), 20) / 20, is_distinctive(name), " " not in name and coined(name, text),
         name.startswith(_FAMOUS), bad_name(name, "", 0),
@@ -166,18 +160,11 @@ def prepare(papers: list[dict]) -> tuple[list[Paper], float]:
     """The papers with their candidates' features, and the seconds the features took
     (what naming an abstract would cost on top of the rules)."""
     out, spent = [], 0.0
-    for paper in papers:
-        title = " ".join((paper.get("title") or "").split())
-        abstract = " ".join((paper.get("abstract") or "").split())
-        if not title or len(abstract) < 40:
-            continue
-        expected = title_name(title, abstract)
-        if ":" in title and not expected:
-            continue
+    for paper, title, abstract, expected in scored(papers):
         rule = name_and_title(abstract)[0]
         t0 = time.perf_counter()
         text = clean(_flat(abstract[:NAMED_CHARS]))
-        low, starts = text.lower(), [0] + [m.end() for m in _SENTENCE.finditer(text)]
+        low, starts = text.lower(), [0] + [m.end() for m in _SENTENCE_GAP.finditer(text)]
         spans = cues(text)
         p = Paper(str(paper.get("id")), half(paper), title, expected, rule)
         found = candidates(text, rule)
