@@ -168,18 +168,20 @@ def prepare(papers: list[dict]) -> tuple[list[Paper], float]:
         spans = cues(text)
         p = Paper(str(paper.get("id")), half(paper), title, expected, rule)
         found = candidates(text, rule)
+        firsts = []
         for rank, name in enumerate(sorted(found, key=found.__getitem__)):
             occ = occurrences(name, text)
-            if not occ:
-                continue
-            p.names.append(name)
-            p.rows.append(features(name, rank, occ, text, low, starts, spans, rule))
+            if occ:
+                p.names.append(name)
+                p.rows.append(features(name, rank, occ, text, low, starts, spans, rule))
+                firsts.append(occ[0])
+        spent += time.perf_counter() - t0
+        for name, first in zip(p.names, firsts, strict=True):
             if expected:
                 p.labels.append(int(same(name, expected)))
             else:
                 p.labels.append(-1 if norm(name) and norm(name) in norm(title) else 0)
-            p.context[name] = text[max(0, occ[0] - 150):occ[0] + 110]
-        spent += time.perf_counter() - t0
+            p.context[name] = text[max(0, first - 150):first + 110]
         out.append(p)
     return out, spent
 
