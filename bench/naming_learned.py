@@ -85,7 +85,7 @@ class Paper:
     names: list[str] = field(default_factory=list)
     rows: list[list[float]] = field(default_factory=list)
     labels: list[int] = field(default_factory=list)  # 1 NAME, 0 not, -1 in a plain title
-    context: dict[str, str] = field(default_factory=dict)
+    text: str = ""  # the cleaned abstract, for --show
 
 
 def occurrences(name: str, text: str) -> list[int]:
@@ -168,20 +168,18 @@ def prepare(papers: list[dict]) -> tuple[list[Paper], float]:
         spans = cues(text)
         p = Paper(str(paper.get("id")), half(paper), title, expected, rule)
         found = candidates(text, rule)
-        firsts = []
         for rank, name in enumerate(sorted(found, key=found.__getitem__)):
             occ = occurrences(name, text)
             if occ:
                 p.names.append(name)
                 p.rows.append(features(name, rank, occ, text, low, starts, spans, rule))
-                firsts.append(occ[0])
         spent += time.perf_counter() - t0
-        for name, first in zip(p.names, firsts, strict=True):
+        p.text = text
+        for name in p.names:
             if expected:
                 p.labels.append(int(same(name, expected)))
             else:
                 p.labels.append(-1 if norm(name) and norm(name) in norm(title) else 0)
-            p.context[name] = text[max(0, first - 150):first + 110]
         out.append(p)
     return out, spent
 
@@ -287,7 +285,8 @@ def main() -> int:
         _, added = score(dev, dev_probs, THRESHOLDS[-3])
         print(f"\n# dev names added at t = {THRESHOLDS[-3]} that titles do not contain")
         for p, name in random.Random(args.seed).sample(added, min(args.show, len(added))):
-            print(f"{name!r} | {p.title}\n    …{p.context[name]}…")
+            first = occurrences(name, p.text)[0]
+            print(f"{name!r} | {p.title}\n    …{p.text[max(0, first - 150):first + 110]}…")
     print(f"{time.perf_counter() - started:.0f} s")
     return 0
 
