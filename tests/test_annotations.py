@@ -29,7 +29,7 @@ def _on_disk(root: Path) -> dict:
 
 def test_defaults_for_an_unknown_paper(notes: Annotations) -> None:
     assert notes.get("nope") == Annotation()
-    assert notes.index_fields("nope") is None
+    assert notes.searchable("nope") is None
 
 
 def test_status_star_tags_and_note(notes: Annotations, tmp_path: Path) -> None:
@@ -67,15 +67,15 @@ def test_toggle_star_sets_all_to_one_value(notes: Annotations) -> None:
     assert not notes.get("a").starred
 
 
-def test_counts_and_index_fields(notes: Annotations) -> None:
+def test_counts_and_searchable(notes: Annotations) -> None:
     notes.set_status(["a", "b"], "read")
     notes.set_status(["c"], "skipped")
     notes.lists.create("week")
     notes.lists.add("week", ["a", "z"])
     assert notes.status_counts() == {"to-read": 0, "read": 2, "skipped": 1}
-    assert notes.index_fields("a") == {"status": "read", "starred": False, "tags": [],
+    assert notes.searchable("a") == {"status": "read", "starred": False, "tags": [],
                                        "lists": ["week"], "note": ""}
-    assert notes.index_fields("z")["lists"] == ["week"]  # only in a list
+    assert notes.searchable("z")["lists"] == ["week"]  # only in a list
     assert notes.orphans({"a", "b"}) == ["c", "z"]
 
 
@@ -159,22 +159,26 @@ def test_a_burst_of_changes_is_coalesced(notes: Annotations, tmp_path: Path) -> 
     assert len(inodes) < 20  # far fewer saves than changes
 
 
-def test_changes_from_elsewhere_reach_listeners_and_the_mirror(tmp_path: Path) -> None:
-    mirrored: dict[str, dict | None] = {}
+def test_changes_from_elsewhere_reach_listeners_and_the_overlay(tmp_path: Path) -> None:
     seen: list[set[str]] = []
-    notes = Annotations(tmp_path, mirror=lambda pid, fields: mirrored.__setitem__(pid, fields))
+    notes = Annotations(tmp_path)
+    overlay = notes.overlay
     notes.add_change_listener(seen.append)
     notes.set_status(["a"], "read")
-    assert mirrored["a"]["status"] == "read"  # mirrored right away, before any save
+    assert overlay.ids("status", "read")[0] == {"a"}  # at once, before any save
     notes.flush()
     path = tmp_path / "annotations.yaml"
-    path.write_text(path.read_text() + '  "hand":\n    tags:\n    - edited\n')
+    path.write_text(path.read_text() + '  "hand":\n    tags:\n    - Edited\n')
     deadline = time.time() + 3
-    while "hand" not in mirrored and time.time() < deadline:
+    while not overlay.ids("tags", "edited")[0] and time.time() < deadline:
         time.sleep(0.02)
-    assert mirrored["hand"]["tags"] == ["edited"]
+    assert overlay.ids("tags", "edited")[0] == {"hand"}
     assert {"hand"} in seen
-    assert notes.get("hand").tags == ("edited",)
+    assert notes.get("hand").tags == ("Edited",)
+    notes.set_status(["a"], "skipped")
+    assert overlay.ids("status", "read")[0] == frozenset()
+    assert notes.undo() == "status skipped on a"
+    assert overlay.ids("status", "read")[0] == {"a"}
     notes.close()
 
 
@@ -228,7 +232,7 @@ def test_an_index_rebuild_carries_the_annotations(library_dir: Path) -> None:
     again.close()
 
 
-def test_hand_edits_made_while_closed_reach_the_index(library_dir: Path) -> None:
+def test_hand_edits_made_while_closed_reach_search(library_dir: Path) -> None:
     lib = Library.open(library_dir)
     paper_id = next(lib.papers()).id
     lib.annotations.add_tags([paper_id], ["before"])
@@ -239,12 +243,6 @@ def test_hand_edits_made_while_closed_reach_the_index(library_dir: Path) -> None
     assert [h.paper.id for h in lib.search("tag:after").hits] == [paper_id]
     assert lib.search("tag:before").hits == []
     lib.close()
-    mirrored: list[str] = []
-    notes = Annotations(library_dir, mirror=lambda pid, fields: mirrored.append(pid))
-    assert notes.sync_index() == 0  # nothing changed since the index last saw the files
-    path.write_text(path.read_text().replace("- after", "- again"))
-    assert notes.sync_index() == 1 and mirrored == [paper_id]
-    notes.close()
 
 
 def test_a_file_in_another_layout_is_prepared_in_the_background(tmp_path: Path) -> None:

@@ -204,19 +204,31 @@ def test_result_set_is_lazy_and_indexable(lib: Library) -> None:
 
 def test_annotation_fields_are_searchable_right_after_a_change(lib: Library) -> None:
     paper = lib.search("memr3").hits[0].paper
-    index = lib.index
-    index.set_annotations(paper.id, {"status": "to-read", "starred": True,
-                                     "tags": ["to-cite", "memory"], "lists": ["Reading group"],
-                                     "note": "Compare with retrieval baselines"})
-    # no flush: a query on annotation fields waits for the background writer itself
+    notes = lib.annotations
+    notes.set_status([paper.id], "to-read")
+    notes.set_starred([paper.id], True)
+    notes.add_tags([paper.id], ["to-cite", "Memory"])
+    notes.set_note(paper.id, "Compare with retrieval baselines")
+    lib.lists.create("Reading group")
+    lib.lists.add("reading group", [paper.id])
+    # no flush, no save: the next search sees the change (the overlay is memory)
     assert first_words(lib, "tag:to-cite") == {"MemR³"}
+    assert first_words(lib, "tag:memory") == {"MemR³"}
+    assert first_words(lib, "tag:to-*") == {"MemR³"}
     assert first_words(lib, "status:to-read") == {"MemR³"}
     assert first_words(lib, "starred:yes") == {"MemR³"}
     assert first_words(lib, "list:\"reading group\"") == {"MemR³"}
     assert first_words(lib, "note:baseline") == {"MemR³"}
-    assert first_words(lib, "starred:no year:2025") == set()
+    assert first_words(lib, 'note:"retrieval baselines"') == {"MemR³"}
+    assert first_words(lib, 'note:"baselines retrieval"') == set()
+    assert first_words(lib, "tag:to-cite AND memory") == {"MemR³"}
+    assert first_words(lib, "tag:to-cite AND graph") == set()
+    assert len(lib.results("starred:no")) == len(PAPERS) - 1
+    assert len(lib.results("NOT tag:to-cite")) == len(PAPERS) - 1
+    assert len(lib.results("-tag:to-cite graph")) == len(lib.results("graph"))
     assert lib.facets("")["tag"] == {"memory": 1, "to-cite": 1}
-    index.set_annotations(paper.id, None)
+    assert lib.facets("graph")["tag"] == {}
+    notes.remove_tags([paper.id], ["to-cite", "memory"])
     assert first_words(lib, "tag:to-cite") == set()
     assert first_words(lib, "memr3") == {"MemR³"}  # the paper itself is still there
 
@@ -236,8 +248,7 @@ def test_title_words_as_typed_rank_first(tmp_path: Path) -> None:
 
 def test_status_new_is_every_paper_without_a_triage_status(lib: Library) -> None:
     paper = lib.search("memr3").hits[0].paper
-    lib.index.set_annotations(paper.id, {"status": "read", "starred": False, "tags": [],
-                                         "lists": [], "note": ""})
+    lib.annotations.set_status([paper.id], "read")
     assert len(lib.results("status:new")) == len(PAPERS) - 1
     assert first_words(lib, "-status:new") == {"MemR³"}
     assert first_words(lib, "NOT status:new") == {"MemR³"}

@@ -1,18 +1,16 @@
 """The annotation service both fronts call: triage status, stars, tags, notes, reading lists.
 
-Memory first: a change is made in memory, recorded for undo, mirrored into the index, and
+Memory first: a change is made in memory, recorded for undo, applied to the overlay (the
+in-memory sets that answer ``tag:``/``status:``/… queries, :mod:`paper_tui.overlay`), and
 handed to a background thread that saves it (coalescing bursts) within a fraction of a
 second, so a keypress never waits on disk. The same thread notices when another process or
-a person changed the files and merges that in. :meth:`Annotations.flush` blocks until
-everything is on disk (the CLI calls it before exiting).
+a person changed the files and merges that in (and into the overlay).
+:meth:`Annotations.flush` blocks until everything is on disk (the CLI calls it before
+exiting). Nothing here writes the search index.
 """
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import json
-import os
 import threading
 import time
 from collections import Counter, deque
@@ -21,8 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from paper_tui import atomic
 from paper_tui.errors import StoreError
+from paper_tui.overlay import NoteTerms, Overlay
+from paper_tui.query import fold
 from paper_tui.reading_lists import SCHEMA as LIST_SCHEMA
 from paper_tui.reading_lists import ReadingLists, clean_text
 from paper_tui.store import Changes, YamlStore
@@ -41,13 +40,11 @@ SCHEMA = Schema(
 UNDO_LIMIT = 100
 COALESCE = 0.05  # seconds a save waits for more changes of the same burst
 POLL = 0.5  # seconds between looks at the files for changes made elsewhere
-INDEXED = ".annotations-indexed.json"
-"""What the search index last got from the files (their identity, a digest per paper), so
-changes made while no paper-tui ran (a hand edit, a git pull) reach the index at start."""
 
-Mirror = Callable[[str, dict[str, Any] | None], None]
-"""``mirror(paper_id, index_fields)``: keep the search index in step (Library passes
-``index.set_annotations``)."""
+
+def _plain_words(text: str) -> list[str]:
+    """Note words when no analyzer is given (the library passes the index's)."""
+    return fold(text).split()
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,24 +72,21 @@ def clean_tags(tags: Iterable[str]) -> list[str]:
 
 
 class Annotations:
-    def __init__(self, root: Path, mirror: Mirror | None = None) -> None:
+    def __init__(self, root: Path, note_terms: NoteTerms | None = None) -> None:
         self.store = YamlStore(root / "annotations.yaml", SCHEMA)
         self.lists = ReadingLists(YamlStore(root / "reading-lists.yaml", LIST_SCHEMA),
                                   self._commit)
         self._stores = (self.store, self.lists.store)
-        self._mirror = mirror
+        self._overlay = Overlay(note_terms or _plain_words, self._searchable_all)
         self._undo: deque[_Entry] = deque(maxlen=UNDO_LIMIT)
         self._save_listeners: list[Callable[[str | None], None]] = []
         self._change_listeners: list[Callable[[set[str]], None]] = []
         self.last_save_error: str | None = None
-        self.last_mirror_error: str | None = None
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
         self._tag_spelling: tuple[int, dict[str, str]] = (-1, {})
-        self._indexed_path = root / INDEXED
-        self._mirrored = False
 
     # -- reading ---------------------------------------------------------------------------
     def _ready(self) -> YamlStore:
@@ -106,6 +100,16 @@ class Annotations:
                                                     name="paper-tui annotations")
                     self._thread.start()
         return self.store
+
+    @property
+    def overlay(self) -> Overlay:
+        """The annotations as searchable sets (built on the first query that needs them,
+        then kept up to date change by change)."""
+        return self._overlay
+
+    def _searchable_all(self) -> list[tuple[str, dict[str, Any] | None]]:
+        self._ready()
+        return [(pid, self.searchable(pid)) for pid in self._annotated_ids()]
 
     def get(self, paper_id: str) -> Annotation:
         record = self._ready().get(paper_id)
@@ -138,9 +142,9 @@ class Annotations:
                 counts[record["status"]] += 1
         return counts
 
-    def index_fields(self, paper_id: str) -> dict[str, Any] | None:
-        """What the search index holds for a paper; None when there is nothing."""
-        record = self._ready().get(paper_id)
+    def searchable(self, paper_id: str) -> dict[str, Any] | None:
+        """What queries can find of a paper's annotations; None when there is nothing."""
+        record = self.store.get(paper_id)
         lists = self.lists.lists_of(paper_id)
         if record is None and not lists:
             return None
@@ -152,10 +156,15 @@ class Annotations:
     def orphans(self, known_ids: Container[str]) -> list[str]:
         """Ids annotated or in a list that are not among ``known_ids`` (kept, never
         dropped: the paper may come back with a re-import)."""
-        ids = set(self._ready().snapshot())
+        self._ready()
+        return sorted(pid for pid in self._annotated_ids() if pid not in known_ids)
+
+    def _annotated_ids(self) -> set[str]:
+        """Every id with a record or in a list."""
+        ids = set(self.store.snapshot())
         for lst in self.lists.all():
             ids.update(lst.ids)
-        return sorted(pid for pid in ids if pid not in known_ids)
+        return ids
 
     def _spellings(self) -> dict[str, str]:
         """casefolded tag -> the spelling seen first (in file order, then order of change)."""
@@ -226,10 +235,12 @@ class Annotations:
 
     def _commit(self, description: str, store: YamlStore,
                 before: dict[str, Record | None]) -> None:
-        """A change was made in memory: remember it for undo, mirror it, save it soon."""
+        """A change was made in memory: remember it for undo, show it to searches, save it
+        soon."""
         self._ready()
         self._undo.append(_Entry(description, store, before))
-        self._mirror_ids(self._touched(store, {k: (v, store.get(k)) for k, v in before.items()}))
+        changes = {k: (v, store.get(k)) for k, v in before.items()}
+        self._update_overlay(self._touched(store, changes))
         self._wake.set()
 
     def undo(self) -> str | None:
@@ -246,12 +257,13 @@ class Annotations:
                 after[key] = (entry.store.get(key), None)
                 record = None if fields is None else {**(entry.store.get(key) or {}), **fields}
                 entry.store.put(key, record, now)
-        self._mirror_ids(self._touched(entry.store, after))
+        self._update_overlay(self._touched(entry.store, after))
         self._wake.set()
         return entry.description
 
     def _touched(self, store: YamlStore, changes: Changes) -> set[str]:
-        """Paper ids whose index fields change with ``changes`` (key -> before, after)."""
+        """Paper ids whose searchable fields change with ``changes`` (key -> before,
+        after)."""
         if store is self.store:
             return set(changes)
         ids: set[str] = set()
@@ -260,15 +272,9 @@ class Annotations:
             ids.update((store.get(key) or {}).get("papers", ()))
         return ids
 
-    def _mirror_ids(self, ids: Iterable[str]) -> None:
-        if self._mirror is None:
-            return
-        self._mirrored = True
+    def _update_overlay(self, ids: Iterable[str]) -> None:
         for pid in ids:
-            try:
-                self._mirror(pid, self.index_fields(pid))
-            except Exception as exc:  # the index is derived: it must not stop the work
-                self.last_mirror_error = f"search index not updated for {pid}: {exc}"
+            self._overlay.set(pid, self.searchable(pid))
 
     # -- saving ----------------------------------------------------------------------------
     def add_save_listener(self, callback: Callable[[str | None], None]) -> None:
@@ -294,47 +300,6 @@ class Annotations:
         self._sync(save=True, strict=True)
         for store in self._stores:
             store.write_cache()
-        if self._mirrored:
-            self._remember_indexed()
-
-    # -- keeping the search index in step across runs ----------------------------------------
-    def sync_index(self) -> int:
-        """Mirror into the index what changed in the files since the index last saw them
-        (edits made while no paper-tui ran); returns how many papers that was."""
-        if self._mirror is None:
-            return 0
-        try:
-            indexed = json.loads(self._indexed_path.read_text("utf-8"))
-        except (OSError, ValueError):
-            indexed = {}
-        files = {s.path.name: _identity(s.path) for s in self._stores}
-        if indexed.get("files") == files or (not indexed and not any(files.values())):
-            return 0
-        self._ready()
-        old = indexed.get("papers") if isinstance(indexed.get("papers"), dict) else {}
-        new = self._digests()
-        changed = sorted(pid for pid in old.keys() | new.keys() if old.get(pid) != new.get(pid))
-        self._mirror_ids(changed)
-        self._mirrored = True
-        return len(changed)
-
-    def _digests(self) -> dict[str, str]:
-        ids = set(self.store.snapshot())
-        for lst in self.lists.all():
-            ids.update(lst.ids)
-        return {pid: hashlib.blake2b(json.dumps(self.index_fields(pid), sort_keys=True)
-                                     .encode(), digest_size=6).hexdigest() for pid in ids}
-
-    def _remember_indexed(self) -> None:
-        """Record what the index now holds, when memory matches the files exactly."""
-        files = {}
-        for store in self._stores:
-            if store.needs_save or store.read_only_reason or _identity(store.path) != store.seen:
-                return  # someone else changed a file meanwhile: the next start re-checks
-            files[store.path.name] = _identity(store.path)
-        with contextlib.suppress(OSError):
-            atomic.write_text(self._indexed_path, json.dumps({"files": files,
-                                                              "papers": self._digests()}))
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -363,7 +328,7 @@ class Annotations:
             if changes:
                 outside |= self._touched(store, changes)
         if outside:
-            self._mirror_ids(outside)
+            self._update_overlay(outside)
             for listener in list(self._change_listeners):
                 listener(outside)
         error = " · ".join(errors) or None
@@ -374,10 +339,3 @@ class Annotations:
         if error and strict:
             raise StoreError(error)
 
-
-def _identity(path: Path) -> list[int] | None:
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        return None
-    return [st.st_ino, st.st_mtime_ns, st.st_size]

@@ -18,6 +18,7 @@ from paper_tui import paths
 from paper_tui.annotations import Annotations
 from paper_tui.errors import SkippedRecord, SourceError, UnknownPaperError
 from paper_tui.index import PaperIndex, ResultSet, SearchPage
+from paper_tui.index.schema import note_terms
 from paper_tui.index.writer import Prepared, prepare
 from paper_tui.model import Paper
 from paper_tui.sources import SourceStore, checksum, encode
@@ -46,25 +47,34 @@ class Library:
         # Held (re-entrantly) while the index is rebuilt or sources are imported, so two
         # processes never rebuild at once or lose each other's manifest entries.
         self._lock = filelock.FileLock(str(root / ".library.lock"), timeout=_SYNC_LOCK_TIMEOUT)
-        self.annotations = Annotations(root, mirror=self.index.set_annotations)
+        self.annotations = Annotations(root, note_terms=note_terms)
         self.lists = self.annotations.lists
+        # The index never holds the reader's work: its annotation words are answered from
+        # the store's in-memory sets, so a change is seen by the next search at once.
+        self.index.use_annotations(self.annotations.overlay)
 
     @classmethod
     def open(cls, root: Path | str | None = None, *, config: config_mod.Config | None = None,
-             bundled: bool | None = None, progress: Progress | None = None) -> Library:
-        """Open (creating if needed) a library; a new one gets the bundled list when asked."""
+             bundled: bool | None = None, progress: Progress | None = None,
+             warn: Callable[[str], None] | None = None) -> Library:
+        """Open (creating if needed) a library; a new one gets the bundled list when asked.
+
+        ``warn(message)`` hears of what the user should know, such as an unreadable index
+        being rebuilt from the sources."""
         cfg = config or config_mod.defaults()
         if root is None:
             root = cfg.get("library") or None
         lib = cls(paths.library_dir(root), cfg)
+        lib.index.on_rebuild = warn
         lib.root.mkdir(parents=True, exist_ok=True)
+        # Left by versions that mirrored annotations into the index.
+        (lib.root / ".annotations-indexed.json").unlink(missing_ok=True)
         if bundled is None:
             bundled = bool(cfg.get("bundled_lists", True))
         with lib._lock:
             lib.sync(progress)
             if bundled and not lib.sources.manifest:
                 lib.import_paths([paths.bundled_data_dir()], progress=progress)
-        lib.annotations.sync_index()  # hand edits made while no paper-tui ran
         return lib
 
     def close(self) -> None:
@@ -96,8 +106,7 @@ class Library:
             if manifest:
                 total = self.sources.total()
                 report = (lambda n: progress("indexing", n, total)) if progress else None
-                self.index.add(self.sources.all_papers(), progress=report,
-                               annotations=self.annotations.index_fields)
+                self.index.add(self.sources.all_papers(), progress=report)
             self.index.mark_sources({sid: info.checksum for sid, info in manifest.items()})
             return
         indexed = self.index.indexed_sources()
@@ -114,8 +123,7 @@ class Library:
         total = self.sources.manifest[source_id].count
         report = (lambda n: progress(f"indexing {source_id}", n, total)) if progress else None
         self.index.delete_source(source_id)
-        self.index.add(self.sources.papers(source_id), progress=report,
-                       annotations=self.annotations.index_fields)
+        self.index.add(self.sources.papers(source_id), progress=report)
         self.index.mark_sources({source_id: digest})
 
     # -- import ----------------------------------------------------------------------------
@@ -186,7 +194,7 @@ class Library:
         old_ids = self.index.ids_of_source(source_id)
         report_progress = (lambda n: progress(f"importing {path.name}", n, None)) \
             if progress else None
-        with self.index.adding(report_progress, self.annotations.index_fields) as adder:
+        with self.index.adding(report_progress) as adder:
             first = next(stream, None)
             if first is None:
                 raise SourceError(path, "no papers could be imported from this file")
@@ -237,7 +245,7 @@ class Library:
         """All hits of ``query``, loaded lazily (for the TUI's virtual results list).
 
         A query error does not raise: it is in ``ResultSet.error`` with no hits."""
-        return ResultSet(self.index, query, sort)
+        return self.index.results(query, sort=sort)
 
     def similar(self, paper_id: str) -> ResultSet:
         """Papers like this one ("more like this"), from its key terms, most similar first."""

@@ -53,3 +53,8 @@ def user_config_file() -> Path:
 
 def user_themes_dir() -> Path:
     return user_config_dir() / "themes"
+
+
+def crash_log_dir() -> Path:
+    """Where tracebacks of unexpected errors go (the platform's per-user log dir)."""
+    return Path(platformdirs.user_log_dir(APP))

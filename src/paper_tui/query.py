@@ -168,7 +168,3 @@ def plain_words(query: str) -> list[str]:
         words.append(fold(word))
     return words
 
-
-def mentions_annotations(cleaned: str) -> bool:
-    """Whether a cleaned query filters on the reader's annotations (tag:, status: …)."""
-    return any(m.group(1) in ANNOTATION_FIELDS for m in _FIELD.finditer(cleaned))

@@ -89,12 +89,40 @@ def split_open_paths(argv: list[str], commands: frozenset[str]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The command's exit status: 0, 1 for an error the user can fix (one line on stderr),
+    70 for a bug (one line, the traceback in a crash log)."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _main(argv)
+    except PaperTuiError as exc:  # e.g. a library directory that cannot be made
+        print(f"paper-tui: {exc}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # a bug: never a traceback on the user's screen
+        from paper_tui.crash import INTERNAL_ERROR, internal_error_line, write_crash_log
+
+        log = write_crash_log(exc, ["paper-tui", *argv])
+        print(internal_error_line(exc, log), file=sys.stderr)
+        return INTERNAL_ERROR
+
+
+def _main(argv: list[str]) -> int:
     argv, open_paths = split_open_paths(argv, frozenset(COMMANDS))
     args = build_parser(commands_needed(argv)).parse_args(argv)
     from paper_tui.cli.context import Context  # the library: after parsing (--help, errors)
 
     ctx = Context(library_dir=args.library, config_file=args.config)
+    try:
+        status = _run(args, ctx, open_paths)
+    finally:
+        try:
+            ctx.close()
+        except PaperTuiError as exc:  # the last save failed: the command did not work
+            print(f"paper-tui: {exc}", file=sys.stderr)
+            status = 1
+    return status
+
+
+def _run(args: argparse.Namespace, ctx, open_paths: list[Path]) -> int:
     try:
         for problem in ctx.config.problems:
             print(f"paper-tui: {problem}", file=sys.stderr)
@@ -111,5 +139,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # `paper-tui list | head`
         sys.stderr.close()
         return 0
-    finally:
-        ctx.close()

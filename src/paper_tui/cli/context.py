@@ -19,12 +19,16 @@ class Context:
     def library(self) -> Library:
         if self._library is None:
             self._library = Library.open(self.library_dir, config=self.config,
-                                         progress=progress_printer())
+                                         progress=progress_printer(), warn=warn)
         return self._library
 
     def close(self) -> None:
         if self._library is not None:
             self._library.close()
+
+
+def warn(message: str) -> None:
+    print(f"paper-tui: {message}", file=sys.stderr)
 
 
 def progress_printer():

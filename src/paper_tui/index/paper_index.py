@@ -7,9 +7,10 @@ import re
 import shutil
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TypeVar
 
 from whoosh import index as windex
 from whoosh import qparser
@@ -18,6 +19,7 @@ from whoosh.analysis.filters import STOP_WORDS
 
 from paper_tui import atomic
 from paper_tui.errors import QueryError
+from paper_tui.index.annotation_filter import AnnotationFilter, AnnotationSets
 from paper_tui.index.plan import Plan, build_parser, loosen, positive_terms
 from paper_tui.index.results import ResultSet, SearchPage
 from paper_tui.index.schema import (
@@ -25,31 +27,29 @@ from paper_tui.index.schema import (
     MAX_EXPANSION,
     SCHEMA_VERSION,
     VOCAB_FILE,
-    AnnotationFields,
-    AnnotationLookup,
     Progress,
     build_schema,
+    query_schema,
     stem,
 )
 from paper_tui.index.snapshot import Segments, Snapshot
 from paper_tui.index.vocabulary import Vocabulary, common_prefix
-from paper_tui.index.writer import Adder, document, open_writer
+from paper_tui.index.writer import Adder, open_writer
 from paper_tui.model import Paper
-from paper_tui.query import clean, fold, plain_words
+from paper_tui.query import ANNOTATION_FIELDS, clean, fold, plain_words
 
 _OPEN_ATTEMPTS = 5
+_READ_ATTEMPTS = 4
 _META_FILE = "paper-tui-index.json"
-# Annotation changes reach the index once the changes stop for QUIET seconds (at most
-# LATEST after the first): a burst of triage keys is one index write, made while the reader
-# reads, not one write per key competing with the next key for the interpreter. A search
-# that needs them (flush) has them written at once.
-_MIRROR_QUIET = 0.3
-_MIRROR_LATEST = 2.0
+T = TypeVar("T")
 
 
 # -- the index -----------------------------------------------------------------------------
 class PaperIndex:
-    """A Whoosh index in ``path``: open/rebuild, write (import and annotations), search."""
+    """A Whoosh index in ``path``: open/rebuild, write (import only), search.
+
+    It holds only what comes from sources. The reader's annotations are answered at query
+    time from ``annotations`` (the overlay's sets, see :meth:`use_annotations`)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -57,15 +57,16 @@ class PaperIndex:
         self._snap: Snapshot | None = None
         self._snap_lock = threading.Lock()
         self._segments = Segments()  # what the views read from segment files, shared
-        self._pending: dict[str, AnnotationFields | None] = {}
-        self._writing: dict[str, AnnotationFields | None] = {}
-        self._cv = threading.Condition()
-        self._writer_thread: threading.Thread | None = None
-        self._write_error: str | None = None
-        self._urgent = 0  # callers waiting in flush(): write without waiting for quiet
-        self._last_change = self._first_change = 0.0
         self._parser: qparser.QueryParser | None = None
         self._vocab = Vocabulary(path / VOCAB_FILE)
+        self.annotations: AnnotationFilter | None = None
+        self.on_rebuild: Callable[[str], None] | None = None
+        """Told (with the reason) when an unreadable index is about to be rebuilt."""
+
+    def use_annotations(self, sets: AnnotationSets) -> None:
+        """Answer ``tag:``/``status:``/``starred:``/``list:``/``note:`` from ``sets``."""
+        self.annotations = AnnotationFilter(sets)
+        self._drop_snapshot()
 
     # -- lifecycle -------------------------------------------------------------------------
     def open(self) -> bool:
@@ -75,23 +76,37 @@ class PaperIndex:
         """
         try:
             meta = json.loads((self.path / _META_FILE).read_text())
-            current = meta["schema"] == SCHEMA_VERSION and windex.exists_in(str(self.path))
-        except Exception:  # missing or unreadable metadata: rebuild
-            current = False
-        # Another process committing can delete the files of the generation we were about to
-        # read: that looks like corruption for a moment. Only an index that fails every
-        # attempt is rebuilt, so one process never wipes an index another is using.
-        for attempt in range(_OPEN_ATTEMPTS if current else 0):
-            try:
-                self._ix = windex.open_dir(str(self.path))
-                self._snapshot()  # reads the TOC and segments: a corrupt index fails here
-                return False
-            except Exception:
-                self._drop_snapshot()
-                self._ix = None
-                time.sleep(0.05 * (attempt + 1))
+        except (OSError, ValueError):  # missing or unreadable metadata: rebuild
+            meta = None
+        schema = meta.get("schema") if isinstance(meta, dict) else None
+        if schema is not None and schema != SCHEMA_VERSION:
+            self._announce(f"the search index in {self.path} was written by another version "
+                           "of paper-tui; rebuilding it from the sources (annotations are "
+                           "kept)")
+        elif schema is not None:
+            # Another process committing can delete the files of the generation we were
+            # about to read: that looks like corruption for a moment. Only an index that
+            # fails every attempt is rebuilt, so one process never wipes an index another
+            # is using.
+            error: Exception | None = None
+            for attempt in range(_OPEN_ATTEMPTS):
+                try:
+                    self._ix = windex.open_dir(str(self.path))
+                    self._snapshot()  # reads the TOC and segments: a corrupt index fails
+                    return False
+                except Exception as exc:
+                    error = exc
+                    self._drop_snapshot()
+                    self._ix = None
+                    time.sleep(0.05 * (attempt + 1))
+            self._announce(f"the search index in {self.path} cannot be read ({error}); "
+                           "rebuilding it from the sources")
         self.create()
         return True
+
+    def _announce(self, message: str) -> None:
+        if self.on_rebuild is not None:
+            self.on_rebuild(message)
 
     def _vocabulary(self) -> Vocabulary:
         return self._vocab
@@ -113,12 +128,6 @@ class PaperIndex:
         return self._ix
 
     def close(self) -> None:
-        self.flush()
-        with self._cv:
-            thread, self._writer_thread = self._writer_thread, None
-            self._cv.notify_all()
-        if thread is not None:
-            thread.join(timeout=5)
         self._drop_snapshot()
         if self._ix is not None:
             self._ix.close()
@@ -156,23 +165,21 @@ class PaperIndex:
         another process's lock; the view is renewed after the commit."""
         with open_writer(self.ix, self.path, timeout) as writer:
             yield writer
-        self._stale()
+        self._drop_snapshot()
 
-    def add(self, papers: Iterable[Paper], progress: Progress | None = None,
-            annotations: AnnotationLookup | None = None) -> int:
-        """Add or replace papers (by id), with their annotation fields when given."""
-        with self.adding(progress, annotations) as adder:
+    def add(self, papers: Iterable[Paper], progress: Progress | None = None) -> int:
+        """Add or replace papers (by id)."""
+        with self.adding(progress) as adder:
             for paper in papers:
                 adder.add(paper)
         return adder.count
 
     @contextmanager
-    def adding(self, progress: Progress | None = None,
-               annotations: AnnotationLookup | None = None) -> Iterator[Adder]:
+    def adding(self, progress: Progress | None = None) -> Iterator[Adder]:
         """An open writer to stream papers into (one commit at the end); for an import
         that reads, stores and indexes a file in one pass."""
         with self._writer() as writer:
-            adder = Adder(writer, progress, annotations)
+            adder = Adder(writer, progress)
             yield adder
             adder.finish()
             self._vocabulary().extend(adder.words)  # under the writer's lock
@@ -193,6 +200,9 @@ class PaperIndex:
             writer.delete_by_query(wq.Term("source", source))
 
     def ids_of_source(self, source: str) -> set[str]:
+        return self.reading(lambda: self._ids_of_source(source))
+
+    def _ids_of_source(self, source: str) -> set[str]:
         snap = self._snapshot()
         docs = snap.term_docs("source", source).tolist()
         ids: set[str] = set()
@@ -204,81 +214,29 @@ class PaperIndex:
                 ids.update(column[d] for d in mine)
         return ids
 
-    # -- annotations: written in the background ---------------------------------------------
-    def set_annotations(self, paper_id: str, fields: AnnotationFields | None) -> None:
-        """Mirror one paper's annotations into the index without blocking the caller.
-
-        A background thread writes; a search that filters on annotations waits for it
-        (:meth:`flush`), so it always sees the change."""
-        with self._cv:
-            now = time.monotonic()
-            if not self._pending:
-                self._first_change = now
-            self._last_change = now
-            self._pending[paper_id] = fields
-            if self._writer_thread is None:
-                self._writer_thread = threading.Thread(target=self._write_annotations,
-                                                       name="paper-tui-index", daemon=True)
-                self._writer_thread.start()
-            self._cv.notify_all()
-
-    def _write_annotations(self) -> None:
-        while True:
-            with self._cv:
-                while not self._pending and self._writer_thread is not None:
-                    self._cv.wait()
-                if self._writer_thread is None and not self._pending:
-                    return
-                self._wait_for_quiet()
-                batch, self._pending = self._pending, {}
-                self._writing = batch
-            try:
-                self._apply_annotations(batch)
-                self._write_error = None
-            except Exception as exc:  # reported by flush(); the YAML store keeps the truth
-                self._write_error = f"could not update the index: {exc}"
-            with self._cv:
-                self._writing = {}
-                self._cv.notify_all()
-
-    def _apply_annotations(self, batch: dict[str, AnnotationFields | None]) -> None:
-        snap = self._snapshot()
-        docs = []
-        for paper_id, fields in batch.items():
-            doc = snap.docnum(paper_id)
-            if doc is not None:
-                docs.append(document(snap.paper(doc), fields))
-        if not docs:
-            return
-        with self._writer(timeout=600) as writer:
-            for doc in docs:
-                writer.update_document(**doc)
-        self._snapshot().default_order  # noqa: B018  (warm the new view off the caller's path)
-
-    def _wait_for_quiet(self) -> None:
-        """With the condition held: until the changes pause, someone flushes, or we close."""
-        while self._writer_thread is not None and not self._urgent:
-            now = time.monotonic()
-            left = min(self._last_change + _MIRROR_QUIET, self._first_change + _MIRROR_LATEST)
-            if left <= now:
-                return
-            self._cv.wait(left - now)
-
-    def flush(self, timeout: float | None = None) -> bool:
-        """Wait until every annotation change is in the index; False on timeout."""
-        with self._cv:
-            self._urgent += 1
-            self._cv.notify_all()
-            try:
-                return self._cv.wait_for(lambda: not self._pending and not self._writing,
-                                         timeout)
-            finally:
-                self._urgent -= 1
-
     # -- reading ---------------------------------------------------------------------------
-    def _stale(self) -> None:
-        with self._snap_lock:
-            self._snap = None
+    def reading(self, read: Callable[[], T]) -> T:
+        """``read()``, again on the newest generation if another process's commit removed
+        files the view was reading (a writer merging segments deletes the old ones)."""
+        for attempt in range(_READ_ATTEMPTS):
+            try:
+                return read()
+            except (QueryError, KeyboardInterrupt):
+                raise
+            except Exception:
+                if attempt == _READ_ATTEMPTS - 1:
+                    raise
+                self.reopen()
+                time.sleep(0.02 * attempt)
+        raise AssertionError("unreachable")
+
+    def reopen(self) -> None:
+        """Forget the view and the open index: the next read opens the newest generation."""
+        self._drop_snapshot()
+        ix, self._ix = self._ix, None
+        if ix is not None:
+            ix.close()
+        self._ix = windex.open_dir(str(self.path))
 
     def _drop_snapshot(self) -> None:
         with self._snap_lock:
@@ -288,22 +246,30 @@ class PaperIndex:
         with self._snap_lock:
             snap = self._snap
             if snap is None or not snap.up_to_date():
-                snap = self._snap = Snapshot(self.ix, self.path, self._segments)
+                snap = self._snap = Snapshot(self.ix, self.path, self._segments,
+                                             self.annotations)
             return snap
 
     def count(self) -> int:
-        return self._snapshot().live_count
+        return self.reading(lambda: self._snapshot().live_count)
 
     def get(self, paper_id: str) -> Paper | None:
-        snap = self._snapshot()
-        doc = snap.docnum(paper_id)
-        return snap.paper(doc) if doc is not None else None
+        def read() -> Paper | None:
+            snap = self._snapshot()
+            doc = snap.docnum(paper_id)
+            return snap.paper(doc) if doc is not None else None
+
+        return self.reading(read)
 
     def ids_with_prefix(self, prefix: str, limit: int = 3) -> list[str]:
-        snap = self._snapshot()
-        with snap._lock:
-            found = snap.reader.expand_prefix("id", prefix)
-            return [btext.decode() for _, btext in zip(range(limit), found, strict=False)]
+        def read() -> list[str]:
+            snap = self._snapshot()
+            with snap._lock:
+                found = snap.reader.expand_prefix("id", prefix)
+                return [btext.decode() for _, btext in zip(range(limit), found,
+                                                           strict=False)]
+
+        return self.reading(read)
 
     def plan(self, query: str, snap: Snapshot | None = None) -> Plan | None:
         """Our query language -> Whoosh queries; None for the empty query;
@@ -313,7 +279,7 @@ class PaperIndex:
             return None
         snap = snap or self._snapshot()
         if self._parser is None:
-            self._parser = build_parser(self.ix.schema)
+            self._parser = build_parser(query_schema())
         try:
             strict = self._parser.parse(cleaned)
         except Exception as exc:
@@ -332,6 +298,8 @@ class PaperIndex:
         vocabulary = self._vocabulary()
 
         def visit(node: wq.Query) -> wq.Query:
+            if getattr(node, "fieldname", None) in ANNOTATION_FIELDS:
+                return node  # the overlay expands these against its own values
             if isinstance(node, wq.Phrase) and not snap.reader.schema[node.fieldname] \
                     .format.supports("positions"):
                 return wq.And([wq.Term(node.fieldname, w, boost=node.boost)
@@ -339,8 +307,7 @@ class PaperIndex:
             if isinstance(node, wq.FuzzyTerm):
                 words = vocabulary.near(fold(node.text), node.maxdist, node.prefixlength)
             elif isinstance(node, wq.Prefix) and node.fieldname in ("title", "name",
-                                                                     "abstract", "note",
-                                                                     "authors"):
+                                                                     "abstract", "authors"):
                 words = vocabulary.starting(fold(node.text))
             else:
                 return node
@@ -389,16 +356,20 @@ class PaperIndex:
 
     def search(self, query: str, *, sort: str = "relevance", limit: int | None = 50,
                offset: int = 0) -> SearchPage:
-        results = ResultSet(self, query, sort)
-        try:
-            end = len(results) if limit is None else min(len(results), offset + limit)
-            hits = [results.hit(i) for i in range(offset, end)]
-            return SearchPage(hits, results.total, True, results.suggestion, results.error)
-        finally:
-            results.close()
+        def read() -> SearchPage:
+            results = ResultSet(self, query, sort)
+            try:
+                end = len(results) if limit is None else min(len(results), offset + limit)
+                hits = [results.hit(i) for i in range(offset, end)]
+                return SearchPage(hits, results.total, True, results.suggestion,
+                                  results.error)
+            finally:
+                results.close()
+
+        return self.reading(read)
 
     def results(self, query: str, *, sort: str = "relevance") -> ResultSet:
-        return ResultSet(self, query, sort)
+        return self.reading(lambda: ResultSet(self, query, sort))
 
     def similar(self, paper_id: str, numterms: int = 12) -> ResultSet:
         """Papers like ``paper_id``: its key terms (Bo1 model) as a weighted query."""
@@ -421,9 +392,12 @@ class PaperIndex:
 
     def facets(self, query: str) -> dict[str, dict[str, int]]:
         """Hit counts per tag, status, venue and year for ``query`` (empty if it is invalid)."""
-        results = ResultSet(self, query, "relevance")
-        try:
-            return {} if results.error else results.facets()
-        finally:
-            results.close()
+        def read() -> dict[str, dict[str, int]]:
+            results = ResultSet(self, query, "relevance")
+            try:
+                return {} if results.error else results.facets()
+            finally:
+                results.close()
+
+        return self.reading(read)
 

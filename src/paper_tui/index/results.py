@@ -14,7 +14,6 @@ from paper_tui.index.plan import Plan
 from paper_tui.index.schema import SORTS, Spans, terms_of
 from paper_tui.index.snapshot import Snapshot
 from paper_tui.model import Paper
-from paper_tui.query import clean, mentions_annotations
 
 if TYPE_CHECKING:
     from paper_tui.index.paper_index import PaperIndex
@@ -143,9 +142,6 @@ class ResultSet:
             return
         try:
             if plan is None and query.strip():
-                if mentions_annotations(clean(query)):
-                    index.flush(timeout=5)  # let the background writer land first
-                    self._snap = index._snapshot()
                 with self._snap._lock:
                     self._plan = index.plan(query, self._snap)
             with self._snap._lock:
@@ -281,7 +277,14 @@ class ResultSet:
         for name, fieldname in (("tag", "tags"), ("status", "status"), ("venue", "venue"),
                                 ("year", "year")):
             counts: dict[str, int] = {}
-            for btext in snap.reader.lexicon(fieldname):
+            if fieldname in ("tags", "status"):  # the reader's: from the overlay
+                if snap.annotations is not None:
+                    counts = snap.annotations.counts(snap, fieldname,
+                                                     None if everything else hits)
+                lexicon = ()
+            else:
+                lexicon = snap.reader.lexicon(fieldname)
+            for btext in lexicon:
                 docs = snap.term_docs(fieldname, btext)
                 n = len(docs) if everything else int(np.count_nonzero(hits[docs]))
                 if n:

@@ -19,17 +19,16 @@ from paper_tui.index.positions import PackedPositions
 from paper_tui.model import Paper
 from paper_tui.query import WORD, fold
 
-SCHEMA_VERSION = 8  # 7: positions packed (index/positions.py); 8: every block part packed
+SCHEMA_VERSION = 9
+"""7: positions packed (index/positions.py); 8: every block part packed; 9: no annotation
+fields (the reader's work is answered from the overlay, :mod:`paper_tui.overlay`)."""
 Progress = Callable[[int], None]
-AnnotationFields = dict[str, Any]
-"""``{"status": str, "starred": bool, "tags": list[str], "lists": list[str], "note": str}``"""
-AnnotationLookup = Callable[[str], AnnotationFields | None]
 Spans = dict[str, list[tuple[int, int]]]
 """Character spans of matched words: ``{"title": [(start, end)], "abstract": [...]}``."""
 
 SORTS = ("relevance", "year", "title")
 DEFAULT_FIELDS = ("title", "name", "abstract", "authors", "keywords")
-TEXT_FIELDS = frozenset({*DEFAULT_FIELDS, "note", "title_exact"})
+TEXT_FIELDS = frozenset({*DEFAULT_FIELDS, "title_exact"})
 K1, B = 1.2, 0.75  # BM25F, as Whoosh's default weighting
 
 
@@ -186,16 +185,27 @@ def build_schema() -> Schema:
         venue=ID(analyzer=lower_id),
         year=ID(),
         keywords=KEYWORD(commas=True, lowercase=True, scorable=True),
-        # The reader's annotations, mirrored from the YAML store so queries can combine
-        # words with triage state. Derived: rebuilt from the store like everything here.
-        tags=KEYWORD(commas=True, lowercase=True),
-        status=ID(analyzer=lower_id),
-        starred=BOOLEAN(),
-        lists=KEYWORD(commas=True, lowercase=True),
-        note=FoldedText(),
         sortkey=COLUMN(VarBytesColumn()),
         paper=STORED(),
     )
+
+
+def query_schema() -> Schema:
+    """The index's fields plus the annotation fields, for parsing queries only: the index
+    holds no annotations, but ``tag:x`` must parse (and fold) as it always has; the
+    overlay answers those leaves (:mod:`paper_tui.index.annotation_filter`)."""
+    schema = build_schema()
+    schema.add("tags", KEYWORD(commas=True, lowercase=True))
+    schema.add("status", ID(analyzer=IDTokenizer() | FoldFilter()))
+    schema.add("starred", BOOLEAN())
+    schema.add("lists", KEYWORD(commas=True, lowercase=True))
+    schema.add("note", FoldedText())
+    return schema
+
+
+def note_terms(text: str) -> list[str]:
+    """A note's searchable words in order, as ``note:`` queries are analysed."""
+    return [term for _, term, _, _ in terms_of(text)]
 
 
 _PAPER_FIELDS = tuple(f.name for f in dataclass_fields(Paper))

@@ -7,7 +7,7 @@ import threading
 from array import array
 from bisect import bisect_right
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Collection, Hashable
 from functools import cache, wraps
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -18,6 +18,7 @@ from whoosh.codec.whoosh3 import LENGTHS_COLUMN, _lenfield
 from whoosh.util.numeric import byte_to_length
 
 from paper_tui import atomic
+from paper_tui.index.annotation_filter import AnnotationFilter, is_annotation_leaf
 from paper_tui.index.blocks import blocks, matcher, segment_id
 from paper_tui.index.lazy import cached, np
 from paper_tui.index.positions import (
@@ -131,8 +132,11 @@ class Snapshot:
     documents per term). Replaced, never mutated, when the index changes."""
 
     def __init__(self, ix: windex.Index, directory: Path | None = None,
-                 segments: Segments | None = None) -> None:
+                 segments: Segments | None = None,
+                 annotations: AnnotationFilter | None = None) -> None:
         self.directory = directory
+        self.annotations = annotations
+        """Answers the query's annotation words (the index holds none); None: no matches."""
         self.searcher = ix.searcher()
         self.reader = self.searcher.reader()
         self.leaves = self.reader.leaf_readers()
@@ -364,7 +368,12 @@ class Snapshot:
 
     @locked
     def docs(self, q: wq.Query) -> np.ndarray:
-        """The mask of every live document matching ``q``, by algebra over posting masks."""
+        """The mask of every live document matching ``q``, by algebra over posting masks
+        (and the overlay's sets for annotation words)."""
+        if is_annotation_leaf(q):
+            if self.annotations is None:
+                return np.zeros(self.size, dtype=bool)
+            return self.annotations.docs(self, q) & self.live
         if isinstance(q, wq.Term):
             return self.mask(self.term_docs(q.fieldname, q.text))
         if isinstance(q, wq.And):
@@ -493,6 +502,21 @@ class Snapshot:
             paper = Paper.from_dict(self.stored(doc)["paper"])
             self._segments.papers.put(key, paper, 1)
         return paper
+
+    @cached
+    def _doc_of(self) -> dict[str, int]:
+        """Paper id -> live document number, for mapping big sets of ids at once."""
+        live = self.live
+        return {pid: doc for doc, pid in enumerate(self.all_ids) if live[doc]}
+
+    def doc_numbers(self, ids: Collection[str]) -> np.ndarray:
+        """The live document numbers of those of ``ids`` in the index (int64, unordered)."""
+        if len(ids) < 256:  # a few posting lookups beat mapping every id of the index
+            docs = (self.docnum(pid) for pid in ids)
+            return np.fromiter((d for d in docs if d is not None), dtype=np.int64)
+        doc_of = self._doc_of
+        return np.fromiter((d for d in map(doc_of.get, ids) if d is not None),
+                           dtype=np.int64)
 
     def docnum(self, paper_id: str) -> int | None:
         docs = self.term_docs("id", paper_id)

@@ -36,8 +36,6 @@ from paper_tui.errors import StoreError
 from paper_tui.index.packed import PackedNumbers, PackedValues, narrowest
 from paper_tui.index.schema import (
     CODEC,
-    AnnotationFields,
-    AnnotationLookup,
     FoldedText,
     Progress,
     build_schema,
@@ -206,7 +204,7 @@ class _TermWriter:
         self._tindex.add(self._prefix + tbytes, terminfo)
 
 
-_REPEATED = frozenset({"source", "venue", "year", "status", "starred", "tags", "lists"})
+_REPEATED = frozenset({"source", "venue", "year"})
 _KEYS: dict[tuple[str, Any], list[tuple[bytes, int, float, bytes]]] = {}
 
 
@@ -288,17 +286,6 @@ def open_writer(ix: windex.Index, where: object, timeout: float = 60.0
 
 
 # -- papers as documents ---------------------------------------------------------------------
-def annotation_doc(fields: AnnotationFields | None) -> dict:
-    fields = fields or {}
-    return {
-        "tags": ",".join(t.replace(",", " ") for t in fields.get("tags") or ()),
-        "status": fields.get("status") or "",
-        "starred": bool(fields.get("starred")),
-        "lists": ",".join(x.replace(",", " ") for x in fields.get("lists") or ()),
-        "note": fields.get("note") or "",
-    }
-
-
 PREPARED_FIELDS = frozenset({"title", "title_exact", "name", "authors", "abstract"})
 
 
@@ -313,7 +300,7 @@ def _texts(paper: Paper) -> dict[str, str]:
     }
 
 
-def document(paper: Paper, annotations: AnnotationFields | None = None) -> dict:
+def document(paper: Paper) -> dict:
     """The index document of a paper (empty fields left out)."""
     doc = {
         "id": paper.id,
@@ -325,7 +312,6 @@ def document(paper: Paper, annotations: AnnotationFields | None = None) -> dict:
         "sortkey": sortkey(paper),
         "paper": stored_fields(paper),
     }
-    doc.update(annotation_doc(annotations))
     return {k: v for k, v in doc.items() if v not in (None, "")}
 
 
@@ -397,13 +383,11 @@ class Adder:
     """Feeds papers to an open writer; see :meth:`PaperIndex.adding`. A paper whose id is
     already in the index replaces it."""
 
-    def __init__(self, writer: SegmentWriter, progress: Progress | None,
-                 annotations: AnnotationLookup | None) -> None:
+    def __init__(self, writer: SegmentWriter, progress: Progress | None) -> None:
         self._writer = writer
         # Ids already in the index (none in a new one: nothing to look up then).
         self._reader = writer.searcher().reader() if writer.segments else None
         self._progress = progress
-        self._annotations = annotations
         self.count = 0
         self.words: set[str] = set()
         self._run: Prepared | None = None
@@ -412,7 +396,6 @@ class Adder:
     def add(self, paper: Paper, prepared: tuple[Prepared, int] | None = None) -> None:
         """Add (or replace) a paper; ``prepared``: its run's :func:`prepare` and its place
         in the run, when that was done ahead."""
-        annotations = self._annotations(paper.id) if self._annotations else None
         if self._reader is not None and ("id", paper.id.encode()) in self._reader:
             self._writer.delete_by_term("id", paper.id)
         lengths = None
@@ -426,7 +409,7 @@ class Adder:
             lengths = run.lengths[i]
         else:
             self.finish()
-        add_document(self._writer, document(paper, annotations), self.words, lengths)
+        add_document(self._writer, document(paper), self.words, lengths)
         self.count += 1
         if self._progress and self.count % 500 == 0:
             self._progress(self.count)
