@@ -109,7 +109,7 @@ def build(work: Path, old_src: Path, new_src: Path) -> tuple[Path, Path]:
         return old, new
     if not (old / "sources").exists():
         _paper_tui(old_src, old, "import", str(CORPUS))
-    ids = _all_ids(new_src, old)
+    ids = _all_ids(old_src, old)
     rng = random.Random(15)
     annotate = r"""
 import json, sys, time
