@@ -120,17 +120,22 @@ class Overlay:
             return (frozenset(found) if found else frozenset(),
                     self._versions.get((field, value), 0))
 
+    def version_of(self, field: str, value: str) -> int:
+        """The version of one value's set (bumped whenever a paper joins or leaves it)."""
+        self._ensure_loaded()
+        return self._versions.get((field, value), 0)
+
+    def versions(self, field: str) -> dict[str, int]:
+        """``{value: its set's version}`` for every value of ``field`` (for facets)."""
+        self._ensure_loaded()
+        with self._lock:
+            return {value: self._versions.get((field, value), 0) for value in self._sets[field]}
+
     def values(self, field: str) -> list[str]:
         """Every value of ``field`` some paper carries (for prefix, wildcard, fuzzy)."""
         self._ensure_loaded()
         with self._lock:
             return sorted(self._sets[field])
-
-    def counts(self, field: str) -> dict[str, frozenset[str]]:
-        """``{value: paper ids}`` for every value of ``field`` (for facets)."""
-        self._ensure_loaded()
-        with self._lock:
-            return {value: frozenset(ids) for value, ids in self._sets[field].items()}
 
     def annotated(self) -> frozenset[str]:
         """Every paper with any searchable annotation."""

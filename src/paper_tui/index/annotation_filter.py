@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import fnmatch
 import threading
+import weakref
 from collections.abc import Collection
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from whoosh import query as wq
 
@@ -26,8 +27,9 @@ class AnnotationSets(Protocol):
     """What the filter reads (:class:`paper_tui.overlay.Overlay`)."""
 
     def ids(self, field: str, value: str) -> tuple[frozenset[str], int]: ...
+    def version_of(self, field: str, value: str) -> int: ...
+    def versions(self, field: str) -> dict[str, int]: ...
     def values(self, field: str) -> list[str]: ...
-    def counts(self, field: str) -> dict[str, frozenset[str]]: ...
     def note_phrase(self, words: list[str]) -> frozenset[str]: ...
 
 
@@ -51,29 +53,44 @@ def _text(value: object) -> str:
     return str(value)
 
 
+class _Mapped(NamedTuple):
+    """One value's papers in one view: their document numbers and mask."""
+
+    version: int
+    docs: np.ndarray  # int64, ascending
+    mask: np.ndarray  # read-only
+
+
 class AnnotationFilter:
     def __init__(self, sets: AnnotationSets) -> None:
         self.sets = sets
         self._lock = threading.Lock()
-        self._cache: dict[tuple[int, str, str], tuple[int, np.ndarray]] = {}
-        self._snap_key: int | None = None
+        self._cache: dict[tuple[str, str], _Mapped] = {}
+        self._view: weakref.ref | None = None  # the view the cache maps into
 
     # -- one value --------------------------------------------------------------------------
+    def _mapped(self, snap: Snapshot, field: str, value: str, version: int | None = None
+                ) -> _Mapped:
+        """One value's documents in ``snap``, mapped once per change of its set."""
+        with self._lock:
+            if self._view is None or self._view() is not snap:
+                self._cache.clear()
+                self._view = weakref.ref(snap)
+            if version is None:
+                version = self.sets.version_of(field, value)
+            found = self._cache.get((field, value))
+            if found is not None and found.version == version:
+                return found
+            ids, version = self.sets.ids(field, value)
+            docs = np.sort(snap.doc_numbers(ids))
+            mask = snap.mask(docs)
+            mask.flags.writeable = docs.flags.writeable = False
+            found = self._cache[(field, value)] = _Mapped(version, docs, mask)
+            return found
+
     def value_docs(self, snap: Snapshot, field: str, value: str) -> np.ndarray:
         """The mask of the live documents whose ``field`` holds ``value``."""
-        with self._lock:
-            if self._snap_key != id(snap):
-                self._cache.clear()
-                self._snap_key = id(snap)
-            ids, version = self.sets.ids(field, value)
-            key = (id(snap), field, value)
-            found = self._cache.get(key)
-            if found is not None and found[0] == version:
-                return found[1]
-            mask = snap.mask(snap.doc_numbers(ids))
-            mask.flags.writeable = False
-            self._cache[key] = (version, mask)
-            return mask
+        return self._mapped(snap, field, value).mask
 
     def _values_docs(self, snap: Snapshot, field: str, values: list[str]) -> np.ndarray:
         out = np.zeros(snap.size, dtype=bool)
@@ -117,9 +134,9 @@ class AnnotationFilter:
     def counts(self, snap: Snapshot, field: str, hits: np.ndarray | None) -> dict[str, int]:
         """Documents per value of ``field`` among ``hits`` (None: every live document)."""
         out: dict[str, int] = {}
-        for value in self.sets.counts(field):
-            mask = self.value_docs(snap, field, value)
-            n = int(np.count_nonzero(mask if hits is None else mask & hits))
+        for value, version in self.sets.versions(field).items():
+            docs = self._mapped(snap, field, value, version).docs
+            n = len(docs) if hits is None else int(np.count_nonzero(hits[docs]))
             if n:
                 out[value] = n
         return out
