@@ -116,11 +116,11 @@ async def key_latency(library: Path, key: str, presses: int, gap: float
         await pilot.pause()
         await app.workers.wait_for_complete()
         await pilot.pause(0.3)
-        results = app.results_list
+        results = app.results_screen.results_list
         presses = min(presses, len(results) - 1)
         view = app.query_one("#abstract")
         for _ in range(presses):
-            paper = app.current_paper()
+            paper = app.results_screen.current_paper()
             if key == "s":
                 starred = not app.annotations.get(paper.id).starred
                 app.done = lambda p=paper, s=starred: (
