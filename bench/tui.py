@@ -54,6 +54,8 @@ def first_paint(library: Path, env: dict[str, str], runs: int) -> list[float]:
         subprocess.run(["tmux", "new-session", "-d", "-s", SESSION, "-x", "120", "-y", "40",
                         "-e", f"HOME={env['HOME']}",
                         "-e", f"XDG_CONFIG_HOME={env['XDG_CONFIG_HOME']}",
+                        # the tree asked for, whatever tmux server (another's) is up
+                        "-e", f"PYTHONPATH={os.environ.get('PYTHONPATH', '')}",
                         f"{exe} --library {library}"], check=True)
         while time.perf_counter() - start < 30:
             screen = _tmux("capture-pane", "-p", "-t", SESSION)
