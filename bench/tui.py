@@ -54,6 +54,8 @@ def first_paint(library: Path, env: dict[str, str], runs: int) -> list[float]:
         subprocess.run(["tmux", "new-session", "-d", "-s", SESSION, "-x", "120", "-y", "40",
                         "-e", f"HOME={env['HOME']}",
                         "-e", f"XDG_CONFIG_HOME={env['XDG_CONFIG_HOME']}",
+                        # the tree asked for, whatever tmux server (another's) is up
+                        "-e", f"PYTHONPATH={os.environ.get('PYTHONPATH', '')}",
                         f"{exe} --library {library}"], check=True)
         while time.perf_counter() - start < 30:
             screen = _tmux("capture-pane", "-p", "-t", SESSION)
@@ -116,11 +118,11 @@ async def key_latency(library: Path, key: str, presses: int, gap: float
         await pilot.pause()
         await app.workers.wait_for_complete()
         await pilot.pause(0.3)
-        results = app.results_list
+        results = app.results_screen.results_list
         presses = min(presses, len(results) - 1)
         view = app.query_one("#abstract")
         for _ in range(presses):
-            paper = app.current_paper()
+            paper = app.results_screen.current_paper()
             if key == "s":
                 starred = not app.annotations.get(paper.id).starred
                 app.done = lambda p=paper, s=starred: (

@@ -143,7 +143,7 @@ async def run(library: Path, presses: int, typing: bool) -> dict:
                     self.key_at = None
             if self.pending and screen is self.screen_stack[0]:
                 # the results list and the status line (drawn with it) show ``shown``
-                shown = self.results_list.results
+                shown = self.main.results_list.results
                 texts = [text for _, _, text in self.pending]
                 if shown is not None and shown.query in texts:  # this key's text or a later
                     last = len(texts) - 1 - texts[::-1].index(shown.query)
@@ -199,7 +199,7 @@ async def run(library: Path, presses: int, typing: bool) -> dict:
                 await asyncio.sleep(0.01)
 
         await settle()
-        hits = len(app.results_list)
+        hits = len(app.main.results_list)
         await pilot.pause(0.5)  # the editors are built just after the first paint
         for _ in range(presses):
             for key in ("t", "n"):
@@ -209,7 +209,7 @@ async def run(library: Path, presses: int, typing: bool) -> dict:
                 await pilot.pause(0.02)
         typing_result: dict = {}
         if typing:
-            shown = app.results_list.results
+            shown = app.main.results_list.results
             titles = [shown.paper(i).title for i in range(0, len(shown), max(1, len(shown) // 60))]
             queries = typed_queries(titles)
             speeds = (("human_8_keys_per_s", HUMAN_GAP), ("burst_40_keys_per_s", BURST_GAP))
@@ -219,7 +219,7 @@ async def run(library: Path, presses: int, typing: bool) -> dict:
                     await pilot.press("slash")
                     await type_text(query, gap)
                     app.pending = []
-                    app.set_query("")
+                    app.main.set_query("")
                     await settle()
                     await pilot.press("escape")
                 lat = [x[0] for x in app.keystrokes]
@@ -238,13 +238,13 @@ async def run(library: Path, presses: int, typing: bool) -> dict:
         for i in range(300):
             await pilot.press("j" if i % 3 else "k")
         for query in QUERIES:
-            app.set_query(query)
+            app.main.set_query(query)
             await settle()
-        app.set_query("")
+        app.main.set_query("")
         await settle()
         await pilot.press("V")
         await settle()  # the ids are read in a worker
-        marked = len(app.results_list.marked)
+        marked = len(app.main.results_list.marked)
         await pilot.press("u", "f")
         await settle()
         peak = peak_rss_mb()

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 
 import pytest
 import yaml
+from frame_log import FrameLog
 from textual.pilot import Pilot
 
 from paper_tui import config as config_mod
@@ -15,6 +17,7 @@ from paper_tui.library import Library
 from paper_tui.tui.app import PaperApp
 
 MakeApp = Callable[..., PaperApp]
+Started = Callable[..., AbstractAsyncContextManager[tuple[PaperApp, Pilot]]]
 
 
 @pytest.fixture(scope="session")
@@ -58,3 +61,22 @@ async def _settle(pilot: Pilot) -> None:
 def settle() -> Callable[[Pilot], object]:
     """``await settle(pilot)``: let pending searches finish and reach the screen."""
     return _settle
+
+
+@pytest.fixture
+def started(make_app: MakeApp) -> Started:
+    """``async with started(size=(w, h), logged=False, **config) as (app, pilot)``: the app
+    of ``make_app(**config)`` running headless at ``size`` (120x40 unless told), its first
+    search on screen. ``logged``: the app keeps every frame it draws (:class:`FrameLog`)."""
+
+    @asynccontextmanager
+    async def start(size: tuple[int, int] = (120, 40), logged: bool = False,
+                    **config) -> AsyncIterator[tuple[PaperApp, Pilot]]:
+        app = make_app(**config)
+        if logged:
+            app = FrameLog(app.library, app.config)
+        async with app.run_test(size=size) as pilot:
+            await _settle(pilot)
+            yield app, pilot
+
+    return start

@@ -21,12 +21,6 @@ class FrameLog(PaperApp):
         super()._display(screen, renderable)
 
 
-def make_logged(make_app) -> FrameLog:
-    """The app ``make_app`` would build (its library and config), logging frames."""
-    app = make_app()
-    return FrameLog(app.library, app.config)
-
-
 def rows_painted(frame: ChopsUpdate, region) -> set[int]:
     """Screen rows of ``region`` the frame repaints."""
     return {y for y, x1, x2 in frame.spans

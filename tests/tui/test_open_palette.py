@@ -16,21 +16,19 @@ async def _on_paper_with_link(app, pilot, settle):
     app.library.import_paths([TEST_DATA / "nips2017-sample.json"])
     await pilot.press("slash", *"exploration", "enter")
     await settle(pilot)
-    paper = app.current_paper()
+    paper = app.results_screen.current_paper()
     assert paper.url
     return paper
 
 
-async def test_open_runs_the_browser_in_a_worker(make_app, settle, tmp_path: Path,
+async def test_open_runs_the_browser_in_a_worker(started, settle, tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch):
     opened = tmp_path / "opened.txt"
     browser = tmp_path / "browser.sh"
     browser.write_text(f'#!/bin/sh\necho "$1" > {opened}\n')
     browser.chmod(browser.stat().st_mode | stat.S_IEXEC)
     monkeypatch.setenv("BROWSER", f"{browser} %s")
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+    async with started() as (app, pilot):
         paper = await _on_paper_with_link(app, pilot, settle)
         await pilot.press("o")
         await settle(pilot)
@@ -41,23 +39,19 @@ async def test_open_runs_the_browser_in_a_worker(make_app, settle, tmp_path: Pat
         assert any("opening" in m for m in app.said)
 
 
-async def test_without_a_display_the_link_is_copied_instead(make_app, settle,
+async def test_without_a_display_the_link_is_copied_instead(started, settle,
                                                             monkeypatch: pytest.MonkeyPatch):
     for name in ("BROWSER", "DISPLAY", "WAYLAND_DISPLAY"):
         monkeypatch.delenv(name, raising=False)
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+    async with started() as (app, pilot):
         paper = await _on_paper_with_link(app, pilot, settle)
         await pilot.press("o")
         assert app.clipboard == paper.url
         assert any("link copied" in m for m in app.said)
 
 
-async def test_the_palette_offers_every_action_and_the_themes(make_app, settle):
-    app = make_app(keymap={"star": "asterisk"})
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+async def test_the_palette_offers_every_action_and_the_themes(started):
+    async with started(keymap={"star": "asterisk"}) as (app, _pilot):
         commands = {c.title: c.help for c in app.get_system_commands(app.screen)}
         assert "Theme" in commands
         for key in app.live_keys():
@@ -66,6 +60,6 @@ async def test_the_palette_offers_every_action_and_the_themes(make_app, settle):
         assert "(*)" in commands["Star / unstar"]
         star = next(c for c in app.get_system_commands(app.screen)
                     if c.title == "Star / unstar")
-        paper = app.current_paper()
+        paper = app.results_screen.current_paper()
         await star.callback()
         assert app.annotations.get(paper.id).starred

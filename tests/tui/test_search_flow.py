@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-from paper_tui.tui.search import ResultsReady
+from paper_tui.tui.controllers.search import ResultsReady
 from paper_tui.tui.widgets.abstract import AbstractView
 from paper_tui.tui.widgets.search_box import SearchBox
 
 
-async def test_typing_a_query_shows_its_hits(make_app, settle):
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        assert len(app.results_list) == 38  # the bundled list
+async def test_typing_a_query_shows_its_hits(started, settle):
+    async with started() as (app, pilot):
+        assert len(app.results_screen.results_list) == 38  # the bundled list
         await pilot.press("slash", *"diffusion")
         await settle(pilot)
-        hits = [app.results_list.results.paper(i) for i in range(len(app.results_list))]
+        results = app.results_screen.results_list
+        hits = [results.results.paper(i) for i in range(len(results))]
         assert 0 < len(hits) < 38
         assert all("diffusion" in (p.display_title + p.display_abstract).lower() for p in hits)
         status = app.query_one("#status").text.plain
@@ -22,13 +21,11 @@ async def test_typing_a_query_shows_its_hits(make_app, settle):
         assert app.focused is app.query_one(SearchBox)
 
 
-async def test_enter_moves_to_the_first_hit_and_shows_its_abstract(make_app, settle):
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+async def test_enter_moves_to_the_first_hit_and_shows_its_abstract(started, settle):
+    async with started() as (app, pilot):
         await pilot.press("slash", *"diffusion", "enter")
         await settle(pilot)
-        results = app.results_list
+        results = app.results_screen.results_list
         assert app.focused is results and results.cursor == 0
         first = results.results.paper(0)
         body = app.query_one(AbstractView).text.plain
@@ -44,37 +41,31 @@ async def test_enter_moves_to_the_first_hit_and_shows_its_abstract(make_app, set
         assert app.focused is results
 
 
-async def test_a_stale_search_never_overwrites_a_newer_one(make_app, settle):
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        control = app.search_control
+async def test_a_stale_search_never_overwrites_a_newer_one(started, settle):
+    async with started() as (app, pilot):
+        control = app.main.search
         stale = app.library.results("diffusion")
         control.search("language", immediate=True)
         app.post_message(ResultsReady(control.generation - 1, stale, None, ""))
         await settle(pilot)
-        assert app.results_list.results.query == "language"
-        assert app.results_list.results is not stale
+        assert app.results_screen.results_list.results.query == "language"
+        assert app.results_screen.results_list.results is not stale
 
 
-async def test_query_error_is_shown_inline(make_app, settle):
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+async def test_query_error_is_shown_inline(started, settle):
+    async with started() as (app, pilot):
         await pilot.press("slash", *"diffusion")
         await settle(pilot)
         await pilot.press("ctrl+u", *'title:"unclosed')
         await settle(pilot)
-        assert "quote is not closed" in (app.search_control.error or "")
-        assert app.search_control.error[:20] in app.query_one("#status").text.plain
+        assert "quote is not closed" in (app.main.search.error or "")
+        assert app.main.search.error[:20] in app.query_one("#status").text.plain
         # the results of the last query that parsed stay on screen
-        assert app.results_list.results.query != 'title:"unclosed'
+        assert app.results_screen.results_list.results.query != 'title:"unclosed'
 
 
-async def test_history_walks_back_and_forth(make_app, settle):
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+async def test_history_walks_back_and_forth(started, settle):
+    async with started() as (app, pilot):
         box = app.query_one(SearchBox)
         for query in ("diffusion", "language"):
             await pilot.press("slash", "ctrl+u", *query, "enter")
@@ -86,36 +77,32 @@ async def test_history_walks_back_and_forth(make_app, settle):
         await pilot.press("down", "down")
         assert box.value == ""
         await pilot.press("escape")
-        assert app.focused is app.results_list
+        assert app.focused is app.results_screen.results_list
 
 
-async def test_cursor_keys_and_sort(make_app, settle):
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        results = app.results_list
+async def test_cursor_keys_and_sort(started, settle):
+    async with started(size=(80, 24)) as (app, pilot):
+        results = app.results_screen.results_list
         await pilot.press("G")
         assert results.cursor == 37
         await pilot.press("g", "pagedown")
         assert results.cursor > 1
         await pilot.press("S")
         await settle(pilot)
-        assert app.search_control.sort == "year"
+        assert app.main.search.sort == "year"
         await pilot.press("S")
         await settle(pilot)
-        assert app.search_control.sort == "title" and results.results.sort == "title"
+        assert app.main.search.sort == "title" and results.results.sort == "title"
         by_title = app.library.results("", sort="title")
         shown = [results.results.paper(i).id for i in range(len(results))]
         assert shown == [by_title.paper(i).id for i in range(len(by_title))]
         by_title.close()
 
 
-async def test_help_lists_the_live_keys_and_a_remapped_key_works(make_app, settle):
-    app = make_app(keymap={"search": "f", "bottom": "e", "nonsense": "y"})
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+async def test_help_lists_the_live_keys_and_a_remapped_key_works(started):
+    async with started(keymap={"search": "f", "bottom": "e", "nonsense": "y"}) as (app, pilot):
         await pilot.press("e")
-        assert app.results_list.cursor == 37
+        assert app.results_screen.results_list.cursor == 37
         await pilot.press("f")
         assert isinstance(app.focused, SearchBox)
         await pilot.press("escape", "question_mark")
@@ -130,16 +117,14 @@ async def test_help_lists_the_live_keys_and_a_remapped_key_works(make_app, settl
     assert any("keymap.nonsense" in p for p in app.problems)
 
 
-async def test_did_you_mean_and_matched_words_are_shown(make_app, settle):
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+async def test_did_you_mean_and_matched_words_are_shown(started, settle):
+    async with started() as (app, pilot):
         await pilot.press("slash", *"difusion")
         await settle(pilot)
         assert "did you mean: diffusion" in app.query_one("#status").text.plain
         await pilot.press("ctrl+u", *"diffusion", "enter")
         await settle(pilot)
-        spans = app.results_list.highlights(0)
+        spans = app.results_screen.results_list.highlights(0)
         assert spans.get("title") or spans.get("abstract")
         view = app.query_one(AbstractView)
         marked = [view.text.plain[s.start:s.end].lower() for s in view.text.spans
@@ -148,17 +133,16 @@ async def test_did_you_mean_and_matched_words_are_shown(make_app, settle):
         assert "diffusion" in marked
 
 
-async def test_more_like_this_and_back(make_app, settle):
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        paper = app.current_paper()
+async def test_more_like_this_and_back(started, settle):
+    async with started() as (app, pilot):
+        paper = app.results_screen.current_paper()
         await pilot.press("m")
         await settle(pilot)
-        assert app.search_control.mode.startswith("like: ")
+        assert app.main.search.mode.startswith("like: ")
         assert "like: " in app.query_one("#status").text.plain
-        like = [app.results_list.results.paper(i).id for i in range(len(app.results_list))]
+        results = app.results_screen.results_list
+        like = [results.results.paper(i).id for i in range(len(results))]
         assert like and paper.id not in like
         await pilot.press("escape")
         await settle(pilot)
-        assert app.search_control.mode == "" and len(app.results_list) == 38
+        assert app.main.search.mode == "" and len(app.results_screen.results_list) == 38

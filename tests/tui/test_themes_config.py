@@ -38,14 +38,12 @@ def test_the_chosen_theme_is_saved_atomically_and_read_back():
     assert (paths.user_config_dir() / themes.STATE_FILE).read_text().count("paper-light") == 1
 
 
-async def test_app_uses_user_themes_and_persists_the_picked_one(make_app, settle):
+async def test_app_uses_user_themes_and_persists_the_picked_one(started, make_app, settle):
     user_dir = paths.user_themes_dir()
     user_dir.mkdir(parents=True)
     (user_dir / "sepia.yaml").write_text("name: sepia\nprimary: '#704214'\ndark: false\n")
     (user_dir / "broken.yaml").write_text(": : :\n")
-    app = make_app(theme="sepia")
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
+    async with started(size=(80, 24), theme="sepia") as (app, pilot):
         assert app.theme == "sepia"
         assert any("broken.yaml" in p for p in app.problems)
         app.theme = "paper-high-contrast"
@@ -56,12 +54,11 @@ async def test_app_uses_user_themes_and_persists_the_picked_one(make_app, settle
         assert again.theme == "paper-high-contrast"
 
 
-async def test_bad_config_values_fall_back_with_one_message_each(make_app, settle):
-    app = make_app(theme="no-such-theme", search={"sort": "random", "debounce_ms": "soon"})
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
+async def test_bad_config_values_fall_back_with_one_message_each(started):
+    async with started(size=(80, 24), theme="no-such-theme",
+                       search={"sort": "random", "debounce_ms": "soon"}) as (app, _pilot):
         assert app.theme == "paper-dark"
-        assert app.search_control.sort == "relevance"
+        assert app.main.search.sort == "relevance"
         problems = "\n".join(app.problems)
         assert "no-such-theme" in problems
         assert "search.sort" in problems

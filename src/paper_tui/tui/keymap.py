@@ -13,6 +13,9 @@ from dataclasses import dataclass
 
 from textual.binding import Binding, BindingsMap
 from textual.dom import DOMNode
+from textual.screen import Screen
+
+from paper_tui.tui.textual_internals import own_bindings
 
 
 @dataclass(frozen=True)
@@ -25,7 +28,7 @@ class KeyAction:
     owner: DOMNode
     """The node whose binding this is (the app or a pane); the action runs there."""
     where: str
-    """Where the key works: ``anywhere`` (app keys) or the pane's id."""
+    """Where the key works: ``anywhere`` (the app's and the screen's keys) or the pane's id."""
 
     @property
     def key_display(self) -> str:
@@ -67,18 +70,14 @@ def config_keymap(values: Mapping[str, str], known: Iterable[str]) -> tuple[dict
 
 
 def binding_ids(nodes: Iterable[DOMNode]) -> set[str]:
-    return {b.id for node in nodes for b in _own_bindings(node) if b.id}
-
-
-def _own_bindings(node: DOMNode) -> list[Binding]:
-    return [b for _key, bs in node._bindings.key_to_bindings.items() for b in bs]
+    return {b.id for node in nodes for b in own_bindings(node) if b.id}
 
 
 def live_bindings(nodes: Iterable[DOMNode], keymap: Mapping[str, str]) -> list[KeyAction]:
     """Every bound action of ``nodes`` with the keys ``keymap`` gives it, first node first."""
     found: dict[str, KeyAction] = {}
     for node in nodes:
-        bindings = BindingsMap(_own_bindings(node))
+        bindings = BindingsMap(own_bindings(node))
         bindings.apply_keymap(dict(keymap))
         by_id: dict[str, list[Binding]] = {}
         for _key, bs in bindings.key_to_bindings.items():
@@ -91,5 +90,6 @@ def live_bindings(nodes: Iterable[DOMNode], keymap: Mapping[str, str]) -> list[K
                 id=binding_id, keys=tuple(dict.fromkeys(b.key for b in bs)),
                 description=first.description, help=first.tooltip or first.description,
                 action=first.action, owner=node,
-                where="anywhere" if node is node.app else (node.id or type(node).__name__))
+                where="anywhere" if node is node.app or isinstance(node, Screen)
+                else (node.id or type(node).__name__))
     return list(found.values())

@@ -15,7 +15,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.screen import Screen
 from textual.widgets import Footer, Label, OptionList
 from textual.widgets.option_list import Option
 
@@ -23,6 +22,7 @@ from paper_tui.errors import PaperTuiError, UnknownPaperError
 from paper_tui.model import Paper
 from paper_tui.tui.screens.confirm import Confirm, Prompt
 from paper_tui.tui.screens.export_dialog import ExportDialog
+from paper_tui.tui.screens.results_screen import HELP_KEY, RESULTS_KEYS, ReaderScreen, ResultsScreen
 from paper_tui.tui.screens.style_picker import StylePicker, copy_citations, default_style
 from paper_tui.tui.widgets.abstract import AbstractView
 from paper_tui.tui.widgets.results import ResultsList
@@ -73,7 +73,7 @@ class ListResults:
 class _ListActions:
     """Rename, describe, delete, export and cite a list: shared by both screens."""
 
-    lib: Any
+    library: Any
 
     def _list_name(self) -> str | None:
         raise NotImplementedError
@@ -91,7 +91,7 @@ class _ListActions:
 
     def _name_taken(self, current: str | None):
         def check(name: str) -> str | None:
-            if name != current and self.lib.lists.get(name) is not None:
+            if name != current and self.library.lists.get(name) is not None:
                 return f"There is already a list named {name!r}."
             return None
 
@@ -103,7 +103,7 @@ class _ListActions:
             return
 
         def renamed(new: str | None) -> None:
-            if new and new != old and self._try(self.lib.lists.rename, old, new):
+            if new and new != old and self._try(self.library.lists.rename, old, new):
                 self.app.notify(f"Renamed {old!r} to {new!r}")  # type: ignore[attr-defined]
                 self._changed(new)
 
@@ -114,10 +114,10 @@ class _ListActions:
         name = self._list_name()
         if name is None:
             return
-        current = self.lib.lists.get(name).description or ""
+        current = self.library.lists.get(name).description or ""
 
         def described(text: str | None) -> None:
-            if text is not None and self._try(self.lib.lists.describe, name, text):
+            if text is not None and self._try(self.library.lists.describe, name, text):
                 self._changed(name)
 
         self.app.push_screen(Prompt(f"Describe {name!r}", current,  # type: ignore[attr-defined]
@@ -128,10 +128,10 @@ class _ListActions:
         name = self._list_name()
         if name is None:
             return
-        count = len(self.lib.lists.get(name).ids)
+        count = len(self.library.lists.get(name).ids)
 
         def answered(yes: bool | None) -> None:
-            if yes and self._try(self.lib.lists.delete, name):
+            if yes and self._try(self.library.lists.delete, name):
                 self.app.notify(f"Deleted the list {name!r}")  # type: ignore[attr-defined]
                 self._changed(None)
 
@@ -141,7 +141,9 @@ class _ListActions:
 
     def _list_papers(self) -> list[Paper]:
         name = self._list_name()
-        return ListResults(self.lib, list(self.lib.lists.get(name).ids)).papers if name else []
+        if not name:
+            return []
+        return ListResults(self.library, list(self.library.lists.get(name).ids)).papers
 
     def action_export(self) -> None:
         name = self._list_name()
@@ -152,8 +154,8 @@ class _ListActions:
             if path is not None:
                 self.app.notify(f"Exported {name!r} to {path}")  # type: ignore[attr-defined]
 
-        description = self.lib.lists.get(name).description or ""
-        self.app.push_screen(ExportDialog(self.lib, self._list_papers(), name,  # type: ignore
+        description = self.library.lists.get(name).description or ""
+        self.app.push_screen(ExportDialog(self.library, self._list_papers(), name,  # type: ignore
                                           description=description), written)
 
     def action_cite(self) -> None:
@@ -184,7 +186,7 @@ LIST_BINDINGS = [
 ]
 
 
-class ListsScreen(_ListActions, Screen[None]):
+class ListsScreen(_ListActions, ReaderScreen):
     """Every reading list: name, count, description. Enter opens one."""
 
     DEFAULT_CSS = """
@@ -195,11 +197,12 @@ class ListsScreen(_ListActions, Screen[None]):
         Binding("escape,q", "app.pop_screen", "Back", id="lists-back"),
         Binding("n", "new_list", "New list", id="list-new"),
         *LIST_BINDINGS,
+        HELP_KEY,
     ]
 
     def __init__(self, lib) -> None:
         super().__init__()
-        self.lib = lib
+        self.library = lib
 
     def compose(self) -> ComposeResult:
         yield Label("Reading lists", id="lists-title")
@@ -215,7 +218,7 @@ class ListsScreen(_ListActions, Screen[None]):
 
     def _show(self, keep: str | None = None) -> None:
         box = self.query_one("#lists", OptionList)
-        lists = sorted(self.lib.lists.all(), key=lambda rl: rl.name.casefold())
+        lists = sorted(self.library.lists.all(), key=lambda rl: rl.name.casefold())
         options = []
         for rl in lists:
             label = Text(rl.name, style="bold")
@@ -244,19 +247,23 @@ class ListsScreen(_ListActions, Screen[None]):
     @on(OptionList.OptionSelected, "#lists")
     def _open(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.app.push_screen(ReadingListScreen(self.lib, str(event.option.id)))
+        self.app.push_screen(ReadingListScreen(self.library, str(event.option.id)))
 
     def action_new_list(self) -> None:
         def named(name: str | None) -> None:
-            if name and self._try(self.lib.lists.create, name):
+            if name and self._try(self.library.lists.create, name):
                 self._show(name)
 
         self.app.push_screen(Prompt("Name of the new reading list",
                                     check=self._name_taken(None)), named)
 
 
-class ReadingListScreen(_ListActions, Screen[None]):
-    """One reading list in the results/abstract layout; J/K reorder, d removes a paper."""
+class ReadingListScreen(_ListActions, ResultsScreen):
+    """One reading list in the results/abstract layout; J/K reorder, d removes a paper.
+
+    The keys acting on results (triage, tags, notes, marks, …) work here on the list's
+    papers; where a list key has the same key (``r`` rename, ``x`` export, ``c`` cite), the
+    list key comes first."""
 
     DEFAULT_CSS = """
     ReadingListScreen > #list-header { padding: 0 1; height: auto; }
@@ -270,42 +277,35 @@ class ReadingListScreen(_ListActions, Screen[None]):
         Binding("K,shift+up", "move(-1)", "Move up", id="list-move-up"),
         Binding("d,delete", "remove", "Remove", id="list-remove"),
         *LIST_BINDINGS,
+        *RESULTS_KEYS,
     ]
 
     def __init__(self, lib, name: str) -> None:
-        super().__init__()
-        self.lib = lib
+        super().__init__(lib)
         self.list_name = name
 
     def compose(self) -> ComposeResult:
         yield Label("", id="list-header")
         with Horizontal(id="list-panes"):
-            yield ResultsList(self._annotation_of, id="results")
+            yield ResultsList(self.library.annotations.get, id="results")
             yield AbstractView(id="abstract")
         yield Footer()
 
-    def _annotation_of(self, paper_id: str) -> Any:
-        return self.lib.annotations.get(paper_id)
-
-    @property
-    def results(self) -> ResultsList:
-        return self.query_one("#results", ResultsList)
-
     def on_mount(self) -> None:
         self._load()
-        self.results.focus()
+        self.results_list.focus()
 
     def on_screen_resume(self) -> None:
-        self.results.refresh()
+        self.results_list.refresh()
         self._show_current()
 
     def _load(self, keep: str | None = None) -> None:
-        rl = self.lib.lists.get(self.list_name)
+        rl = self.library.lists.get(self.list_name)
         if rl is None:  # deleted, or renamed elsewhere
             self.app.pop_screen()
             return
-        results = ListResults(self.lib, list(rl.ids))
-        self.results.set_results(results, keep_id=keep)
+        results = ListResults(self.library, list(rl.ids))
+        self.results_list.set_results(results, keep_id=keep)
         header = Text(f"{rl.name}", style="bold")
         header.append(f"  {len(rl.ids):,} paper{'s' * (len(rl.ids) != 1)}", style="dim")
         if results.missing:
@@ -318,13 +318,13 @@ class ReadingListScreen(_ListActions, Screen[None]):
         self._show_current()
 
     def _show_current(self) -> None:
-        paper = self.results.current_paper()
+        paper = self.results_list.current_paper()
         view = self.query_one(AbstractView)
         if paper is None:
             view.show(None)
             return
-        lists = [getattr(x, "name", x) for x in self.lib.lists.lists_of(paper.id)]
-        view.show(paper, self.lib.annotations.get(paper.id), lists, {})
+        lists = [getattr(x, "name", x) for x in self.library.lists.lists_of(paper.id)]
+        view.show(paper, self.library.annotations.get(paper.id), lists, {})
 
     def on_results_list_highlighted(self, message: ResultsList.Highlighted) -> None:
         message.stop()
@@ -342,28 +342,28 @@ class ReadingListScreen(_ListActions, Screen[None]):
             self.app.pop_screen()
             return
         self.list_name = name
-        paper = self.results.current_paper()
+        paper = self.results_list.current_paper()
         self._load(paper.id if paper else None)
 
     def action_move(self, step: int) -> None:
-        paper = self.results.current_paper()
+        paper = self.results_list.current_paper()
         if paper is None:
             return
-        rl = self.lib.lists.get(self.list_name)
+        rl = self.library.lists.get(self.list_name)
         index = list(rl.ids).index(paper.id) + step
-        if 0 <= index < len(rl.ids) and self._try(self.lib.lists.move, self.list_name, paper.id,
+        if 0 <= index < len(rl.ids) and self._try(self.library.lists.move, self.list_name, paper.id,
                                                   index):
             self._load(paper.id)
 
     def action_remove(self) -> None:
-        ids = sorted(self.results.marked) or (
-            [p.id] if (p := self.results.current_paper()) else [])
+        ids = sorted(self.results_list.marked) or (
+            [p.id] if (p := self.results_list.current_paper()) else [])
         if not ids:
             return
-        cursor = self.results.cursor
-        if self._try(self.lib.lists.remove, self.list_name, ids):
-            self.results.marked.clear()
+        cursor = self.results_list.cursor
+        if self._try(self.library.lists.remove, self.list_name, ids):
+            self.results_list.marked.clear()
             self._load()
-            self.results.cursor = min(cursor, max(0, len(self.results) - 1))
+            self.results_list.cursor = min(cursor, max(0, len(self.results_list) - 1))
             what = "1 paper" if len(ids) == 1 else f"{len(ids):,} papers"
             self.app.notify(f"Removed {what} from {self.list_name!r}")

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from rich.segment import Segment
-from textual._border import get_box
 from textual.cache import LRUCache
 from textual.color import Color
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.style import Style
+
+from paper_tui.tui import textual_internals
 
 FINISHED_KEPT = 1024
 """Finished lines kept per widget when they need a new strip (a side border): a few
@@ -41,18 +42,18 @@ class DirectLines:
 
     def render_lines(self, crop: Region) -> list[Strip]:
         finisher = self._finisher()
-        styles_cache = self._styles_cache  # type: ignore[attr-defined]
-        if finisher is None:
+        dirty = textual_internals.dirty_lines(self)  # type: ignore[arg-type]
+        if finisher is None or dirty is None:
             if self._lines_kept is not None:
                 self._lines_kept = None
-                styles_cache.clear()  # its lines were not kept up to date meanwhile
+                # its lines were not kept up to date meanwhile
+                textual_internals.clear_styles_cache(self)  # type: ignore[arg-type]
             return super().render_lines(crop)  # type: ignore[misc]
         finish, key = finisher
         width, height = self.region.size  # type: ignore[attr-defined]
         if self._lines_kept is None or self._kept_for != key:
             self._lines_kept, self._kept_for = {}, key
         kept = self._lines_kept
-        dirty = styles_cache._dirty_lines
         render_line = self.render_line  # type: ignore[attr-defined]
         strips = []
         for y in crop.line_range:
@@ -129,14 +130,22 @@ class DirectLines:
             return None
         if styles.has_rule("hatch") and styles.hatch != "none":
             return None
-        if self.auto_links and self.hover_style._link_id:  # type: ignore[attr-defined]
+        if self.auto_links and textual_internals.has_hover_links(  # type: ignore[attr-defined]
+                self.hover_style):  # type: ignore[attr-defined]
             return None
         if not (left or right):
             return (None, None)
         inner = Style(background=base_background + background)
         outer = Style(background=base_background)
-        return (
-            get_box(left, inner, outer, Style(foreground=base_background + left_color))[1][0]
-            if left else None,
-            get_box(right, inner, outer, Style(foreground=base_background + right_color))[1][2]
-            if right else None)
+        left_side = right_side = None
+        if left:
+            left_side = textual_internals.border_segment(
+                left, inner, outer, Style(foreground=base_background + left_color), 0)
+            if left_side is None:
+                return None
+        if right:
+            right_side = textual_internals.border_segment(
+                right, inner, outer, Style(foreground=base_background + right_color), 2)
+            if right_side is None:
+                return None
+        return left_side, right_side

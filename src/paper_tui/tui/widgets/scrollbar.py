@@ -12,6 +12,7 @@ from textual.reactive import Reactive
 from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.strip import Strip
 
+from paper_tui.tui import textual_internals
 from paper_tui.tui.widgets.lines import DirectLines
 
 DEFAULT_BAR_BACK = Color.parse("#555555")
@@ -109,9 +110,7 @@ class LineScrolled:
 
     @property
     def vertical_scrollbar(self) -> ScrollBar:
-        if self._vertical_scrollbar is None:
-            self._vertical_scrollbar = bar = LineScrollBar(
-                vertical=True, name="vertical", thickness=self.scrollbar_size_vertical)
-            bar.display = False
-            self.app._start_widget(self, bar)
-        return self._vertical_scrollbar
+        return textual_internals.vertical_scrollbar(
+            self,  # type: ignore[arg-type]
+            lambda: LineScrollBar(vertical=True, name="vertical",
+                                  thickness=self.scrollbar_size_vertical))  # type: ignore[attr-defined]

@@ -57,7 +57,7 @@ async def test_50k_results_are_lines_not_widgets_and_G_reaches_the_last(big_app,
     app = big_app
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(pilot)
-        results = app.results_list
+        results = app.results_screen.results_list
         assert len(results) == N_PAPERS
         widgets = len(app.screen.query("*"))
         assert widgets < 100, f"{widgets} widgets for {N_PAPERS} results"
@@ -66,6 +66,6 @@ async def test_50k_results_are_lines_not_widgets_and_G_reaches_the_last(big_app,
         await pilot.pause()
         assert results.cursor == N_PAPERS - 1
         last = results.results.paper(N_PAPERS - 1)
-        assert app.current_paper() == last
+        assert app.results_screen.current_paper() == last
         assert results.scroll_offset.y >= N_PAPERS - results.size.height
         assert len(app.screen.query("*")) == widgets

@@ -24,12 +24,10 @@ def wrapped_whole(app, view: AbstractView) -> list[str]:
     return (lines + [""] * height)[:height]
 
 
-async def test_every_paper_shows_its_whole_text_wrapped(make_app, settle):
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+async def test_every_paper_shows_its_whole_text_wrapped(started):
+    async with started() as (app, pilot):
         view = app.query_one(AbstractView)
-        results = app.results_list
+        results = app.results_screen.results_list
         for i in range(len(results)):
             results.cursor = i
             await pilot.pause()
@@ -37,11 +35,9 @@ async def test_every_paper_shows_its_whole_text_wrapped(make_app, settle):
             assert shown_lines(view) == wrapped_whole(app, view), f"paper {i}"
 
 
-async def test_a_paper_is_shown_as_it_is_now_not_as_cached(make_app, settle):
+async def test_a_paper_is_shown_as_it_is_now_not_as_cached(started):
     """Headers are cached by annotation: after a change, coming back shows the change."""
-    app = make_app(triage={"advance_after_triage": False})
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+    async with started(triage={"advance_after_triage": False}) as (app, pilot):
         view = app.query_one(AbstractView)
         await pilot.press("j")  # paper 1 shown as new, paper 2 wrapped ahead
         assert "[new]" in view.text.plain
@@ -49,19 +45,17 @@ async def test_a_paper_is_shown_as_it_is_now_not_as_cached(make_app, settle):
         assert "[read]  ★ starred" in view.text.plain
         assert shown_lines(view) == wrapped_whole(app, view)
         await pilot.press("j")
-        assert "[new]" in view.text.plain and view.paper == app.current_paper()
+        assert "[new]" in view.text.plain and view.paper == app.results_screen.current_paper()
         assert shown_lines(view) == wrapped_whole(app, view)
         await pilot.press("k")
         assert "[read]  ★ starred" in view.text.plain
         assert shown_lines(view) == wrapped_whole(app, view)
 
 
-async def test_text_matches_render_paper(make_app, settle):
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+async def test_text_matches_render_paper(started):
+    async with started() as (app, _pilot):
         view = app.query_one(AbstractView)
-        paper = app.current_paper()
-        whole = render_paper(paper, app.annotation_of(paper.id), [], {},
+        paper = app.results_screen.current_paper()
+        whole = render_paper(paper, app.annotations.get(paper.id), [], {},
                              view.get_component_rich_style("abstract--match", partial=True))
         assert view.text.plain == whole.plain

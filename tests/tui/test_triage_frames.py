@@ -7,17 +7,15 @@ from __future__ import annotations
 import gc
 
 import pytest
-from frame_log import make_logged, rows_painted
+from frame_log import rows_painted
 from textual._compositor import ChopsUpdate
 
 
 @pytest.mark.parametrize("size", [(120, 40), (80, 24)], ids=["wide", "narrow"])
-async def test_a_triage_key_is_one_partial_frame(make_app, settle, size):
-    app = make_logged(make_app)
-    async with app.run_test(size=size) as pilot:
-        await settle(pilot)
+async def test_a_triage_key_is_one_partial_frame(started, size):
+    async with started(size=size, logged=True) as (app, pilot):
         await pilot.pause(0.1)
-        results = app.results_list
+        results = app.results_screen.results_list
         top = results.region.y
         for key in ("x", "i", "s"):
             app.frames.clear()
@@ -33,26 +31,22 @@ async def test_a_triage_key_is_one_partial_frame(make_app, settle, size):
         assert str(app.query_one("#status").render()).rstrip().endswith("”")
 
 
-async def test_moving_the_cursor_repaints_two_rows(make_app, settle):
-    app = make_logged(make_app)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+async def test_moving_the_cursor_repaints_two_rows(started):
+    async with started(logged=True) as (app, pilot):
         await pilot.pause(0.1)
-        results = app.results_list
+        results = app.results_screen.results_list
         app.frames.clear()
         await pilot.press("j")
         await pilot.pause(0.05)
         assert len(app.frames) == 1  # the cursor and the abstract view together
         top = results.region.y
         assert rows_painted(app.frames[0], results.region) == {top, top + 1}
-        assert app.query_one("#abstract").paper == app.current_paper()
+        assert app.query_one("#abstract").paper == app.results_screen.current_paper()
 
 
-async def test_the_collector_is_tuned_while_the_app_runs(make_app, settle):
+async def test_the_collector_is_tuned_while_the_app_runs(started):
     before = gc.get_threshold()
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+    async with started() as (_app, pilot):
         await pilot.pause(0.1)
         assert gc.get_freeze_count() > 0
         assert gc.get_threshold()[0] > before[0]

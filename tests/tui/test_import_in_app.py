@@ -37,4 +37,4 @@ async def test_an_import_runs_in_a_worker_and_adds_the_papers(make_app, settle, 
         assert not app.query("#import")  # the progress bar is gone
         assert app.query_one("#search").value == "source:extra-jsonl"
         await settle(pilot)
-        assert len(app.results_list.results) == 3
+        assert len(app.results_screen.results_list.results) == 3

@@ -1,9 +1,9 @@
-"""Pilot tests of the part-2 keys in the real app: marks and bulk tagging, note, add to a
+"""Pilot tests of the editing keys in the real app: marks and bulk tagging, note, add to a
 list, the lists screen, the citation style picker, facets and the quit guard."""
 
 from __future__ import annotations
 
-from part2_host import reopened
+from screen_host import reopened
 from textual.app import App, ComposeResult
 from textual.widgets import Input, OptionList, TextArea
 
@@ -21,15 +21,13 @@ def messages(app) -> list[str]:
     return [*app.said, *(n.message for n in app._notifications)]
 
 
-async def test_bulk_tagging_of_marked_papers(make_app, settle, library_dir):
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        results = app.results_list
+async def test_bulk_tagging_of_marked_papers(started, library_dir):
+    async with started() as (app, pilot):
+        results = app.results_screen.results_list
         first, second = results.results.paper(0).id, results.results.paper(1).id
         await pilot.press("v", "v")  # mark two papers (the cursor moves on)
         assert results.marked == {first, second}
-        assert app.selected_ids() == sorted([first, second])
+        assert app.results_screen.selected_ids() == sorted([first, second])
         await pilot.press("t")
         await pilot.pause()
         assert isinstance(app.screen, TagEditor)
@@ -45,13 +43,11 @@ async def test_bulk_tagging_of_marked_papers(make_app, settle, library_dir):
         assert list(again.annotations.get(third).tags) == []
 
 
-async def test_mark_all_shown_then_triage_acts_on_all(make_app, settle):
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+async def test_mark_all_shown_then_triage_acts_on_all(started, settle):
+    async with started() as (app, pilot):
         await pilot.press("V")
         await settle(pilot)  # the ids are read in a worker
-        results = app.results_list
+        results = app.results_screen.results_list
         assert len(results.marked) == len(results) == 38
         await pilot.press("x")
         assert app.annotations.status_counts().get("skipped") == 38
@@ -59,11 +55,9 @@ async def test_mark_all_shown_then_triage_acts_on_all(make_app, settle):
         assert not results.marked
 
 
-async def test_note_from_the_app_and_quit_guard(make_app, settle, library_dir):
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        paper = app.current_paper()
+async def test_note_from_the_app_and_quit_guard(started, library_dir):
+    async with started() as (app, pilot):
+        paper = app.results_screen.current_paper()
         await pilot.press("n")
         await pilot.pause()
         assert isinstance(app.screen, NoteEditor)
@@ -89,11 +83,9 @@ async def test_note_from_the_app_and_quit_guard(make_app, settle, library_dir):
         assert again.annotations.get(paper.id).note == "first note and more"
 
 
-async def test_add_to_a_new_list_then_open_it_from_the_lists_screen(make_app, settle):
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        paper = app.current_paper()
+async def test_add_to_a_new_list_then_open_it_from_the_lists_screen(started):
+    async with started() as (app, pilot):
+        paper = app.results_screen.current_paper()
         await pilot.press("a")
         await pilot.pause()
         assert isinstance(app.screen, ListPicker)
@@ -108,7 +100,7 @@ async def test_add_to_a_new_list_then_open_it_from_the_lists_screen(make_app, se
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, ReadingListScreen)
-        assert app.current_paper() == paper
+        assert app.results_screen.current_paper() == paper
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, ListsScreen)
@@ -117,11 +109,9 @@ async def test_add_to_a_new_list_then_open_it_from_the_lists_screen(make_app, se
         assert app.screen is app.screen_stack[0]
 
 
-async def test_cite_as_picks_a_style_and_copies(make_app, settle):
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        paper = app.current_paper()
+async def test_cite_as_picks_a_style_and_copies(started):
+    async with started() as (app, pilot):
+        paper = app.results_screen.current_paper()
         await pilot.press("C")
         await pilot.pause()
         assert isinstance(app.screen, StylePicker)
@@ -167,10 +157,8 @@ async def test_facet_click_posts_the_chosen_term():
     assert chosen == ['tag:"to cite"']
 
 
-async def test_facets_panel_in_the_app_narrows_the_query(make_app, settle):
-    app = make_app()
-    async with app.run_test(size=(160, 40)) as pilot:
-        await settle(pilot)
+async def test_facets_panel_in_the_app_narrows_the_query(started, settle):
+    async with started(size=(160, 40)) as (app, pilot):
         await pilot.press("f")
         await settle(pilot)
         panel = app.query_one(FacetsPanel)
@@ -182,15 +170,13 @@ async def test_facets_panel_in_the_app_narrows_the_query(make_app, settle):
         await pilot.press("enter")
         await settle(pilot)
         assert app.query_one("#search", Input).value == "year:2026"
-        assert len(app.results_list) == 38
+        assert len(app.results_screen.results_list) == 38
 
 
-async def test_triage_and_tags_inside_an_opened_reading_list(make_app, settle):
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        main_paper = app.current_paper()
-        ids = [app.results_list.results.paper(i).id for i in (5, 6)]
+async def test_triage_and_tags_inside_an_opened_reading_list(started):
+    async with started() as (app, pilot):
+        main_paper = app.results_screen.current_paper()
+        ids = [app.results_screen.results_list.results.paper(i).id for i in (5, 6)]
         app.library.lists.create("queue")
         app.library.lists.add("queue", ids)
         await pilot.press("L", "enter")
@@ -199,7 +185,7 @@ async def test_triage_and_tags_inside_an_opened_reading_list(make_app, settle):
         await pilot.press("i")  # the list's first paper, not the main screen's
         assert app.annotations.get(ids[0]).status == "to-read"
         assert app.annotations.get(main_paper.id).status == "new"
-        assert app.current_paper().id == ids[1]  # advanced within the list
+        assert app.results_screen.current_paper().id == ids[1]  # advanced within the list
         await pilot.press("t", *"queued", "enter")
         await pilot.pause()
         assert list(app.annotations.get(ids[1]).tags) == ["queued"]
@@ -207,5 +193,5 @@ async def test_triage_and_tags_inside_an_opened_reading_list(make_app, settle):
         assert isinstance(app.screen, ReadingListScreen)
         await pilot.press("escape", "escape")
         await pilot.pause()
-        assert app.current_paper() == main_paper
+        assert app.results_screen.current_paper() == main_paper
         assert "1 / 38 triaged" in str(app.query_one("#status").render())

@@ -30,7 +30,7 @@ async def test_direct_lines_are_the_pipelines_lines(make_app, settle, size):
     app = make_app()
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
-        app.set_query("learning")
+        app.main.set_query("learning")
         await settle(pilot)
         results, abstract = app.query_one(ResultsList), app.query_one(AbstractView)
         widgets = [results, abstract, app.query_one(StatusLine),
@@ -56,10 +56,8 @@ async def test_direct_lines_are_the_pipelines_lines(make_app, settle, size):
             assert direct == (5 if size == (120, 40) else 4)
 
 
-async def test_the_results_lines_follow_focus_and_new_rows(make_app, settle):
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+async def test_the_results_lines_follow_focus_and_new_rows(started):
+    async with started() as (app, pilot):
         results = app.query_one(ResultsList)
         crop = Region(0, 0, *results.region.size)
         for key in ("slash", "escape", "j", "s"):  # focus changes the background tint
@@ -68,10 +66,8 @@ async def test_the_results_lines_follow_focus_and_new_rows(make_app, settle):
             assert results.render_lines(crop) == _pipeline_lines(results, crop), key
 
 
-async def test_a_message_stays_its_time_and_one_timer_serves_many(make_app, settle):
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+async def test_a_message_stays_its_time_and_one_timer_serves_many(started):
+    async with started() as (app, pilot):
         status = app.query_one(StatusLine)
         status.say("first", timeout=0.3)
         timer = status._expiry
@@ -107,15 +103,13 @@ def _wrapped(view: AbstractView, paper) -> bool:
 
 
 @pytest.mark.parametrize("leave", ["enter", "escape"])
-async def test_the_next_paper_is_wrapped_once_typing_is_over(make_app, settle, leave):
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+async def test_the_next_paper_is_wrapped_once_typing_is_over(started, settle, leave):
+    async with started() as (app, pilot):
         view = app.query_one(AbstractView)
         await pilot.press("slash", *"learning")
         await settle(pilot)
         await pilot.pause(0.1)
-        results = app.results_list
+        results = app.results_screen.results_list
         following = results.results.paper(results.cursor + 1)
         assert not _wrapped(view, following)  # not while typing: the next key changes it
         await pilot.press(leave)

@@ -11,12 +11,10 @@ from paper_tui.tui.screens.tag_editor import TagEditor
 from paper_tui.tui.widgets.search_box import SearchBox
 
 
-async def test_the_tag_editor_is_reused_and_starts_clean(make_app, settle):
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+async def test_the_tag_editor_is_reused_and_starts_clean(started):
+    async with started() as (app, pilot):
         await pilot.pause(0.4)  # the editors are built just after the first paint
-        first = app.current_paper()
+        first = app.results_screen.current_paper()
         await pilot.press("t", *"rl", "enter")
         await pilot.pause()
         await pilot.press("t", *"half typed", "escape")  # Esc: nothing staged survives
@@ -24,7 +22,7 @@ async def test_the_tag_editor_is_reused_and_starts_clean(make_app, settle):
         await pilot.press("j", "t")
         await pilot.pause()
         editor = app.screen
-        second = app.current_paper()
+        second = app.results_screen.current_paper()
         assert isinstance(editor, TagEditor) and editor is app.get_screen("tag-editor")
         assert editor.focused is editor.query_one("#tag-input", Input)
         assert editor.query_one("#tag-input", Input).value == ""
@@ -38,11 +36,9 @@ async def test_the_tag_editor_is_reused_and_starts_clean(make_app, settle):
     assert list(app.annotations.get(second.id).tags) == ["rl"]
 
 
-async def test_the_note_editor_is_reused_and_still_guards_unsaved_text(make_app, settle):
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        first = app.current_paper()
+async def test_the_note_editor_is_reused_and_still_guards_unsaved_text(started):
+    async with started() as (app, pilot):
+        first = app.results_screen.current_paper()
         await pilot.press("n")
         await pilot.pause()
         app.screen.query_one(TextArea).insert("kept")
@@ -68,14 +64,12 @@ async def test_the_note_editor_is_reused_and_still_guards_unsaved_text(make_app,
     assert app.annotations.get(first.id).note == "kept"
 
 
-async def test_a_long_query_scrolls_the_search_box(make_app, settle):
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
+async def test_a_long_query_scrolls_the_search_box(started, settle):
+    async with started(size=(80, 24)) as (app, pilot):
         await pilot.press("slash", *("graph " * 20).strip())
         await settle(pilot)
         box = app.query_one(SearchBox)
         assert box.value == ("graph " * 20).strip()
         assert box.scroll_offset.x > 0  # the cursor's end of the text is in view
-        assert app.results_list.results.query == box.value
-        assert not app.search_control.searching
+        assert app.results_screen.results_list.results.query == box.value
+        assert not app.main.search.searching

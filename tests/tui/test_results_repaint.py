@@ -5,15 +5,13 @@ stays on screen)."""
 
 from __future__ import annotations
 
-from frame_log import make_logged, rows_painted
+from frame_log import rows_painted
 from textual._compositor import ChopsUpdate
 
 
-async def test_new_results_repaint_the_rows_that_change_and_no_layout(make_app, settle):
-    app = make_logged(make_app)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        results = app.results_list
+async def test_new_results_repaint_the_rows_that_change_and_no_layout(started, settle):
+    async with started(logged=True) as (app, pilot):
+        results = app.results_screen.results_list
         height = results.scrollable_content_region.height
         top = results.region.y
 
@@ -25,7 +23,7 @@ async def test_new_results_repaint_the_rows_that_change_and_no_layout(make_app, 
         for query in ("language", "zzzqqqxx", "learning", ""):
             before = lines()
             app.frames.clear()
-            app.set_query(query)
+            app.main.set_query(query)
             await settle(pilot)
             after = lines()
             assert results.results.query == query
@@ -38,17 +36,15 @@ async def test_new_results_repaint_the_rows_that_change_and_no_layout(make_app, 
         assert len(results) > height
 
 
-async def test_rows_follow_annotations_and_marks_after_new_results(make_app, settle):
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        results = app.results_list
+async def test_rows_follow_annotations_and_marks_after_new_results(started, settle):
+    async with started() as (app, pilot):
+        results = app.results_screen.results_list
         first = results.render_line(1).text
         await pilot.press("j", "s")  # star the second row
         await settle(pilot)
-        app.set_query("language")
+        app.main.set_query("language")
         await settle(pilot)
-        app.set_query("")
+        app.main.set_query("")
         await settle(pilot)
         starred = results.render_line(1).text
         assert starred != first and starred[2] == "★"  # the row cache keys on the annotation

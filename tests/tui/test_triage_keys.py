@@ -11,7 +11,7 @@ from paper_tui.library import Library
 
 
 def status(app, i: int) -> str:
-    note = app.annotations.get(app.results_list.results.paper(i).id)
+    note = app.annotations.get(app.results_screen.results_list.results.paper(i).id)
     return note.status
 
 
@@ -24,11 +24,9 @@ def status_line(app) -> str:
     return str(app.query_one("#status").render())
 
 
-async def test_triage_keys_set_status_and_advance(make_app, settle):
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        results = app.results_list
+async def test_triage_keys_set_status_and_advance(started):
+    async with started() as (app, pilot):
+        results = app.results_screen.results_list
         await pilot.press("i")
         assert status(app, 0) == "to-read" and results.cursor == 1
         await pilot.press("r")
@@ -42,45 +40,37 @@ async def test_triage_keys_set_status_and_advance(make_app, settle):
         assert "3 / 38 triaged" in app.query_one("#status").text.plain
 
 
-async def test_no_advance_when_the_config_says_so(make_app, settle):
-    app = make_app(triage={"advance_after_triage": False})
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+async def test_no_advance_when_the_config_says_so(started):
+    async with started(triage={"advance_after_triage": False}) as (app, pilot):
         await pilot.press("i")
-        assert status(app, 0) == "to-read" and app.results_list.cursor == 0
+        assert status(app, 0) == "to-read" and app.results_screen.results_list.cursor == 0
 
 
-async def test_star_toggles_without_moving(make_app, settle):
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        paper = app.current_paper()
+async def test_star_toggles_without_moving(started):
+    async with started() as (app, pilot):
+        paper = app.results_screen.current_paper()
         await pilot.press("s")
         assert app.annotations.get(paper.id).starred
-        assert app.current_paper() == paper
+        assert app.results_screen.current_paper() == paper
         await pilot.press("s")
         assert not app.annotations.get(paper.id).starred
         assert [m.split(":")[0] for m in confirmations(app)[-2:]] == ["starred", "unstarred"]
 
 
-async def test_space_jumps_to_the_next_new_paper(make_app, settle):
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+async def test_space_jumps_to_the_next_new_paper(started):
+    async with started() as (app, pilot):
         await pilot.press("x", "x", "j", "x")  # 0, 1 and 3 triaged; 2 is still new
         await pilot.press("g", "space")
-        assert app.results_list.cursor == 2
+        assert app.results_screen.results_list.cursor == 2
         await pilot.press("space")
-        assert app.results_list.cursor == 4
+        assert app.results_screen.results_list.cursor == 4
 
 
-async def test_undo_reverts_the_last_change(make_app, settle):
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+async def test_undo_reverts_the_last_change(started):
+    async with started() as (app, pilot):
         await pilot.press("i", "s")
         await pilot.press("z")
-        assert not app.annotations.get(app.results_list.results.paper(1).id).starred
+        assert not app.annotations.get(app.results_screen.results_list.results.paper(1).id).starred
         await pilot.press("z")
         assert status(app, 0) == "new"
         assert any("undone" in m for m in confirmations(app))
@@ -98,14 +88,11 @@ def _find(node, key: str):
     return None
 
 
-async def test_quit_and_reopen_shows_the_annotations_from_disk(make_app, settle,
-                                                             library_dir: Path):
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        first = app.current_paper().id
+async def test_quit_and_reopen_shows_the_annotations_from_disk(started, library_dir: Path):
+    async with started() as (app, pilot):
+        first = app.results_screen.current_paper().id
         await pilot.press("i")
-        second = app.current_paper().id
+        second = app.results_screen.current_paper().id
         await pilot.press("s", "q")
     text = (library_dir / "annotations.yaml").read_text()
     data = yaml.safe_load(text)

@@ -16,17 +16,19 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from textual.message import Message
 from textual.timer import Timer
 from textual.worker import get_current_worker
 
-from paper_tui.tui.widgets.results import ResultsList
+from paper_tui.tui.host import ResultsPane
 from paper_tui.tui.widgets.status_line import status_text
 
 if TYPE_CHECKING:
-    from paper_tui.tui.app import PaperApp
+    from paper_tui.config import Config
+    from paper_tui.model import Paper
+    from paper_tui.tui.widgets.status_line import StatusLine
 
 SORTS = ("relevance", "year", "title")
 RECOUNT_DELAY = 0.05
@@ -47,6 +49,18 @@ class ResultsReady(Message):
         super().__init__()
 
 
+class SearchHost(ResultsPane, Protocol):
+    """The screen the searches are shown on (the main screen)."""
+
+    @property
+    def status_line(self) -> StatusLine: ...
+
+    def current_paper(self) -> Paper | None: ...
+
+    def library_shown(self) -> None:
+        """A search's results are on screen (the first ones, or any later)."""
+
+
 @dataclass
 class _Job:
     run: Callable[[], Any]
@@ -59,16 +73,17 @@ class _Job:
 class SearchController:
     """Owns the query, the sort and the result set on screen."""
 
-    def __init__(self, app: PaperApp) -> None:
-        self.app = app
+    def __init__(self, host: SearchHost, config: Config, problems: list[str]) -> None:
+        """``problems``: where a bad search setting in ``config`` is said (one line each)."""
+        self.host = host
         self.query = ""
-        sort = str(app.config.get("search.sort", "relevance"))
+        sort = str(config.get("search.sort", "relevance"))
         if sort not in SORTS:
-            app.problems.append(f"config search.sort: must be one of {', '.join(SORTS)}, "
+            problems.append(f"config search.sort: must be one of {', '.join(SORTS)}, "
                                 f"not {sort!r}; using relevance")
             sort = "relevance"
         self.sort = sort
-        self.debounce = max(0.0, float(app.config.get("search.debounce_ms", 0))) / 1000
+        self.debounce = max(0.0, float(config.get("search.debounce_ms", 0))) / 1000
         self.mode = ""
         self.generation = 0
         self.shown_generation = 0
@@ -88,12 +103,12 @@ class SearchController:
         """Search ``query`` now, or right after the search running (replacing any text that
         was waiting: only the newest is searched)."""
         self.query = query
-        paper = self.app.current_paper() if keep else None
-        self._start(partial(self.app.library.results, query, sort=self.sort),
+        paper = self.host.current_paper() if keep else None
+        self._start(partial(self.host.library.results, query, sort=self.sort),
                     0.0 if immediate else self.debounce, paper.id if paper else None, "")
 
     def similar(self, paper_id: str, label: str) -> None:
-        self._start(partial(self.app.library.similar, paper_id), 0.0, None, f"like: {label}")
+        self._start(partial(self.host.library.similar, paper_id), 0.0, None, f"like: {label}")
 
     def cycle_sort(self) -> str:
         self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
@@ -110,7 +125,7 @@ class SearchController:
             if self._running:
                 return  # the running worker takes it next
             self._running = True
-        self.app.run_worker(self._work, thread=True, group="search")
+        self.host.app.run_worker(self._work, thread=True, group="search")
 
     def _work(self) -> None:
         """In a thread: run the newest search asked for, post it; again while keys come."""
@@ -127,13 +142,13 @@ class SearchController:
                     if self._next is not None:  # a newer key came meanwhile
                         continue
             results = job.run()
-            total = self.app.library.count()
+            total = self.host.library.count()
             if not len(results):
                 _ = results.suggestion  # "did you mean" is worked out here, not in a frame
             if worker.is_cancelled:
                 results.close()
                 continue
-            self.app.post_message(ResultsReady(job.generation, results, job.keep_id, job.mode,
+            self.host.post_message(ResultsReady(job.generation, results, job.keep_id, job.mode,
                                                total))
 
     def apply(self, message: ResultsReady) -> None:
@@ -146,7 +161,7 @@ class SearchController:
         self.mode = message.mode
         if message.total is not None:
             self._total = message.total
-        results_list = self._main_results()
+        results_list = self.host.results_list
         old = results_list.results
         self.error = message.results.error
         if self.error and old is not None:  # keep the last good results under the error
@@ -157,12 +172,7 @@ class SearchController:
         if old is not None:
             old.close()
         self._search_status()
-        self.app.library_shown()
-
-    def _main_results(self) -> ResultsList:
-        """The main screen's results list (another screen, e.g. an opened reading list,
-        may be on top and have its own)."""
-        return self.app.main_results
+        self.host.library_shown()
 
     def update_status(self, triaged_change: int = 0) -> None:
         """Redraw the status line now; the triage count follows a moment later.
@@ -173,7 +183,7 @@ class SearchController:
             self._triaged += triaged_change
         self._draw_status()
         if self._recount is None:  # counting 20,000 annotations must not delay a key's frame
-            self._recount = self.app.set_timer(RECOUNT_DELAY, self._count_triaged)
+            self._recount = self.host.app.set_timer(RECOUNT_DELAY, self._count_triaged)
 
     def _search_status(self) -> None:
         """Redraw the status line for a search. The triage count changes only with the
@@ -185,15 +195,15 @@ class SearchController:
 
     def _count_triaged(self) -> None:
         self._recount = None
-        counts = self.app.annotations.status_counts()
+        counts = self.host.library.annotations.status_counts()
         self._triaged = sum(n for status, n in counts.items() if status != "new")
         self._draw_status()
 
     def _draw_status(self) -> None:
-        if not self.app.screen_stack:  # a timer that fires while the app shuts down
+        if not self.host.app.screen_stack:  # a timer that fires while the app shuts down
             return
-        results = self._main_results().results
+        results = self.host.results_list.results
         hits = None if results is None else len(results)
-        self.app.status_line.show(status_text(
+        self.host.status_line.show(status_text(
             hits, self.searching, self._triaged, self._total, self.sort, self.mode,
             self.error, getattr(results, "suggestion", None)))

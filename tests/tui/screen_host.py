@@ -1,4 +1,4 @@
-"""A tiny host app for the part-2 screens: pushes one screen and records what it returns."""
+"""A tiny host app for the screens tested alone: pushes one screen and records what it returns."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ delete (asks first) and export (format picker + file name, written atomically)."
 from __future__ import annotations
 
 import pytest
-from part2_host import Host, ids_of, reopened
+from screen_host import Host, ids_of, reopened
 from textual.widgets import Input, OptionList
 
 from paper_tui import export
@@ -39,7 +39,7 @@ async def test_lists_screen_shows_counts_and_descriptions(with_lists):
         await pilot.press("down", "enter")
         await pilot.pause()
         assert isinstance(app.screen, ReadingListScreen)
-        assert len(app.screen.results) == 3
+        assert len(app.screen.results_list) == 3
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, ListsScreen)
@@ -52,7 +52,7 @@ async def test_reorder_and_remove_in_an_open_list(with_lists, library_dir):
         await pilot.press("J")  # first paper one down
         await pilot.pause()
         assert list(library.lists.get("survey").ids) == [ids[1], ids[0], ids[2]]
-        assert app.screen.results.current_paper().id == ids[0]  # the cursor follows it
+        assert app.screen.results_list.current_paper().id == ids[0]  # the cursor follows it
         await pilot.press("J", "K", "K")
         await pilot.pause()
         assert list(library.lists.get("survey").ids) == [ids[0], ids[1], ids[2]]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from part2_host import Host, ids_of, reopened
+from screen_host import Host, ids_of, reopened
 from textual.widgets import OptionList, TextArea
 
 from paper_tui.tui.screens.confirm import Confirm, Prompt

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import yaml
-from test_tmux_e2e import Tmux, pytestmark  # noqa: F401  (same skip rule: tmux needed)
+from test_tmux_triage_e2e import Tmux, pytestmark  # noqa: F401  (same skip rule: tmux needed)
 
 
 def test_tag_note_and_new_list_from_the_keyboard(tmp_path: Path):

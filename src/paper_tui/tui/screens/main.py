@@ -1,0 +1,229 @@
+"""The main screen: search on top, results and abstract side by side (stacked when
+narrow), the status line, the footer; and the keys that belong to the search.
+
+It owns its panes and their actions, so its keys are checked here, by the screen: none
+while a dialog is over it (the app's quit and palette, ``app.*`` actions, are the app's
+to check), and ``/`` types a slash while the search box has the focus. The keys acting on
+the results are shared with an opened reading list (:mod:`.results_screen`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.widgets import Footer, Input
+
+from paper_tui.tui import collector
+from paper_tui.tui.controllers.search import ResultsReady, SearchController
+from paper_tui.tui.screens.results_screen import (
+    CITE_AND_MARK_KEYS,
+    EDIT_KEYS,
+    HELP_KEY,
+    TRIAGE_KEYS,
+    ResultsScreen,
+)
+from paper_tui.tui.widgets.abstract import AbstractView
+from paper_tui.tui.widgets.facets import FacetsPanel, narrow
+from paper_tui.tui.widgets.import_progress import ImportProgress, summary
+from paper_tui.tui.widgets.results import ResultsList
+from paper_tui.tui.widgets.search_box import SearchBox
+from paper_tui.tui.widgets.status_line import StatusLine
+
+if TYPE_CHECKING:
+    from paper_tui.config import Config
+    from paper_tui.library import Library
+
+APP_KEYS = [
+    Binding("ctrl+p", "app.command_palette", "Commands", show=False, priority=True,
+            id="command-palette", tooltip="Command palette (every action, themes)"),
+    Binding("q", "app.quit", "Quit", id="quit", tooltip="Quit"),
+]
+"""The app's own keys (bound on the app too, for every screen), listed here as well so
+the footer and the help show them in their place among this screen's keys."""
+
+
+class MainScreen(ResultsScreen):
+    """The library searched: the query, its results, the paper under the cursor."""
+
+    class Ready(Message):
+        """The panes are composed and the first search is under way."""
+
+    BINDINGS = [
+        # priority: runs as the key arrives, before keys typed right after it are handed to
+        # the focused pane (so "/query" typed in one burst lands in the search box)
+        Binding("slash", "focus_search", "Search", id="search", priority=True),
+        *TRIAGE_KEYS,
+        Binding("m", "more_like_this", "Like this", show=False, id="more-like-this",
+                tooltip="List papers like this one"),
+        Binding("escape", "leave_similar", "Back", show=False, id="leave-similar",
+                tooltip="Back from 'like this' to the query's results"),
+        Binding("S", "cycle_sort", "Sort", show=False, id="sort",
+                tooltip="Sort by relevance, year or title"),
+        HELP_KEY,
+        *APP_KEYS,
+        *EDIT_KEYS,
+        Binding("L", "reading_lists", "Lists", id="reading-lists",
+                tooltip="Reading lists: open, reorder, rename, export"),
+        *CITE_AND_MARK_KEYS,
+        Binding("f", "toggle_facets", "Facets", show=False, id="facets",
+                tooltip="Show / hide counts per status, tag, venue, year"),
+    ]
+
+    status_line: StatusLine
+    """The status line (hits, triage count, sort, confirmations), once mounted."""
+
+    def __init__(self, library: Library, config: Config, problems: list[str]) -> None:
+        """``problems``: where bad settings in ``config`` are said, one line each."""
+        super().__init__(library)
+        self.history_size = int(config.get("search.history_size", 100))
+        self.search = SearchController(self, config, problems)
+
+    def compose(self) -> ComposeResult:
+        yield SearchBox(history_size=self.history_size,
+                        placeholder="Search: words, \"phrases\", title: author: year: …",
+                        id="search")
+        with Horizontal(id="panes"):
+            yield ResultsList(self.library.annotations.get, announce=False, id="results")
+            yield AbstractView(id="abstract")
+        yield StatusLine(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.status_line = self.query_one(StatusLine)
+        self.watch(self.results_list, "cursor", self._cursor_moved, init=False)
+        self.results_list.focus()
+        self.search.search("", immediate=True)
+        self.post_message(self.Ready())
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if not self.is_active:
+            return False
+        if action == "focus_search" and isinstance(self.focused, Input):
+            return False
+        return super().check_action(action, parameters)
+
+    # -- the panes -------------------------------------------------------------------------
+    def set_query(self, query: str) -> None:
+        """Put ``query`` in the search box and search it."""
+        self.query_one(SearchBox).value = query
+
+    def refresh_results(self) -> None:
+        """Search again with the same query and sort, keeping the cursor on its paper."""
+        self.search.search(self.search.query, immediate=True, keep=True)
+
+    def triage_counted(self, change: int) -> None:
+        self.search.update_status(change)
+
+    def library_shown(self) -> None:
+        """Results are on screen: the editors can be built (once, soon after the first)."""
+        self.editing.plan_editors()
+
+    def _cursor_moved(self) -> None:
+        """The list's cursor moved: show its paper in the same frame as the cursor (a
+        Highlighted message would arrive only after that frame, costing a second one; the
+        main list posts none). Not while another results screen is in front."""
+        front = self.app.screen
+        if front is self or not isinstance(front, ResultsScreen):
+            self.show_if_changed()
+
+    def on_results_list_open_abstract(self, _message: ResultsList.OpenAbstract) -> None:
+        self.set_focus(self.abstract)
+
+    def on_results_ready(self, message: ResultsReady) -> None:
+        self.search.apply(message)
+        self.refresh_facets()
+        if not collector.tuned():
+            self.app.call_after_refresh(collector.tune)
+
+    # -- the search box --------------------------------------------------------------------
+    def on_input_changed(self, message: Input.Changed) -> None:
+        if isinstance(message.input, SearchBox):
+            self.search.search(message.value)
+
+    def on_input_blurred(self, message: Input.Blurred) -> None:
+        """Typing is over: wrap the paper after the cursor now (skipped while typing)."""
+        if isinstance(message.input, SearchBox):
+            results = self.results_list
+            self.app.call_after_refresh(self.prepare_next, results, results.results,
+                                        self.abstract, results.cursor)
+
+    def on_input_submitted(self, message: Input.Submitted) -> None:
+        if isinstance(message.input, SearchBox):
+            message.input.remember(message.value)
+            self.search.search(message.value, immediate=True)
+            self.set_focus(self.results_list)
+            self.results_list.cursor = 0
+
+    # -- the search keys -------------------------------------------------------------------
+    def action_focus_search(self) -> None:
+        # Focus now, not after the queued keys: "/" typed fast with a query must not send
+        # the query's letters to the results as commands. (Same for every focus move here.)
+        self.set_focus(self.query_one(SearchBox))
+
+    def action_more_like_this(self) -> None:
+        paper = self.current_paper()
+        if paper is None:
+            return
+        self.search.similar(paper.id, paper.label[:40])
+        self.say(f"papers like “{paper.label[:40]}” (Esc: back)")
+
+    def action_leave_similar(self) -> None:
+        if self.search.mode:
+            self.search.search(self.search.query, immediate=True)
+
+    def action_cycle_sort(self) -> None:
+        self.say(f"sorted by {self.search.cycle_sort()}")
+
+    def action_reading_lists(self) -> None:
+        from paper_tui.tui.screens.lists_screen import ListsScreen
+
+        self.app.push_screen(ListsScreen(self.library), lambda _: self.refresh_current())
+
+    # -- facets ----------------------------------------------------------------------------
+    def action_toggle_facets(self) -> None:
+        panels = self.query(FacetsPanel)
+        if panels:
+            panel = panels.first()
+            panel.display = not panel.display
+        else:
+            panel = FacetsPanel(id="facets")
+            self.query_one("#panes").mount(panel)
+        if panel.display:
+            panel.update_for(self.library, self.search.query)
+
+    def refresh_facets(self) -> None:
+        """The query changed: recount the facets if the panel is shown."""
+        for panel in self.query(FacetsPanel):
+            if panel.display:
+                panel.update_for(self.library, self.search.query)
+
+    def on_facets_panel_chosen(self, message: FacetsPanel.Chosen) -> None:
+        self.set_query(narrow(self.search.query, message.field, message.value))
+        self.say(f"narrowed to {message.term}")
+
+    # -- import ----------------------------------------------------------------------------
+    def start_import(self, paths: Sequence[Path]) -> None:
+        """Import ``paths`` in a worker with a progress bar; the app stays usable."""
+        bar = ImportProgress(id="import")
+        self.mount(bar)
+        bar.start(self.library, paths)
+
+    def on_import_progress_done(self, message: ImportProgress.Done) -> None:
+        for bar in self.query(ImportProgress):
+            bar.remove()
+        report = message.report
+        if report is None:
+            self.say(f"import failed: {message.error}", severity="error", timeout=15)
+            return
+        self.say(summary(report), severity="error" if report.errors else "information",
+                 timeout=15 if report.errors else 5)
+        if report.sources:
+            self.set_query(" OR ".join(f"source:{s}" for s in report.sources))
+        else:
+            self.refresh_results()

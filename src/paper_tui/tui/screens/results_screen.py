@@ -1,0 +1,231 @@
+"""The screens a reader works on, and the keys they share.
+
+:class:`ReaderScreen` is a full screen with ``?`` for help; :class:`ResultsScreen` one
+that shows a results list and an abstract view, with the keys that act on them (triage,
+editing), run by its controllers. The main screen and an opened reading list are results
+screens; the reading lists' list is a reader screen.
+
+Each binding keeps its ``id`` (what ``keymap:`` in config.yaml remaps, and what help and
+the palette list). Textual merges a screen's ``BINDINGS`` with its base classes' key by
+key, a subclass's key replacing the base's, so the keys are declared here in groups and
+each screen lists the groups it has, in the order its footer and the help show them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, cast
+
+from textual.binding import Binding
+from textual.screen import Screen
+
+from paper_tui.tui import collector
+from paper_tui.tui.controllers.editing import AllMarked, EditingController
+from paper_tui.tui.controllers.triage import TriageController, selected_ids
+from paper_tui.tui.widgets.abstract import AbstractView
+from paper_tui.tui.widgets.results import ResultsList
+from paper_tui.tui.widgets.search_box import SearchBox
+
+if TYPE_CHECKING:
+    from paper_tui.config import Config
+    from paper_tui.library import Library
+    from paper_tui.model import Paper
+    from paper_tui.tui.host import AppHost
+
+TRIAGE_KEYS = [
+    Binding("i", "triage('to-read')", "To read", id="to-read", tooltip="Mark as to read"),
+    Binding("r", "triage('read')", "Read", id="read", tooltip="Mark as read"),
+    Binding("x", "triage('skipped')", "Skip", id="skip", tooltip="Mark as skipped"),
+    Binding("s", "star", "Star", id="star", tooltip="Star / unstar"),
+    Binding("space", "next_new", "Next new", id="next-new",
+            tooltip="Jump to the next paper still new"),
+    Binding("z", "undo", "Undo", id="undo", tooltip="Undo the last annotation change"),
+    Binding("o", "open_url", "Open", show=False, id="open-url",
+            tooltip="Open the paper's page in the browser"),
+]
+HELP_KEY = Binding("question_mark", "help", "Help", id="help", tooltip="Show every key")
+EDIT_KEYS = [
+    Binding("t", "edit_tags", "Tags", id="tags", tooltip="Add or remove tags"),
+    Binding("n", "edit_note", "Note", id="note", tooltip="Write the paper's note"),
+    Binding("a", "add_to_list", "Add to list", id="add-to-list",
+            tooltip="Add to a reading list (or a new one)"),
+]
+CITE_AND_MARK_KEYS = [
+    Binding("c", "copy_citation", "Cite", id="copy-citation",
+            tooltip="Copy the citation in the default style"),
+    Binding("C", "copy_citation_as", "Cite as", show=False, id="copy-citation-as",
+            tooltip="Copy the citation in a style you pick"),
+    Binding("v", "toggle_mark", "Mark", show=False, id="mark",
+            tooltip="Mark / unmark the paper (actions then act on the marked papers)"),
+    Binding("V", "mark_all", "Mark all", show=False, id="mark-all",
+            tooltip="Mark every paper shown"),
+    Binding("u", "clear_marks", "Clear marks", show=False, id="clear-marks",
+            tooltip="Unmark all papers"),
+]
+RESULTS_KEYS = [*TRIAGE_KEYS, HELP_KEY, *EDIT_KEYS, *CITE_AND_MARK_KEYS]
+"""The keys of every results screen, in their order on the footer."""
+
+
+def _actions(bindings: list[Binding]) -> frozenset[str]:
+    return frozenset(b.action.partition("(")[0] for b in bindings)
+
+
+class ReaderScreen(Screen[None]):
+    """A full screen of the reader. Its shared keys (help, and on a results screen the
+    keys acting on the results) rest while a dialog is over it, so the footer left visible
+    below a dialog shows only what still works there."""
+
+    SHARED_ACTIONS = _actions([HELP_KEY])
+
+    @property
+    def host(self) -> AppHost:
+        """The app, as screens use it (:class:`~paper_tui.tui.app.PaperApp`)."""
+        return cast("AppHost", self.app)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in self.SHARED_ACTIONS and not self.is_active:
+            return False
+        return super().check_action(action, parameters)
+
+    def action_help(self) -> None:
+        self.host.show_help()
+
+
+class ResultsScreen(ReaderScreen):
+    """A screen with a results list (``#results``) and an abstract view; the triage and
+    editing keys act on its list (see :class:`~paper_tui.tui.host.ResultsHost`)."""
+
+    SHARED_ACTIONS = _actions(RESULTS_KEYS)
+
+    def __init__(self, library: Library, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.library = library
+        self.triage = TriageController(self)
+        self.editing = EditingController(self)
+        self._shown: tuple | None = None
+        """(result set, cursor, annotation) the abstract view shows: skip redundant redraws."""
+        self._results: ResultsList | None = None
+        self._abstract: AbstractView | None = None
+
+    # -- what the controllers use ----------------------------------------------------------
+    @property
+    def config(self) -> Config:
+        return self.host.config
+
+    @property
+    def results_list(self) -> ResultsList:
+        """The screen's list (found once: a key's path has no DOM query)."""
+        if self._results is None:
+            self._results = self.query_one("#results", ResultsList)
+        return self._results
+
+    @property
+    def abstract(self) -> AbstractView:
+        if self._abstract is None:
+            self._abstract = self.query_one(AbstractView)
+        return self._abstract
+
+    def say(self, message: str, *, severity: str = "information", timeout: float = 2.0
+            ) -> None:
+        self.host.say(message, severity=severity, timeout=timeout)
+
+    def current_paper(self) -> Paper | None:
+        return self.results_list.current_paper()
+
+    def selected_ids(self) -> list[str]:
+        """The marked papers, or else the one under the cursor."""
+        return selected_ids(self)
+
+    def refresh_current(self) -> None:
+        """Redraw the rows and the abstract view (after an annotation change), and the
+        main status line."""
+        self.results_list.refresh()
+        self.show_current()
+        self.host.status_changed()
+
+    def triage_counted(self, change: int) -> None:
+        """Only the main screen's status line counts triaged papers."""
+
+    # -- the abstract view -----------------------------------------------------------------
+    def show_current(self) -> None:
+        """Show the paper under the cursor, as it is now, in the abstract view; once that
+        frame is out, wrap the next paper ahead (the one a triage key moves to)."""
+        results = self.results_list
+        paper = results.current_paper()
+        view = self.abstract
+        if paper is None:
+            view.show(None)
+        else:
+            note = self.library.annotations.get(paper.id)
+            view.show(paper, note, self.library.lists.lists_of(paper.id),
+                      results.highlights(results.cursor))
+            self.app.call_after_refresh(self.prepare_next, results, results.results, view,
+                                        results.cursor)
+        self._shown = (results.results, results.cursor, note if paper else None)
+
+    def prepare_next(self, results: ResultsList, shown: Any, view: AbstractView,
+                     cursor: int) -> None:
+        """Wrap the paper after ``cursor`` and draw its row as the cursor's, unless the
+        reader has moved on already."""
+        if (results.results is not shown or results.cursor != cursor
+                or cursor + 1 >= len(results) or not view.is_mounted):
+            return
+        if isinstance(self.app.focused, SearchBox):  # typing: the next key brings others
+            collector.collect(0)
+            return
+        paper = results.results.paper(cursor + 1)
+        view.prepare(paper, self.library.annotations.get(paper.id),
+                     self.library.lists.lists_of(paper.id), results.highlights(cursor + 1))
+        results.prepare_row(cursor + 1)
+        collector.collect(1)  # the key's garbage, now rather than inside the next key
+
+    def show_if_changed(self) -> None:
+        """:meth:`show_current` unless the abstract view shows that paper as it is."""
+        results = self.results_list
+        paper = results.current_paper()
+        now = (results.results, results.cursor,
+               self.library.annotations.get(paper.id) if paper else None)
+        if now != self._shown:
+            self.show_current()
+
+    def on_all_marked(self, message: AllMarked) -> None:
+        self.editing.all_marked(message)
+
+    # -- the keys --------------------------------------------------------------------------
+    def action_triage(self, status: str) -> None:
+        self.triage.set_status(status)
+
+    def action_star(self) -> None:
+        self.triage.star()
+
+    def action_next_new(self) -> None:
+        self.triage.next_new()
+
+    def action_undo(self) -> None:
+        self.triage.undo()
+
+    def action_open_url(self) -> None:
+        self.triage.open_url()
+
+    def action_edit_tags(self) -> None:
+        self.editing.edit_tags()
+
+    def action_edit_note(self) -> None:
+        self.editing.edit_note()
+
+    def action_add_to_list(self) -> None:
+        self.editing.add_to_list()
+
+    def action_copy_citation(self) -> None:
+        self.editing.copy_citation()
+
+    def action_copy_citation_as(self) -> None:
+        self.editing.copy_citation_as()
+
+    def action_toggle_mark(self) -> None:
+        self.editing.toggle_mark()
+
+    def action_mark_all(self) -> None:
+        self.editing.mark_all()
+
+    def action_clear_marks(self) -> None:
+        self.editing.clear_marks()

@@ -1,0 +1,103 @@
+"""Every use of Textual's (and Rich's) private parts, behind one door.
+
+The speed work reaches past Textual's public API in a few places. Each is wrapped here,
+with the public behaviour it falls back to when a Textual release moves the private part:
+the app then draws through Textual's own pipeline, builds a screen when first pushed, or
+lists bindings from the classes' ``BINDINGS``, slower in places but the same on screen.
+Written for Textual 8.2 (the pin in pyproject.toml: the tests ran on 8.2.8).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from rich.segment import Segment
+from rich.style import Style as RichStyle
+from textual.app import App
+from textual.binding import Binding, BindingsMap
+from textual.dom import DOMNode
+from textual.screen import Screen
+from textual.scrollbar import ScrollBar
+from textual.style import Style
+from textual.widget import Widget
+
+try:
+    from textual._border import get_box as _get_box
+except ImportError:  # no direct border segments: DirectLines leaves bordered widgets to Textual
+    _get_box = None
+
+
+def border_segment(edge: str, inner: Style, outer: Style, colour: Style, side: int
+                   ) -> Segment | None:
+    """The middle row's ``side`` (0 left, 2 right) segment of a box edge of type ``edge``,
+    as Textual's pipeline draws it; None when Textual's box drawing is out of reach."""
+    if _get_box is None:
+        return None
+    return _get_box(edge, inner, outer, colour)[1][side]
+
+
+def dirty_lines(widget: Widget) -> set[int] | None:
+    """The rows Textual has marked for repainting in ``widget``'s styles cache (the set
+    itself: the caller takes the rows it repaints out of it); None when out of reach."""
+    cache = getattr(widget, "_styles_cache", None)
+    dirty = getattr(cache, "_dirty_lines", None)
+    return dirty if isinstance(dirty, set) else None
+
+
+def clear_styles_cache(widget: Widget) -> None:
+    """Forget the lines Textual's styles pipeline keeps for ``widget``."""
+    cache = getattr(widget, "_styles_cache", None)
+    if cache is not None:
+        cache.clear()
+
+
+def has_hover_links(style: RichStyle) -> bool:
+    """Whether a hover style carries a link or click meta (Rich's ``_link_id``); the
+    public reading when that is gone."""
+    link_id = getattr(style, "_link_id", None)
+    if link_id is not None:
+        return bool(link_id)
+    return bool(style.link or style.meta)
+
+
+def own_bindings(node: DOMNode) -> list[Binding]:
+    """The bindings ``node`` holds (its classes' ``BINDINGS`` merged, the keymap applied
+    to its copy); from the classes' ``BINDINGS`` when Textual's map is out of reach."""
+    bindings = getattr(node, "_bindings", None)
+    if not isinstance(bindings, BindingsMap):
+        merged: dict[str, list[Binding]] = {}
+        for cls in reversed(type(node).__mro__):
+            for key, bs in BindingsMap(cls.__dict__.get("BINDINGS", [])).key_to_bindings.items():
+                merged[key] = bs
+        bindings = BindingsMap.from_keys(merged)
+    return [b for _key, bs in bindings.key_to_bindings.items() for b in bs]
+
+
+def normalize_keymap(app: App[Any], keymap: Mapping[str, str]) -> dict[str, str]:
+    """The keymap with Textual's long key names ("question_mark" for "?"), as
+    ``App.set_keymap`` stores it; unchanged when Textual's normaliser is out of reach."""
+    normalize = getattr(app, "_normalize_keymap", None)
+    return dict(normalize(keymap)) if normalize is not None else dict(keymap)
+
+
+def build_screen(app: App[Any], screen: Screen[Any]) -> None:
+    """Compose and mount an installed screen now, unseen (what ``push_screen`` does first
+    for a screen not running); when out of reach, the first push builds it."""
+    get_screen = getattr(app, "_get_screen", None)
+    if get_screen is not None:
+        get_screen(screen)
+
+
+def vertical_scrollbar(view: Widget, make: Callable[[], ScrollBar]) -> ScrollBar:
+    """``view``'s vertical scrollbar: one from ``make``, created on first use and started
+    as Textual starts its own; Textual's own scrollbar when that is out of reach."""
+    start = getattr(view.app, "_start_widget", None)
+    if start is None or not hasattr(view, "_vertical_scrollbar"):
+        return Widget.vertical_scrollbar.fget(view)  # type: ignore[attr-defined]
+    bar = view._vertical_scrollbar
+    if bar is None:
+        view._vertical_scrollbar = bar = make()
+        bar.display = False
+        start(view, bar)
+    return bar
