@@ -20,11 +20,9 @@ def _cli(library: Library, *args: str) -> subprocess.CompletedProcess:
                           timeout=120)
 
 
-async def test_cli_tags_reach_the_open_app_and_its_triage_is_kept(make_app, settle):
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        results = app.results_list
+async def test_cli_tags_reach_the_open_app_and_its_triage_is_kept(started, settle):
+    async with started() as (app, pilot):
+        results = app.results_screen.results_list
         ids = [results.results.paper(i).id for i in range(COUNT)]
         failures: list[str] = []
 
