@@ -19,9 +19,10 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from paper_tui.annotations import STATUSES, Annotations
-from paper_tui.store import YamlStore
-from paper_tui.store_yaml import emit_fragments
+from paper_tui.atomic import identity
+from paper_tui.store import STATUSES, Annotations
+from paper_tui.store.file_store import YamlStore
+from paper_tui.store.yaml_format import emit_fragments
 
 PAPERS = 87_549
 ANNOTATED = 20_000
@@ -88,10 +89,10 @@ def time_change_on_disk(root: Path, ids: list[str], rng: random.Random, runs: in
     path = service.store.path
     out = []
     for i in range(runs):
-        before = os.stat(path).st_mtime_ns, os.stat(path).st_ino
+        before = identity(path)
         start = time.perf_counter()
         service.set_status([rng.choice(ids)], STATUSES[1 + i % 3])
-        while (os.stat(path).st_mtime_ns, os.stat(path).st_ino) == before:
+        while identity(path) == before:
             time.sleep(0.002)
         out.append(time.perf_counter() - start)
         time.sleep(0.1)

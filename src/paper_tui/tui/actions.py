@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from textual.widgets import Input
 
 if TYPE_CHECKING:
-    from paper_tui.annotations import Annotations
+    from paper_tui.store import Annotations
     from paper_tui.tui.app import PaperApp
 
     _Base = PaperApp

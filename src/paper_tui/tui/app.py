@@ -42,7 +42,7 @@ from paper_tui.tui.widgets.search_box import SearchBox
 from paper_tui.tui.widgets.status_line import StatusLine
 
 if TYPE_CHECKING:
-    from paper_tui.annotations import Annotation, Annotations
+    from paper_tui.store import Annotation, Annotations
 
 DEFAULT_THEME = "paper-dark"
 SAID_KEPT = 50
