@@ -144,10 +144,6 @@ class YamlStore:
         with self.lock:
             return dict(self._records)
 
-    def __len__(self) -> int:
-        self.ensure_loaded()
-        return len(self._records)
-
     @property
     def needs_save(self) -> bool:
         return bool(self._pending) or self._rewrite

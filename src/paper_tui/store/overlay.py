@@ -131,12 +131,6 @@ class Overlay:
         with self._lock:
             return {value: frozenset(ids) for value, ids in self._sets[field].items()}
 
-    def annotated(self) -> frozenset[str]:
-        """Every paper with any searchable annotation."""
-        self._ensure_loaded()
-        with self._lock:
-            return frozenset(self._of)
-
     def note_phrase(self, words: list[str]) -> frozenset[str]:
         """Papers whose note has ``words`` (analysed) one after another."""
         if not words:

@@ -2,10 +2,11 @@
 
 It yields exactly what the YAML reader (:mod:`.yaml_format`) would, or gives up (returns
 None) and leaves the file to it: hand edits in another layout, and every error, go through
-the YAML reader. On an uncached load of a 20,000-record annotations file (3.4 MB,
-``bench/annotations.py``) it takes 0.14 s of CPU where the YAML reader takes 0.32 s (of
-which 0.14 s is libyaml producing its events), and refreshes and merge saves re-read the
-whole file the same way.
+the YAML reader. It is kept because it pays: an uncached load of the 20,000-record store
+(3.4 MB; ``python bench/annotations.py --readers``, 2026-12-01, 3 runs of 10 interleaved
+rounds) takes 0.14 s of CPU (median wall 0.57 s at load average 10) with it and 0.31-0.34 s
+(1.2-1.35 s) with libyaml's events alone, of which 0.14 s is libyaml making the events; a
+refresh after another process's save and a merge save re-read the whole file the same way.
 
 It accepts only: a comment header, ``version: N``, the section, then records of
 ``  "key":`` with ``    field: value``, ``    - item`` lists and literal blocks; plain scalars
@@ -36,6 +37,7 @@ _ESCAPES = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "
             "f": "\f", "r": "\r", "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\",
             "N": "\x85", "_": "\xa0", "L": "\u2028", "P": "\u2029"}
 _PLAIN_START = frozenset("-?:,[]{}#&*!|>'\"%@` ")
+
 
 def read(text: str, schema: Schema) -> Parsed | None:
     """The records of a file in the store's own layout; None for anything else."""
