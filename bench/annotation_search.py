@@ -114,7 +114,7 @@ def build(work: Path, old_src: Path, new_src: Path) -> tuple[Path, Path]:
     annotate = r"""
 import json, sys, time
 from pathlib import Path
-from paper_tui.annotations import Annotations
+from paper_tui.store import Annotations
 root, plan = Path(sys.argv[1]), json.loads(Path(sys.argv[2]).read_text())
 notes = Annotations(root)
 notes.get("x")

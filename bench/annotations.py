@@ -5,6 +5,9 @@ saver, as the TUI uses it), a save that must first merge another process's chang
 store's memory. Ids are synthesised in the corpus's shape; no index is built.
 
     python bench/annotations.py            # writes bench/results/annotations.json
+    python bench/annotations.py --readers  # the uncached load with the line reader of the
+                                           # store's own layout and with libyaml's events
+                                           # only, runs interleaved: annotations-readers.json
 """
 
 from __future__ import annotations
@@ -19,9 +22,10 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from paper_tui.annotations import STATUSES, Annotations
-from paper_tui.store import YamlStore
-from paper_tui.store_yaml import emit_fragments
+from paper_tui.atomic import identity
+from paper_tui.store import STATUSES, Annotations, file_store
+from paper_tui.store.file_store import YamlStore
+from paper_tui.store.yaml_format import emit_fragments, parse, read_yaml
 
 PAPERS = 87_549
 ANNOTATED = 20_000
@@ -88,10 +92,10 @@ def time_change_on_disk(root: Path, ids: list[str], rng: random.Random, runs: in
     path = service.store.path
     out = []
     for i in range(runs):
-        before = os.stat(path).st_mtime_ns, os.stat(path).st_ino
+        before = identity(path)
         start = time.perf_counter()
         service.set_status([rng.choice(ids)], STATUSES[1 + i % 3])
-        while (os.stat(path).st_mtime_ns, os.stat(path).st_ino) == before:
+        while identity(path) == before:
             time.sleep(0.002)
         out.append(time.perf_counter() - start)
         time.sleep(0.1)
@@ -136,7 +140,40 @@ def full_emit_time(root: Path) -> float:
     return time.perf_counter() - start
 
 
+def compare_readers(rounds: int = 10) -> dict:
+    """Uncached loads with the store's reader (its own layout line by line, anything else
+    through libyaml's events) against libyaml's events only, alternating which goes first."""
+    readers = {"line_reader": parse, "libyaml_events_only": read_yaml}
+    wall: dict[str, list[float]] = {name: [] for name in readers}
+    cpu: dict[str, list[float]] = {name: [] for name in readers}
+    with tempfile.TemporaryDirectory(prefix="paper-tui-bench-") as tmp:
+        root = Path(tmp)
+        synthesise(root, random.Random(5))
+        try:
+            for i in range(rounds + 1):  # the first round warms the caches, not counted
+                for name in list(readers)[::1 if i % 2 else -1]:
+                    file_store.parse = readers[name]
+                    (w,), (c,) = time_load(root, cached=False, runs=1)
+                    if i:
+                        wall[name].append(w)
+                        cpu[name].append(c)
+        finally:
+            file_store.parse = parse
+    return {name: {"load_s_median": round(statistics.median(wall[name]), 3),
+                   "load_s_min": round(min(wall[name]), 3),
+                   "load_cpu_s_median": round(statistics.median(cpu[name]), 3),
+                   "load_cpu_s_min": round(min(cpu[name]), 3)} for name in readers} | {
+        "rounds": rounds, "load_average_1min": round(os.getloadavg()[0], 2)}
+
+
 def main() -> int:
+    if sys.argv[1:] == ["--readers"]:
+        result = compare_readers()
+        out = RESULTS.with_name("annotations-readers.json")
+        runs = json.loads(out.read_text()) if out.exists() else []
+        out.write_text(json.dumps([*runs, result], indent=2) + "\n")
+        print(json.dumps(result, indent=2))
+        return 0
     rng = random.Random(5)
     with tempfile.TemporaryDirectory(prefix="paper-tui-bench-") as tmp:
         root = Path(tmp)

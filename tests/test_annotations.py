@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from paper_tui.annotations import UNDO_LIMIT, Annotation, Annotations
 from paper_tui.errors import StoreError
 from paper_tui.library import Library
+from paper_tui.store.annotations import UNDO_LIMIT, Annotation, Annotations
 
 
 @pytest.fixture

@@ -7,9 +7,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from paper_tui.annotations import Annotations
 from paper_tui.errors import StoreError
-from paper_tui.reading_lists import ReadingList, ReadingLists
+from paper_tui.store import Annotations, ReadingList, ReadingLists
 
 
 @pytest.fixture

@@ -10,11 +10,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from paper_tui.annotations import SCHEMA
 from paper_tui.errors import StoreError
-from paper_tui.reading_lists import SCHEMA as LIST_SCHEMA
-from paper_tui.store import YamlStore, _digest, merge_record, stamp_time
-from paper_tui.store_yaml import _parse_own_layout, _Reader, emit_fragments, parse, render
+from paper_tui.store.annotations import SCHEMA
+from paper_tui.store.file_store import YamlStore, _digest
+from paper_tui.store.merge import merge_record, stamp_time
+from paper_tui.store.own_layout import read as read_own_layout
+from paper_tui.store.reading_lists import SCHEMA as LIST_SCHEMA
+from paper_tui.store.yaml_format import emit_fragments, parse, read_yaml, render
 
 TRICKY_NOTES = [
     "key: value",
@@ -146,12 +148,12 @@ def test_fast_reader_agrees_with_the_yaml_parser(tmp_path: Path, schema, name) -
         records.append((f"key {text[:8]!r} {i}", record))
     fragments = emit_fragments(schema, records)
     text = render(schema, sorted(fragments), fragments)
-    slow = _Reader(text, tmp_path / name, schema).read()
+    slow = read_yaml(text, tmp_path / name, schema)
     plain_yaml = yaml.safe_load(text)[schema.section]  # what any YAML reader sees
     for key, record in records:
         assert {k: tuple(v) if isinstance(v, list) else v
                 for k, v in plain_yaml[key].items()} == record, key
-    fast = _parse_own_layout(text, schema)
+    fast = read_own_layout(text, schema)
     if fast is not None:
         assert fast.records == slow.records
         assert fast.fragments == slow.fragments
@@ -159,8 +161,8 @@ def test_fast_reader_agrees_with_the_yaml_parser(tmp_path: Path, schema, name) -
     used = 0
     for key, record in records:
         one = render(schema, [key], emit_fragments(schema, [(key, record)]))
-        expected = _Reader(one, tmp_path / name, schema).read()
-        got = _parse_own_layout(one, schema)
+        expected = read_yaml(one, tmp_path / name, schema)
+        got = read_own_layout(one, schema)
         if got is not None:
             used += 1
             assert got.records == expected.records, one
@@ -445,9 +447,9 @@ def test_fast_reader_never_accepts_what_yaml_reads_differently(tmp_path: Path, s
             at = rng.randrange(len(text) + 1)
             cut = rng.choice([0, 0, rng.randint(1, 4)])
             text = text[:at] + (rng.choice(pieces) if rng.random() < 0.7 else "") + text[at + cut:]
-        fast = _parse_own_layout(text, schema)
+        fast = read_own_layout(text, schema)
         if fast is None:
             continue
         accepted += 1
-        assert _Reader(text, tmp_path / "f.yaml", schema).read().records == fast.records, text
+        assert read_yaml(text, tmp_path / "f.yaml", schema).records == fast.records, text
     assert accepted > 200

@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from paper_tui.annotations import Annotations
+from paper_tui.store import Annotations
 
 # A worker annotates papers NAME-START … NAME-(START+COUNT-1) one by one and prints
 # "ack ID" after each change is durably on disk (flush returned), like a CLI exiting 0
@@ -18,7 +18,7 @@ from paper_tui.annotations import Annotations
 WORKER = r"""
 import sys, time
 from pathlib import Path
-from paper_tui.annotations import Annotations
+from paper_tui.store import Annotations
 
 root, name, start, count, go = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), \
     float(sys.argv[5])

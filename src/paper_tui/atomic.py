@@ -1,4 +1,5 @@
-"""Atomic file writes: temp file in the same directory, fsync, ``os.replace``."""
+"""Atomic file writes (temp file in the same directory, fsync, ``os.replace``), and a
+file's identity, which tells a reader that the file was replaced or written since."""
 
 from __future__ import annotations
 
@@ -45,3 +46,17 @@ def fsync_dir(directory: Path) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
+
+
+FileIdentity = tuple[int, int, int]
+"""(inode, modification time in ns, size): a replace changes the inode, a write in place
+the time or the size."""
+
+
+def identity(file: Path | int) -> FileIdentity | None:
+    """The identity of a file (a path, or an open descriptor); None when there is none."""
+    try:
+        st = os.stat(file)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_mtime_ns, st.st_size)

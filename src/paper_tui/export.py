@@ -19,7 +19,7 @@ import yaml
 from paper_tui import citations
 from paper_tui.errors import StoreError
 from paper_tui.model import Paper
-from paper_tui.store_yaml import Dumper
+from paper_tui.store.yaml_format import Dumper
 
 if TYPE_CHECKING:
     from paper_tui.library import Library

@@ -15,13 +15,13 @@ import filelock
 
 from paper_tui import config as config_mod
 from paper_tui import paths
-from paper_tui.annotations import Annotations
 from paper_tui.errors import SkippedRecord, SourceError, UnknownPaperError
 from paper_tui.index import PaperIndex, ResultSet, SearchPage
 from paper_tui.index.schema import note_terms
 from paper_tui.index.writer import Prepared, prepare
 from paper_tui.model import Paper
 from paper_tui.sources import SourceStore, checksum, encode
+from paper_tui.store import Annotations
 
 if TYPE_CHECKING:
     from paper_tui.importers import ImportReport

@@ -16,11 +16,11 @@ import tempfile
 from pathlib import Path
 
 from paper_tui import atomic, export
-from paper_tui.annotations import STATUSES, Annotation
 from paper_tui.cli.context import Context
 from paper_tui.cli.output import line, print_json
 from paper_tui.errors import StoreError
 from paper_tui.library import Library
+from paper_tui.store import STATUSES, Annotation
 
 
 def register(sub: argparse._SubParsersAction) -> None:

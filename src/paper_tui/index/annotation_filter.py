@@ -24,7 +24,7 @@ _TRUE = {"t", "true", "yes", "1", "y", "on"}
 
 
 class AnnotationSets(Protocol):
-    """What the filter reads (:class:`paper_tui.overlay.Overlay`)."""
+    """What the filter reads (:class:`paper_tui.store.overlay.Overlay`)."""
 
     def ids(self, field: str, value: str) -> tuple[frozenset[str], int]: ...
     def version_of(self, field: str, value: str) -> int: ...

@@ -21,7 +21,7 @@ from paper_tui.query import WORD, fold
 
 SCHEMA_VERSION = 9
 """7: positions packed (index/positions.py); 8: every block part packed; 9: no annotation
-fields (the reader's work is answered from the overlay, :mod:`paper_tui.overlay`)."""
+fields (the reader's work is answered from the overlay, :mod:`paper_tui.store.overlay`)."""
 Progress = Callable[[int], None]
 Spans = dict[str, list[tuple[int, int]]]
 """Character spans of matched words: ``{"title": [(start, end)], "abstract": [...]}``."""

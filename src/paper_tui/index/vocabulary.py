@@ -33,21 +33,17 @@ class Vocabulary:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._stamp: tuple[int, int] | None = None
+        self._stamp: atomic.FileIdentity | None = None
         self._text = ""
         self._by_letter: dict[str, list[str]] = {}
         self._by_first: dict[str, _Group] = {}
         self._near: dict[tuple[str, int, int], list[str]] = {}
 
     def _load(self) -> None:
-        try:
-            stat = self.path.stat()
-        except OSError:
-            stat = None
-        stamp = (stat.st_mtime_ns, stat.st_size) if stat else (0, 0)
+        stamp = atomic.identity(self.path) or (0, 0, 0)  # (0, 0, 0): no file
         if stamp == self._stamp:
             return
-        self._text = self.path.read_text("utf-8") if stat else ""
+        self._text = self.path.read_text("utf-8") if stamp != (0, 0, 0) else ""
         self._by_letter = {}
         self._by_first = {}
         self._near = {}

@@ -34,7 +34,7 @@ from paper_tui.tui.screens.main import APP_KEYS, MainScreen
 from paper_tui.tui.screens.results_screen import ResultsScreen
 
 if TYPE_CHECKING:
-    from paper_tui.annotations import Annotations
+    from paper_tui.store import Annotations
 
 DEFAULT_THEME = "paper-dark"
 SAID_KEPT = 50

@@ -14,7 +14,7 @@ import webbrowser
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from paper_tui.annotations import Annotations
+    from paper_tui.store import Annotations
     from paper_tui.tui.host import ResultsHost
 
 STATUS_WORDS = {"to-read": "to read", "read": "read", "skipped": "skipped", "new": "new"}

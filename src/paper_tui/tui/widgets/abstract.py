@@ -19,7 +19,7 @@ from paper_tui.tui.widgets.lines import DirectLines
 from paper_tui.tui.widgets.scrollbar import LineScrolled
 
 if TYPE_CHECKING:
-    from paper_tui.annotations import Annotation
+    from paper_tui.store import Annotation
 
 STATUS_LABELS = {"new": "new", "to-read": "to read", "read": "read", "skipped": "skipped"}
 NO_PAPER = "No paper to show."

@@ -25,7 +25,7 @@ from paper_tui.tui.widgets.lines import DirectLines
 from paper_tui.tui.widgets.scrollbar import LineScrolled
 
 if TYPE_CHECKING:
-    from paper_tui.annotations import Annotation
+    from paper_tui.store import Annotation
 
 STATUS_MARKS = {"new": "·", "to-read": "+", "read": "✓", "skipped": "×"}
 

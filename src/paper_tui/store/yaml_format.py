@@ -1,17 +1,15 @@
-"""The layout of the store's YAML files: the schema of a record, reading and writing.
+"""The store's files as YAML: reading with libyaml's events, writing with its emitter.
 
 Reading turns the C parser's events into records directly (composing nodes and
 constructing objects is ~8x slower) and reports file:line:column for every error; the
-layout the store writes itself is read line by line, faster still. Writing emits records
-with libyaml and cuts the text into one fragment per record, so a save only emits the
-records that changed.
+layout the store writes itself goes through the faster :mod:`.own_layout` reader first.
+Writing emits records with libyaml and cuts the text into one fragment per record, so a
+save only emits the records that changed.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -32,6 +30,18 @@ from yaml.events import (
 )
 
 from paper_tui.errors import StoreError
+from paper_tui.store.own_layout import read as read_own_layout
+from paper_tui.store.schema import (
+    AWKWARD,
+    NULLS,
+    VERSION,
+    Field,
+    Parsed,
+    Record,
+    Schema,
+    convert,
+    words,
+)
 
 try:  # libyaml: ~15x faster than the pure-Python parser and emitter
     from yaml import CSafeDumper as Dumper
@@ -40,92 +50,21 @@ except ImportError:  # pragma: no cover - the same YAML, only slower
     from yaml import SafeDumper as Dumper  # type: ignore[assignment]
     from yaml import SafeLoader as Loader  # type: ignore[assignment]
 
-VERSION = 1
-Record = dict[str, Any]
-
-_NULLS = frozenset({"", "~", "null", "Null", "NULL"})
-_TRUE = frozenset({"true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON"})
-_FALSE = frozenset({"false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF"})
 _ODD_BREAKS = ("\r", "\x85", "\u2028", "\u2029")  # line breaks to YAML, not to str.split("\n")
-_DEFAULTS = {"flag": False, "text": "", "set": (), "sequence": ()}
-
-
-@dataclass(frozen=True)
-class Field:
-    """One field of a record. ``kind``: ``choice`` (one of ``choices``, the first is the
-    default), ``flag`` (bool), ``text``, ``set`` (strings, unique ignoring case, merged as a
-    set) or ``sequence`` (strings in order, unique)."""
-
-    name: str
-    kind: str
-    choices: tuple[str, ...] = ()
-
-    @property
-    def default(self) -> Any:
-        return self.choices[0] if self.kind == "choice" else _DEFAULTS[self.kind]
-
-
-@dataclass(frozen=True)
-class Schema:
-    section: str  # the top-level key holding the records
-    title: str  # what the file holds, for messages ("annotations")
-    what: str  # what a key names, for messages ("paper id")
-    fields: tuple[Field, ...]
-    implicit: bool  # a record holding only defaults is not kept (annotations, not lists)
-    header: str = ""  # a comment written at the top of the file
-
-    def field(self, name: str) -> Field | None:
-        for f in self.fields:
-            if f.name == name:
-                return f
-        return None
-
-
-def words(text: str) -> str:
-    """Trimmed, inner runs of white space as one space."""
-    return " ".join(text.split())
-
-
-def unique(items: Iterator[str] | list[str] | tuple[str, ...], fold: bool) -> tuple[str, ...]:
-    """Items without repeats (ignoring case when ``fold``), keeping the first spelling."""
-    seen: set[str] = set()
-    out = []
-    for item in items:
-        key = item.casefold() if fold else item
-        if item and key not in seen:
-            seen.add(key)
-            out.append(item)
-    return tuple(out)
 
 
 # -- reading -------------------------------------------------------------------------------
-@dataclass
-class Parsed:
-    records: dict[str, Record]
-    fragments: dict[str, str]  # key -> the record's text in the file, when reusable as is
+def parse(text: str, path: Path, schema: Schema) -> Parsed:
+    """Records from a file's text; :class:`StoreError` naming file:line:column if invalid.
+
+    The store's own layout is read line by line (:mod:`.own_layout`, twice as fast);
+    anything else, and every error, goes through the YAML parser."""
+    return read_own_layout(text, schema) or read_yaml(text, path, schema)
 
 
-def convert(field: Field, raw: str | list[str] | None, plain: bool) -> tuple[Any, bool]:
-    """A field's value from what the file holds (text, a list of texts, or None for null),
-    and whether the file holds it exactly as the store writes it. ValueError if invalid."""
-    if raw is None:
-        return field.default, False
-    if field.kind in ("set", "sequence"):
-        if isinstance(raw, str):  # `tags: ml` for a one-item list
-            return unique([words(raw)], fold=False), False
-        clean = unique([words(item) for item in raw], fold=field.kind == "set")
-        return clean, clean == tuple(raw)
-    if not isinstance(raw, str):
-        raise ValueError(f"{field.name} must be a single value, not a list")
-    if field.kind == "text":
-        return raw, True
-    if field.kind == "flag":
-        if not plain or raw not in _TRUE | _FALSE:
-            raise ValueError(f"{field.name} must be true or false, not {raw!r}")
-        return raw in _TRUE, raw in ("true", "false")
-    if raw not in field.choices:
-        raise ValueError(f"{field.name} must be one of {', '.join(field.choices)}, not {raw!r}")
-    return raw, raw != field.default
+def read_yaml(text: str, path: Path, schema: Schema) -> Parsed:
+    """Records from any YAML text, through libyaml's events."""
+    return _Reader(text, path, schema).read()
 
 
 class _Reader:
@@ -153,7 +92,7 @@ class _Reader:
 
     @staticmethod
     def is_null(event: Event) -> bool:
-        return isinstance(event, ScalarEvent) and not event.style and event.value in _NULLS
+        return isinstance(event, ScalarEvent) and not event.style and event.value in NULLS
 
     def read(self) -> Parsed:
         try:
@@ -311,245 +250,6 @@ class _Reader:
         return out
 
 
-def parse(text: str, path: Path, schema: Schema) -> Parsed:
-    """Records from a file's text; :class:`StoreError` naming file:line:column if invalid.
-
-    The store's own layout is read line by line (several times faster); anything else, and
-    every error, goes through the YAML parser."""
-    return _parse_own_layout(text, schema) or _Reader(text, path, schema).read()
-
-
-# -- the fast path: the layout the store writes, line by line ------------------------------
-# Everything here either yields exactly what the YAML parser would, or gives up (_Bail) and
-# lets the parser read the file. It accepts only: a comment header, `version: N`, the
-# section, then records of `  "key":` with `    field: value`, `    - item` lists and
-# literal blocks; plain scalars without `: `, ` #` or a leading indicator; quoted scalars on
-# one line. Tests check it against the parser.
-
-class _Bail(Exception):
-    """Not the store's own layout: read it with the YAML parser."""
-
-
-_KEY = re.compile(r'  "((?:[^"\\]|\\.)*)":')
-_FIELD = re.compile(r"    ([a-z]+):(?: (.*))?")
-_DOUBLE = re.compile(r'"((?:[^"\\]|\\.)*)"')
-_SINGLE = re.compile(r"'((?:[^']|'')*)'")
-_BLOCK = re.compile(r"\|(?:([1-9])(-)?|(-)([1-9])?)?")
-_ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)")
-_ESCAPES = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v",
-            "f": "\f", "r": "\r", "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\",
-            "N": "\x85", "_": "\xa0", "L": "\u2028", "P": "\u2029"}
-# Not printable in YAML, or a tab, a CR, a BOM, or a line break str.split("\n") misses.
-_AWKWARD = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufeff\ufffe\uffff"
-                      "\u2028\u2029]")
-_PLAIN_START = frozenset("-?:,[]{}#&*!|>'\"%@` ")
-
-
-def _unescape(match: re.Match[str]) -> str:
-    code = match.group(1)
-    if code[0] in "xuU" and len(code) > 1:
-        point = int(code[1:], 16)
-        if 0xD800 <= point <= 0xDFFF:
-            raise _Bail
-        return chr(point)
-    if code not in _ESCAPES:
-        raise _Bail
-    return _ESCAPES[code]
-
-
-def _scalar(text: str) -> tuple[str | None, bool]:
-    """(value, plain) of a one-line scalar; value None for a plain null."""
-    if text[:1] == '"':
-        match = _DOUBLE.fullmatch(text)
-        if not match:
-            raise _Bail
-        body = match.group(1)
-        return (_ESCAPE.sub(_unescape, body) if "\\" in body else body), False
-    if text[:1] == "'":
-        match = _SINGLE.fullmatch(text)
-        if not match:
-            raise _Bail
-        return match.group(1).replace("''", "'"), False
-    if (not text or text[0] in _PLAIN_START or text[-1] in " :" or ": " in text
-            or " #" in text):
-        raise _Bail
-    return (None if text in _NULLS else text), True
-
-
-def _block(lines: list[str], i: int, header: str) -> tuple[str, int]:
-    """A literal block scalar under a field at indent 4 whose lines start at ``i``."""
-    match = _BLOCK.fullmatch(header)
-    if not match:
-        raise _Bail
-    digit = match.group(1) or match.group(4)
-    clip = not (match.group(2) or match.group(3))
-    j = i
-    while j < len(lines) and not lines[j]:
-        j += 1
-    if j == len(lines) or not lines[j].strip(" "):
-        raise _Bail
-    indent = 4 + int(digit) if digit else len(lines[j]) - len(lines[j].lstrip(" "))
-    if indent <= 4:
-        raise _Bail
-    prefix = " " * indent
-    content = []
-    while i < len(lines):
-        line = lines[i]
-        if line.startswith(prefix):
-            content.append(line[indent:])
-        elif line:
-            if not line.strip(" "):
-                raise _Bail  # a line of spaces only
-            break
-        else:
-            content.append("")
-        i += 1
-    while content and not content[-1]:  # trailing blank lines: chomped, not the record's
-        content.pop()
-        i -= 1
-    if not content:
-        raise _Bail
-    return "\n".join(content) + ("\n" if clip else ""), i
-
-
-def _parse_own_layout(text: str, schema: Schema) -> Parsed | None:
-    if not text.endswith("\n") or _AWKWARD.search(text):
-        return None
-    try:
-        return _read_own_layout(text.split("\n"), schema)
-    except (_Bail, ValueError):
-        return None
-
-
-def _read_own_layout(lines: list[str], schema: Schema) -> Parsed:
-    i, n = 0, len(lines)
-    while i < n and (not lines[i] or lines[i].startswith("#")):
-        i += 1
-    version = re.fullmatch(r"version: ([0-9]+)", lines[i]) if i < n else None
-    if not version or int(version.group(1)) > VERSION or i + 1 >= n:
-        raise _Bail
-    i += 1
-    records: dict[str, Record] = {}
-    fragments: dict[str, str] = {}
-    whole = _whole_lines(schema)
-    if lines[i] == f"{schema.section}: {{}}":
-        i += 1
-    elif lines[i] == f"{schema.section}:":
-        i += 1
-        while i < n and lines[i]:
-            start = i
-            key, record, as_written, i = _own_record(lines, i, schema, whole)
-            if key in records:
-                raise _Bail
-            records[key] = record
-            if as_written:
-                fragments[key] = "\n".join(lines[start:i]) + "\n"
-    else:
-        raise _Bail
-    if any(lines[i:]):
-        raise _Bail
-    return Parsed(records, fragments)
-
-
-@lru_cache(maxsize=8)
-def _whole_lines(schema: Schema) -> dict[str, tuple[str, Any, bool]]:
-    """Field lines that say everything by themselves (``    status: read``), read by one
-    dictionary lookup: line -> (field, value, as the store writes it)."""
-    out = {}
-    for field in schema.fields:
-        if field.kind == "choice":
-            for choice in field.choices:
-                out[f"    {field.name}: {choice}"] = (field.name, choice, choice != field.default)
-        elif field.kind == "flag":
-            out[f"    {field.name}: true"] = (field.name, True, True)
-            out[f"    {field.name}: false"] = (field.name, False, False)
-    return out
-
-
-@lru_cache(maxsize=4096)
-def _item(text: str) -> str:
-    """A list item (tags repeat: each spelling is checked once)."""
-    item, _ = _scalar(text)
-    if item is None:
-        raise _Bail
-    return item
-
-
-def _own_record(lines: list[str], i: int, schema: Schema,
-                whole: dict[str, tuple[str, Any, bool]]) -> tuple[str, Record, bool, int]:
-    line = lines[i]
-    body = line[3:-2]
-    if not (line.startswith('  "') and line.endswith('":') and '"' not in body
-            and "\\" not in body):
-        match = _KEY.fullmatch(line)
-        if not match:
-            raise _Bail
-        body = _ESCAPE.sub(_unescape, match.group(1))
-    if not body.strip():
-        raise _Bail
-    key = body
-    i += 1
-    record: Record = {}
-    seen: set[str] = set()
-    as_written = True
-    n = len(lines)
-    while i < n:
-        line = lines[i]
-        known = whole.get(line)
-        if known is not None:
-            name, value, clean = known
-            if name in seen:
-                raise _Bail
-            seen.add(name)
-            if clean:
-                record[name] = value
-            as_written = as_written and clean
-            i += 1
-            continue
-        if not line.startswith("    "):
-            break
-        if line.startswith('    updated: "') and line.endswith('"') and len(line) > 15:
-            name, stamp_text = "updated", line[14:-1]
-            if '"' in stamp_text or "\\" in stamp_text or name in seen:
-                raise _Bail
-            seen.add(name)
-            record[name] = stamp_text
-            i += 1
-            continue
-        match = _FIELD.fullmatch(line)
-        if not match:
-            raise _Bail
-        name, rest = match.groups()
-        field = schema.field(name)
-        if name in seen or (field is None and name != "updated") or rest == "":
-            raise _Bail
-        seen.add(name)
-        i += 1
-        raw: str | list[str] | None
-        plain = False
-        if rest is None:  # a list follows
-            raw = []
-            while i < n and lines[i].startswith("    - "):
-                raw.append(_item(lines[i][6:]))
-                i += 1
-            if not raw:
-                raise _Bail
-        elif rest[0] == "|":
-            raw, i = _block(lines, i, rest)
-        else:
-            raw, plain = _scalar(rest)
-        if field is None:  # updated, written some other way
-            if not isinstance(raw, str):
-                raise _Bail
-            record[name] = raw
-            continue
-        value, clean = convert(field, raw, plain)
-        as_written = as_written and clean
-        if value != field.default:
-            record[name] = value
-    return key, record, as_written, i
-
-
 # -- writing -------------------------------------------------------------------------------
 _RESOLVER = yaml.resolver.Resolver()
 
@@ -563,7 +263,7 @@ def _plain_is_string(text: str) -> bool:
 def _literal_fits(text: str) -> bool:
     """A literal block (``|``) shows ``text`` as is. Not with spaces at a line's end:
     libyaml then writes a block that runs into the next key."""
-    return ("\n" in text and not _AWKWARD.search(text)
+    return ("\n" in text and not AWKWARD.search(text)
             and all(line == line.rstrip(" ") for line in text.split("\n")))
 
 

@@ -1,8 +1,8 @@
 """Reading lists: a name, an optional description, an ordered list of paper ids.
 
-Kept in ``reading-lists.yaml`` by a :class:`~paper_tui.store.YamlStore`. Every change goes
-through the annotation service's journal (undo, background save, index mirroring), which
-hands itself in as ``commit``.
+Kept in ``reading-lists.yaml`` by a :class:`~paper_tui.store.file_store.YamlStore`. Every
+change goes through the annotation service's journal (undo, background save, the overlay),
+which hands itself in as ``commit``.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from paper_tui.errors import StoreError
-from paper_tui.store import YamlStore
-from paper_tui.store_yaml import Field, Record, Schema, words
+from paper_tui.store.file_store import YamlStore
+from paper_tui.store.schema import Field, Record, Schema, words
 
 SCHEMA = Schema(
     section="lists",

@@ -2,7 +2,7 @@
 
 One :class:`YamlStore` holds one file (``annotations.yaml``, ``reading-lists.yaml``): a
 ``version:`` field and a mapping of records (paper id or list name -> fields), described by
-a :class:`~paper_tui.store_yaml.Schema`. It keeps the records in memory and saves them so
+a :class:`~paper_tui.store.schema.Schema`. It keeps the records in memory and saves them so
 that:
 
 - a save is atomic (temp file, fsync, ``os.replace``) and keeps the previous file as
@@ -23,102 +23,24 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import marshal
-import os
 import threading
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import filelock
 
 from paper_tui import atomic
+from paper_tui.atomic import FileIdentity
 from paper_tui.errors import StoreError
-from paper_tui.store_yaml import (
-    Field,
-    Parsed,
-    Record,
-    Schema,
-    emit_fragments,
-    parse,
-    render,
-    unique,
-    words,
-)
+from paper_tui.store.merge import merge_record, stamp
+from paper_tui.store.schema import Field, Parsed, Record, Schema, unique, words
+from paper_tui.store.yaml_format import emit_fragments, parse, render
 
 CACHE_VERSION = 1
 LOCK_TIMEOUT = 15.0
 Changes = dict[str, tuple[Record | None, Record | None]]
 """Records that changed in memory because of the file: key -> (before, after)."""
-
-
-# -- time stamps ---------------------------------------------------------------------------
-def stamp(at: float) -> str:
-    return datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def stamp_time(text: str | None) -> float:
-    """Seconds since the epoch for a stamp; 0 for none or one that does not parse."""
-    if not text:
-        return 0.0
-    try:
-        when = datetime.fromisoformat(text)
-    except ValueError:
-        return 0.0
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return when.timestamp()
-
-
-# -- merging -------------------------------------------------------------------------------
-def _merge_items(base: tuple, ours: tuple, theirs: tuple, fold: bool) -> tuple[str, ...]:
-    """Theirs, without what we removed, plus what we added (in our order)."""
-    def key(item: str) -> str:
-        return item.casefold() if fold else item
-
-    base_keys = {key(x) for x in base}
-    removed = base_keys - {key(x) for x in ours}
-    kept = [x for x in theirs if key(x) not in removed]
-    return unique(kept + [x for x in ours if key(x) not in base_keys], fold)
-
-
-def merge_record(schema: Schema, base: Record | None, ours: Record | None,
-                 theirs: Record | None, our_time: float) -> Record | None:
-    """Three-way merge of one record: fields only we changed are ours, fields only they
-    changed are theirs, and when both changed a field the newer change wins (sets and
-    sequences merge item by item)."""
-    if schema.implicit:
-        base, ours, theirs = base or {}, ours or {}, theirs or {}
-    elif ours is None:  # we deleted it (or created and deleted it)
-        if base is None or theirs is None or theirs == base:
-            return theirs if base is None else None
-        return theirs if stamp_time(theirs.get("updated")) > our_time else None
-    elif theirs is None:  # they deleted it, or we created it: never lose our work
-        return ours
-    base = base or {}
-    their_time = stamp_time(theirs.get("updated"))
-    out: Record = {}
-    for field in schema.fields:
-        default = field.default
-        b = base.get(field.name, default)
-        o = ours.get(field.name, default)
-        t = theirs.get(field.name, default)
-        if o in (b, t):
-            value = t
-        elif t == b:
-            value = o
-        elif field.kind in ("set", "sequence"):
-            value = _merge_items(b, o, t, field.kind == "set")
-        else:
-            value = t if their_time > our_time else o
-        if value != default:
-            out[field.name] = value
-    if schema.implicit and not out:
-        return None
-    stamps = [s for s in (ours.get("updated"), theirs.get("updated")) if s]
-    if stamps:
-        out["updated"] = max(stamps, key=stamp_time)
-    return out
 
 
 # -- the store -----------------------------------------------------------------------------
@@ -148,7 +70,7 @@ class YamlStore:
         self._fragments: dict[str, str] = {}
         self._pending: dict[str, _Pending] = {}
         self._counter = 0
-        self._seen: tuple[int, int, int] | None = None  # the file as last read or written
+        self._seen: FileIdentity | None = None  # the file as last read or written
         self._rewrite = False  # the file vanished: write it back from memory
         self._loaded = False
         self._swept = False
@@ -161,11 +83,6 @@ class YamlStore:
     @property
     def loaded(self) -> bool:
         return self._loaded
-
-    @property
-    def seen(self) -> list[int] | None:
-        """The identity (inode, mtime, size) of the file as last read or written."""
-        return list(self._seen) if self._seen else None
 
     def ensure_loaded(self) -> None:
         if not self._loaded:
@@ -206,7 +123,7 @@ class YamlStore:
         """Keep the records for the next start, when memory holds exactly the file."""
         with self._io, self.lock:
             if (not self._loaded or self.needs_save or self.read_only_reason
-                    or self._seen is None or _identity_of(self.path) != self._seen):
+                    or self._seen is None or atomic.identity(self.path) != self._seen):
                 return
             if self._digest is None and self._written is not None:
                 self._digest = _digest(self._written.encode("utf-8"))
@@ -226,10 +143,6 @@ class YamlStore:
         self.ensure_loaded()
         with self.lock:
             return dict(self._records)
-
-    def __len__(self) -> int:
-        self.ensure_loaded()
-        return len(self._records)
 
     @property
     def needs_save(self) -> bool:
@@ -301,10 +214,10 @@ class YamlStore:
                 self._sweep_temp_files()
                 try:
                     atomic.write_text(self.path, text, backup=True)
-                    seen = _identity(os.stat(self.path))
                 except OSError as exc:
                     raise StoreError(f"{self.path}: cannot save ({exc.strerror or exc}); "
                                      "changes are kept in memory") from None
+                seen = atomic.identity(self.path)
                 with self.lock:
                     self._seen, self._rewrite = seen, False
                     self._digest, self._written = None, text
@@ -320,22 +233,18 @@ class YamlStore:
             finally:
                 self._file_lock.release()
 
-    def _read(self) -> tuple[bytes, tuple[int, int, int]] | None:
+    def _read(self) -> tuple[bytes, FileIdentity | None] | None:
         """The file's bytes and identity (read through one descriptor: they match)."""
         try:
             with open(self.path, "rb") as fh:
-                return fh.read(), _identity(os.fstat(fh.fileno()))
+                return fh.read(), atomic.identity(fh.fileno())
         except FileNotFoundError:
             return None
         except OSError as exc:
             raise StoreError(f"{self.path}: cannot read ({exc.strerror or exc})") from None
 
     def _sync_from_disk(self) -> Changes:
-        try:
-            seen = _identity(os.stat(self.path))
-        except FileNotFoundError:
-            seen = None
-        if seen == self._seen:
+        if atomic.identity(self.path) == self._seen:
             return {}
         read = self._read()
         if read is None:  # deleted under us: keep the work, write it back
@@ -428,13 +337,6 @@ def _digest(data: bytes) -> bytes:
     return hashlib.blake2b(data, digest_size=16).digest()
 
 
-def _identity_of(path: Path) -> tuple[int, int, int] | None:
-    try:
-        return _identity(os.stat(path))
-    except OSError:
-        return None
-
-
 def _decode(data: bytes, path: Path) -> str:
     try:
         return data.decode("utf-8")
@@ -442,10 +344,6 @@ def _decode(data: bytes, path: Path) -> str:
         line = data.count(b"\n", 0, exc.start) + 1
         column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         raise StoreError(f"{path}:{line}:{column}: not UTF-8 text") from None
-
-
-def _identity(st: os.stat_result) -> tuple[int, int, int]:
-    return (st.st_ino, st.st_mtime_ns, st.st_size)
 
 
 def _without_stamp(record: Record | None) -> Record | None:

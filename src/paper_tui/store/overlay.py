@@ -33,14 +33,13 @@ class Overlay:
     updates it while a search thread reads it."""
 
     def __init__(self, note_terms: NoteTerms,
-                 load: Callable[[], Iterable[tuple[str, Mapping[str, Any] | None]]] | None
-                 = None) -> None:
+                 load: Callable[[], Iterable[tuple[str, Mapping[str, Any] | None]]]) -> None:
         """``load()``: every annotated paper's fields, read on the first query (a command
         that only tags a paper never builds the sets); changes made before then are not
         kept here, the load reads them from the store."""
         self._note_terms = note_terms
         self._load = load
-        self._loaded = load is None
+        self._loaded = False
         self._load_lock = threading.Lock()  # held by a load and by every change
         self._lock = threading.Lock()
         self._sets: dict[str, dict[str, set[str]]] = {f: {} for f in FIELDS}
@@ -62,7 +61,7 @@ class Overlay:
         if self._loaded:
             return
         with self._load_lock:
-            if not self._loaded and self._load is not None:
+            if not self._loaded:
                 for paper_id, fields in self._load():
                     self._set(paper_id, fields)
                 self._loaded = True
@@ -136,12 +135,6 @@ class Overlay:
         self._ensure_loaded()
         with self._lock:
             return sorted(self._sets[field])
-
-    def annotated(self) -> frozenset[str]:
-        """Every paper with any searchable annotation."""
-        self._ensure_loaded()
-        with self._lock:
-            return frozenset(self._of)
 
     def note_phrase(self, words: list[str]) -> frozenset[str]:
         """Papers whose note has ``words`` (analysed) one after another."""

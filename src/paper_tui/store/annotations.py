@@ -1,7 +1,7 @@
 """The annotation service both fronts call: triage status, stars, tags, notes, reading lists.
 
 Memory first: a change is made in memory, recorded for undo, applied to the overlay (the
-in-memory sets that answer ``tag:``/``status:``/… queries, :mod:`paper_tui.overlay`), and
+in-memory sets that answer ``tag:``/``status:``/… queries, :mod:`paper_tui.store.overlay`), and
 handed to a background thread that saves it (coalescing bursts) within a fraction of a
 second, so a keypress never waits on disk. The same thread notices when another process or
 a person changed the files and merges that in (and into the overlay).
@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from paper_tui.errors import StoreError
-from paper_tui.overlay import NoteTerms, Overlay
 from paper_tui.query import fold
-from paper_tui.reading_lists import SCHEMA as LIST_SCHEMA
-from paper_tui.reading_lists import ReadingLists, clean_text
-from paper_tui.store import Changes, YamlStore
-from paper_tui.store_yaml import Field, Record, Schema, unique, words
+from paper_tui.store.file_store import Changes, YamlStore
+from paper_tui.store.overlay import NoteTerms, Overlay
+from paper_tui.store.reading_lists import SCHEMA as LIST_SCHEMA
+from paper_tui.store.reading_lists import ReadingLists, clean_text
+from paper_tui.store.schema import Field, Record, Schema, unique, words
 
 STATUSES = ("new", "to-read", "read", "skipped")
 SCHEMA = Schema(
@@ -289,7 +289,7 @@ class Annotations:
 
     def flush(self) -> None:
         """Block until every change is on disk; :class:`StoreError` if it cannot be."""
-        self._sync(save=True, strict=True)
+        self._sync(strict=True)
 
     def close(self) -> None:
         """Stop the saver, then flush (raising :class:`StoreError` if that fails)."""
@@ -297,7 +297,7 @@ class Annotations:
         self._wake.set()
         if self._thread is not None:
             self._thread.join()
-        self._sync(save=True, strict=True)
+        self._sync(strict=True)
         for store in self._stores:
             store.write_cache()
 
@@ -309,19 +309,19 @@ class Annotations:
             if woke:
                 time.sleep(COALESCE)  # let the rest of a burst of keys arrive
                 self._wake.clear()
-            self._sync(save=True, strict=False)
+            self._sync(strict=False)
             for store in self._stores:
                 store.prepare()
 
-    def _sync(self, save: bool, strict: bool) -> None:
-        """Save what is pending (or just look for changes made elsewhere)."""
+    def _sync(self, strict: bool) -> None:
+        """Save what is pending, or (nothing pending) look for changes made elsewhere."""
         errors = []
         outside: set[str] = set()
         for store in self._stores:
             if not store.loaded:
                 continue
             try:
-                changes = store.save() if save and store.needs_save else store.refresh()
+                changes = store.save() if store.needs_save else store.refresh()
             except StoreError as exc:
                 errors.append(str(exc))
                 continue
