@@ -16,14 +16,14 @@ import filelock
 from paper_tui import config as config_mod
 from paper_tui import paths
 from paper_tui.annotations import Annotations
-from paper_tui.errors import SkippedRecord, SourceError, UnknownPaperError
+from paper_tui.errors import SkippedRecord, SourceError, SourceNotice, UnknownPaperError
 from paper_tui.index import PaperIndex, ResultSet, SearchPage
 from paper_tui.index.writer import Prepared, prepare
 from paper_tui.model import Paper
 from paper_tui.sources import SourceStore, checksum, encode
 
 if TYPE_CHECKING:
-    from paper_tui.importers import ImportReport
+    from paper_tui.importers import Hints, ImportReport
 
 # A rebuild of a big library takes minutes: wait that long for another process's.
 _SYNC_LOCK_TIMEOUT = 1800
@@ -120,19 +120,22 @@ class Library:
 
     # -- import ----------------------------------------------------------------------------
     def import_paths(self, targets: Iterable[Path | str], progress: Progress | None = None,
-                     force: bool = False) -> ImportReport:
-        """Import files and directories. Bad files and records are reported, never raised."""
+                     force: bool = False, hints: Hints | None = None) -> ImportReport:
+        """Import files and directories. Bad files and records are reported, never raised.
+
+        ``hints`` name the venue and year for files that do not (the files are re-read)."""
         # Imported here: the importers (LaTeX, BibTeX parsers) cost a search ~0.3 s to load.
-        from paper_tui.importers import ImportReport
+        from paper_tui.importers import NO_HINTS, ImportReport
 
         report = ImportReport()
+        hints = hints or NO_HINTS
         with self._lock:
             self.sources.reload()  # another process may have imported since we read it
-            self._import_items(targets, report, progress, force)
+            self._import_items(targets, report, progress, force or hints != NO_HINTS, hints)
         return report
 
     def _import_items(self, targets: Iterable[Path | str], report: ImportReport,
-                      progress: Progress | None, force: bool) -> None:
+                      progress: Progress | None, force: bool, hints: Hints) -> None:
         from paper_tui.importers import iter_files
 
         for item in iter_files([Path(t) for t in targets]):
@@ -140,12 +143,12 @@ class Library:
                 report.errors.append(item)
                 continue
             try:
-                self._import_one(item, report, progress, force)
+                self._import_one(item, report, progress, force, hints)
             except SourceError as exc:
                 report.errors.append(exc)
 
     def _import_one(self, path: Path, report: ImportReport, progress: Progress | None,
-                    force: bool) -> None:
+                    force: bool, hints: Hints) -> None:
         from paper_tui.importers import Prepare, import_file
 
         # A big file is parsed in a worker process, which also encodes and analyses some
@@ -160,7 +163,7 @@ class Library:
                     lines.setdefault(paper.id, result[0][i])
                     prepared.setdefault(paper.id, (result[1], i))
 
-        source_id, fmt, records = import_file(path, Prepare(prepare_import, sink))
+        source_id, fmt, records = import_file(path, Prepare(prepare_import, sink), hints=hints)
         digest = checksum(path)
         if not force and self.sources.is_current(source_id, digest):
             count = self.sources.manifest[source_id].count
@@ -174,7 +177,9 @@ class Library:
 
         def papers() -> Iterator[Paper]:
             for record in records:
-                if isinstance(record, SkippedRecord):
+                if isinstance(record, SourceNotice):
+                    report.notices.append(record)
+                elif isinstance(record, SkippedRecord):
                     report.skipped.append(record)
                 elif isinstance(record, SourceError):
                     report.errors.append(record)
