@@ -150,6 +150,7 @@ class Library:
     def _import_one(self, path: Path, report: ImportReport, progress: Progress | None,
                     force: bool, hints: Hints) -> None:
         from paper_tui.importers import Prepare, import_file
+        from paper_tui.importers.registry import STABLE_ID_FORMATS
 
         # A big file is parsed in a worker process, which also encodes and analyses some
         # chunks of papers (``prepare_import``) when it has time to spare (see
@@ -196,11 +197,18 @@ class Library:
             if first is None:
                 raise SourceError(path, "no papers could be imported from this file")
 
+            replace = fmt in STABLE_ID_FORMATS  # an arXiv id's text may be a newer version
+            replaced = 0
+
             def indexed() -> Iterator[Paper]:
+                nonlocal replaced
                 for paper in itertools.chain([first], stream):
                     ahead = prepared.pop(paper.id, None)
                     if paper.id not in old_ids:
                         adder.add(paper, ahead)
+                    elif replace:
+                        adder.add(paper, ahead)
+                        replaced += 1
                     yield paper
 
             def encoded(paper: Paper) -> bytes:
@@ -209,7 +217,8 @@ class Library:
             self.sources.write(source_id, path, digest, fmt, indexed(), encoded)
             adder.delete(old_ids - seen)
         self.index.mark_sources({source_id: digest})
-        report.added += adder.count
+        report.added += adder.count - replaced
+        report.updated += replaced
         report.unchanged += len(seen) - adder.count
         report.papers += len(seen)
         report.sources.append(source_id)

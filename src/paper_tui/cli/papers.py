@@ -63,6 +63,7 @@ def cmd_import(args: argparse.Namespace, ctx: Context) -> int:
         print(f"paper-tui: {error}", file=sys.stderr)
     print(f"{report.papers:,} papers from {len(report.sources)} file(s): "
           f"{report.added:,} new, {report.unchanged:,} already in the library"
+          + (f", {report.updated:,} updated" if report.updated else "")
           + (f", {len(report.skipped):,} record(s) skipped" if report.skipped else "")
           + (f", {len(report.errors):,} error(s)" if report.errors else ""))
     return 1 if report.failed else 0

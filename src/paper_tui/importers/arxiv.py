@@ -27,6 +27,7 @@ from paper_tui.model import Paper
 
 FORMAT = "arxiv"
 EXTENSIONS = (".atom", ".xml")
+STABLE_IDS = True  # an id outlives a change of text: a re-import replaces the paper
 VENUE = "arXiv"
 SITE = "https://arxiv.org"
 _ATOM = "{http://www.w3.org/2005/Atom}"
@@ -64,7 +65,7 @@ def _entry(entry: ET.Element, source: str, hints: Hints) -> tuple[str, int, Pape
     date = entry.findtext(f"{_ATOM}published") or entry.findtext(f"{_ATOM}updated")
     paper = make_paper(
         source=source, title=title, abstract=abstract, authors=authors,
-        venue=hints.venue or VENUE, year=parse_year(date) or hints.year,
+        venue=VENUE, year=parse_year(date) or hints.year,
         url=f"{SITE}/abs/{arxiv_id}", pdf=f"{SITE}/pdf/{arxiv_id}",
         keywords=dict.fromkeys(c for c in categories if c),
         paper_id=f"arxiv-{arxiv_id.replace('/', '-')}",

@@ -99,7 +99,8 @@ def note_to_paper(note: dict, source: str, hints: Hints) -> Paper:
     venue, year = _venue_year(venue_text, venueid, note)
     decision, track = decision_and_track(venue_text, venueid, _text(content, "decision"))
     keywords = list(split_keywords(_value(content.get("keywords"))))
-    keywords += [w for w in (track, decision) if w and w not in keywords]
+    keywords += [w for w in (track, decision if decision != "accepted" else "")
+                 if w and w not in keywords]
     forum = note.get("forum") or note.get("id") or ""
     return make_paper(
         source=source,
