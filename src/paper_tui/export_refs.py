@@ -90,10 +90,9 @@ def csl_json(papers: Sequence[Paper]) -> str:
 
 # -- RIS -----------------------------------------------------------------------------------
 def _ris_line(tag: str, value: str) -> list[str]:
-    """``TAG  - value``; a value of several lines goes on as untagged lines (as RIS readers
-    join a wrapped field), blank lines dropped."""
-    lines = [line.strip() for line in value.strip().split("\n") if line.strip()]
-    return [f"{tag}  - {lines[0]}", *lines[1:]] if lines else []
+    """``TAG  - value`` on one line (a line of its own could read as a tag: ``KW  - x``)."""
+    value = " ".join(value.split())
+    return [f"{tag}  - {value}"] if value else []
 
 
 def ris_record(paper: Paper, extras: dict[str, Any]) -> list[str]:
@@ -114,7 +113,9 @@ def ris_record(paper: Paper, extras: dict[str, Any]) -> list[str]:
         marks.append("starred")
     for mark in marks:
         out += _ris_line("KW", mark)
-    out += _ris_line("N1", extras["note"])
+    note = extras["note"].strip()
+    for line in note.split("\n") if note else ():  # a note's lines: N1 after N1
+        out.append(f"N1  - {line}".rstrip())
     return [*out, "ER  - "]
 
 

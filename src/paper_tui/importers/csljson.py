@@ -1,6 +1,7 @@
 """CSL-JSON, the citation data of Zotero / Better BibTeX, pandoc and manubot: an array of
 items (one item alone too) with ``author`` (``family`` / ``given`` or ``literal``),
-``issued.date-parts``, ``container-title``, ``DOI``, ``URL``, ``abstract``."""
+``issued.date-parts``, ``container-title``, ``DOI``, ``URL``, ``abstract`` (and the pdf
+link paper-tui's own export keeps in ``custom``)."""
 
 from __future__ import annotations
 
@@ -59,12 +60,13 @@ def item_to_paper(item: dict, source: str, hints: Hints) -> Paper:
     if doi and not url:
         url = "https://doi.org/" + doi
     keyword = item.get("keyword")
+    custom = item.get("custom") if isinstance(item.get("custom"), dict) else {}
     return make_paper(
         source=source, title=str(item.get("title") or ""),
         abstract=str(item.get("abstract") or ""),
         authors=[n for n in map(name, authors) if n],
         venue=str(item.get("container-title") or item.get("event") or "") or hints.venue,
-        year=issued_year(item) or hints.year, url=url,
+        year=issued_year(item) or hints.year, url=url, pdf=str(custom.get("pdf") or ""),
         keywords=split_keywords(keyword if isinstance(keyword, str | list) else None),
     )
 
