@@ -8,7 +8,8 @@ from pathlib import Path
 
 from formats_helpers import DATA, read
 from paper_tui import config as config_mod
-from paper_tui.importers import Hints
+from paper_tui.errors import SourceNotice
+from paper_tui.importers import Hints, import_file
 from paper_tui.library import Library
 
 
@@ -36,6 +37,14 @@ def test_hints_name_venue_and_year_only_where_the_file_does_not() -> None:
     assert {(p.venue, p.year) for p in papers} == {("ICLR", 2020)}
     _, papers, _ = read(DATA / "manubot-bibliography.json", venue="ICLR", year=2020)
     assert [(p.venue, p.year) for p in papers][:2] == [("arXiv", 2018), ("PeerJ", 2014)]
+
+
+def test_hints_and_notices_cross_to_the_worker_process() -> None:
+    _, _, records = import_file(DATA / "miniconf-papers.csv", parallel=True,
+                                hints=Hints("ICLR", 2020))
+    assert {(p.venue, p.year) for p in records} == {("ICLR", 2020)}
+    _, _, records = import_file(DATA / "openreview-v2-iclr2018.json", parallel=True)
+    assert [type(r) for r in records][-1] is SourceNotice
 
 
 def test_reimport_with_hints_names_the_venue(tmp_path: Path) -> None:

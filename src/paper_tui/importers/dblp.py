@@ -1,5 +1,7 @@
-"""DBLP XML (``<dblp>`` with ``inproceedings`` / ``article`` records), a whole dump or a
-cut of one, as DBLP publishes it (ISO-8859-1 with HTML entities from ``dblp.dtd``).
+"""DBLP XML (``<dblp>`` with ``inproceedings`` / ``article`` records): a venue's or a
+person's records, cut from DBLP's dump or saved from its pages, as DBLP writes them
+(ISO-8859-1 with HTML entities from ``dblp.dtd``). The file is read whole: the full dump
+(gigabytes) is not what this is for.
 
 DBLP has no abstracts: a record with a title is a paper with an empty abstract (no
 abstract in the source), and searching and naming work on its title and authors. Each
