@@ -160,18 +160,27 @@ def main() -> None:
     records = load(args.papers)
     rows = {}
     with tempfile.TemporaryDirectory() as tmp:
+        paths = {}
         for name, (file_name, write) in FORMATS.items():
-            path = Path(tmp) / "in" / name / file_name
+            path = paths[name] = Path(tmp) / "in" / name / file_name
             path.parent.mkdir(parents=True)
             path.write_text(write(records), encoding="utf-8")
-            parse = min(parse_seconds(path)[2] for _ in range(args.repeat))
-            fmt, papers, _ = parse_seconds(path)
-            assert fmt == name, (fmt, name)
-            whole = min(import_seconds(path, Path(tmp) / f"lib-{name}-{n}")[1]
-                        for n in range(args.repeat))
+        parse: dict[str, list[float]] = {name: [] for name in FORMATS}
+        whole: dict[str, list[float]] = {name: [] for name in FORMATS}
+        counts: dict[str, int] = {}
+        # Rounds over all formats, not all runs of one format then the next: the machine's
+        # load (shared) changes over minutes, and then weighs on every format alike.
+        for round_ in range(args.repeat):
+            for name, path in paths.items():
+                fmt, counts[name], seconds = parse_seconds(path)
+                assert fmt == name, (fmt, name)
+                parse[name].append(seconds)
+                whole[name].append(import_seconds(path, Path(tmp) / f"lib-{name}-{round_}")[1])
+        for name, path in paths.items():
+            papers = counts[name]
             rows[name] = {"papers": papers, "file_bytes": path.stat().st_size,
-                          "parse_ms_per_paper": round(parse / papers * 1000, 4),
-                          "import_ms_per_paper": round(whole / papers * 1000, 4)}
+                          "parse_ms_per_paper": round(min(parse[name]) / papers * 1000, 4),
+                          "import_ms_per_paper": round(min(whole[name]) / papers * 1000, 4)}
             print(f"{name:<11} {papers:>5} papers  parse {rows[name]['parse_ms_per_paper']:.3f}"
                   f" ms/paper  import {rows[name]['import_ms_per_paper']:.3f} ms/paper",
                   flush=True)

@@ -9,6 +9,7 @@ from pathlib import Path
 from formats_helpers import DATA, read, without_extension
 from paper_tui import config as config_mod
 from paper_tui.errors import SourceNotice
+from paper_tui.importers.openreview import decision_and_track
 from paper_tui.library import Library
 
 
@@ -51,6 +52,18 @@ def test_api_v1_notes_with_plain_values() -> None:
     assert acl.authors[-1] == "João Graça"
     assert (acl.venue, acl.year) == ("ACL (Tutorial Abstracts)", 2011)
     assert icml.decision == "" and icml.track == ""
+
+
+def test_decisions_and_tracks_from_the_venue_texts() -> None:
+    cases = {("ICLR 2024 spotlight", "ICLR.cc/2024/Conference"): ("accepted", "spotlight"),
+             ("Submitted to ICLR 2024", "ICLR.cc/2024/Conference/Rejected_Submission"):
+                 ("rejected", ""),
+             ("ICLR 2024 Conference Desk Rejected Submission", ""): ("rejected", ""),
+             ("Submitted to ICLR 2025", "ICLR.cc/2025/Conference/Submission"): ("submitted", ""),
+             ("Accept (Oral)", ""): ("accepted", "oral"),
+             ("NeurIPS 2023 Doctoral Consortium", ""): ("", "")}
+    for texts, expected in cases.items():
+        assert decision_and_track(*texts) == expected, texts
 
 
 def test_a_bare_array_of_notes_and_sniffing_without_the_extension(tmp_path: Path) -> None:

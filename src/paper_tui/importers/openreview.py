@@ -64,7 +64,7 @@ def decision_and_track(*texts: str) -> tuple[str, str]:
     ``ICLR.cc/2024/Conference/Withdrawn_Submission`` …"""
     text = " ".join(texts).lower().replace("_", " ")
     decision = next((word for cue, word in _DECISIONS if cue in text), "")
-    track = next((t for t in TRACKS if t in text), "")
+    track = next((t for t in TRACKS if re.search(rf"\b{t}\b", text)), "")  # not "doctoral"
     if track and not decision:
         decision = "accepted"
     return decision, track
