@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
 from formats_helpers import DATA, read, without_extension
@@ -66,5 +67,10 @@ def test_bad_records_are_named_by_line_and_the_rest_imports() -> None:
         (8, "record has neither title (TI/T1) nor abstract (AB/N2)")]
 
 
-def test_sniffed_without_the_extension(tmp_path: Path) -> None:
+def test_sniffed_without_the_extension_and_gzipped(tmp_path: Path) -> None:
     assert read(without_extension("manubot-bibliography.ris", tmp_path))[0] == "ris"
+    for name in ("refs.ris.gz", "refs.gz"):
+        path = tmp_path / name
+        path.write_bytes(gzip.compress((DATA / "manubot-bibliography.ris").read_bytes()))
+        fmt, papers, _ = read(path)
+        assert fmt == "ris" and len(papers) == 2
