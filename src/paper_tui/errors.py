@@ -33,6 +33,11 @@ class SkippedRecord(SourceError):
     """A record left out on purpose (e.g. no abstract): reported, but not a failure."""
 
 
+class SourceNotice(SourceError):
+    """Something the reader should know about a file that imported (read as Latin-1;
+    rejected submissions flagged): printed, neither a failure nor a skipped record."""
+
+
 class QueryError(PaperTuiError):
     """A search query that cannot be parsed."""
 

@@ -3,7 +3,7 @@
 Formats: ``bibtex`` (the citations module's entries), ``markdown`` (a readable reading
 list: title with its link, authors, venue and year, triage marks, the note), ``csv``,
 ``yaml`` and ``json`` (one record per paper: its fields plus status, starred, tags, lists,
-note).
+note), and ``csl-json``, ``ris`` and ``org`` (:mod:`paper_tui.export_refs`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from paper_tui import citations
+from paper_tui import citations, export_refs
 from paper_tui.errors import StoreError
 from paper_tui.model import Paper
 from paper_tui.store.yaml_format import Dumper
@@ -24,9 +24,21 @@ from paper_tui.store.yaml_format import Dumper
 if TYPE_CHECKING:
     from paper_tui.library import Library
 
-FORMATS = ("bibtex", "markdown", "csv", "yaml", "json")
+DESCRIPTIONS = {
+    "bibtex": "BibTeX entries, for LaTeX and reference managers",
+    "markdown": "a readable reading list: title, authors, venue/year, link, note",
+    "csv": "one row a paper, for spreadsheets",
+    "yaml": "papers with their annotations, as YAML",
+    "json": "papers with their annotations, as JSON",
+    "csl-json": "CSL-JSON citation data, for pandoc (--citeproc) and Zotero",
+    "ris": "RIS, for reference managers; tags, status and star as KW, the note as N1",
+    "org": "an Org file: a heading a paper, its fields as properties, links, your note",
+}
+"""Every export format, in the order the CLI and the app's export dialog offer them."""
+FORMATS = tuple(DESCRIPTIONS)
+# csl-json is .json: what pandoc reads as CSL-JSON (and the dialog swaps one-dot suffixes)
 EXTENSIONS = {"bibtex": ".bib", "markdown": ".md", "csv": ".csv", "yaml": ".yaml",
-              "json": ".json"}
+              "json": ".json", "csl-json": ".json", "ris": ".ris", "org": ".org"}
 _INTERNAL = {"title_emphasis", "abstract_emphasis"}
 CSV_COLUMNS = ("id", "title", "authors", "venue", "year", "url", "pdf", "status", "starred",
                "tags", "lists", "note")
@@ -48,6 +60,12 @@ def export(lib: Library, papers: Sequence[Paper], fmt: str, *, title: str = "",
         return citations.cite(papers, "bibtex") + "\n" if papers else ""
     if fmt == "markdown":
         return _markdown(lib, papers, title, description)
+    if fmt == "csl-json":
+        return export_refs.csl_json(papers)
+    if fmt == "ris":
+        return export_refs.ris(lib, papers)
+    if fmt == "org":
+        return export_refs.org(lib, papers, title, description)
     records = [record(lib, p) for p in papers]
     if fmt == "json":
         return json.dumps(records, ensure_ascii=False, indent=2) + "\n"

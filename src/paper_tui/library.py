@@ -15,7 +15,7 @@ import filelock
 
 from paper_tui import config as config_mod
 from paper_tui import paths
-from paper_tui.errors import SkippedRecord, SourceError, UnknownPaperError
+from paper_tui.errors import SkippedRecord, SourceError, SourceNotice, UnknownPaperError
 from paper_tui.index import PaperIndex, ResultSet, SearchPage
 from paper_tui.index.schema import note_terms
 from paper_tui.index.writer import Prepared, prepare
@@ -24,7 +24,7 @@ from paper_tui.sources import SourceStore, checksum, encode
 from paper_tui.store import Annotations
 
 if TYPE_CHECKING:
-    from paper_tui.importers import ImportReport
+    from paper_tui.importers import Hints, ImportReport
 
 # A rebuild of a big library takes minutes: wait that long for another process's.
 _SYNC_LOCK_TIMEOUT = 1800
@@ -128,19 +128,22 @@ class Library:
 
     # -- import ----------------------------------------------------------------------------
     def import_paths(self, targets: Iterable[Path | str], progress: Progress | None = None,
-                     force: bool = False) -> ImportReport:
-        """Import files and directories. Bad files and records are reported, never raised."""
+                     force: bool = False, hints: Hints | None = None) -> ImportReport:
+        """Import files and directories. Bad files and records are reported, never raised.
+
+        ``hints`` name the venue and year for files that do not (the files are re-read)."""
         # Imported here: the importers (LaTeX, BibTeX parsers) cost a search ~0.3 s to load.
-        from paper_tui.importers import ImportReport
+        from paper_tui.importers import NO_HINTS, ImportReport
 
         report = ImportReport()
+        hints = hints or NO_HINTS
         with self._lock:
             self.sources.reload()  # another process may have imported since we read it
-            self._import_items(targets, report, progress, force)
+            self._import_items(targets, report, progress, force or hints != NO_HINTS, hints)
         return report
 
     def _import_items(self, targets: Iterable[Path | str], report: ImportReport,
-                      progress: Progress | None, force: bool) -> None:
+                      progress: Progress | None, force: bool, hints: Hints) -> None:
         from paper_tui.importers import iter_files
 
         for item in iter_files([Path(t) for t in targets]):
@@ -148,13 +151,14 @@ class Library:
                 report.errors.append(item)
                 continue
             try:
-                self._import_one(item, report, progress, force)
+                self._import_one(item, report, progress, force, hints)
             except SourceError as exc:
                 report.errors.append(exc)
 
     def _import_one(self, path: Path, report: ImportReport, progress: Progress | None,
-                    force: bool) -> None:
+                    force: bool, hints: Hints) -> None:
         from paper_tui.importers import Prepare, import_file
+        from paper_tui.importers.registry import STABLE_ID_FORMATS
 
         # A big file is parsed in a worker process, which also encodes and analyses some
         # chunks of papers (``prepare_import``) when it has time to spare (see
@@ -168,7 +172,7 @@ class Library:
                     lines.setdefault(paper.id, result[0][i])
                     prepared.setdefault(paper.id, (result[1], i))
 
-        source_id, fmt, records = import_file(path, Prepare(prepare_import, sink))
+        source_id, fmt, records = import_file(path, Prepare(prepare_import, sink), hints=hints)
         digest = checksum(path)
         if not force and self.sources.is_current(source_id, digest):
             count = self.sources.manifest[source_id].count
@@ -182,7 +186,9 @@ class Library:
 
         def papers() -> Iterator[Paper]:
             for record in records:
-                if isinstance(record, SkippedRecord):
+                if isinstance(record, SourceNotice):
+                    report.notices.append(record)
+                elif isinstance(record, SkippedRecord):
                     report.skipped.append(record)
                 elif isinstance(record, SourceError):
                     report.errors.append(record)
@@ -199,11 +205,18 @@ class Library:
             if first is None:
                 raise SourceError(path, "no papers could be imported from this file")
 
+            replace = fmt in STABLE_ID_FORMATS  # an arXiv id's text may be a newer version
+            replaced = 0
+
             def indexed() -> Iterator[Paper]:
+                nonlocal replaced
                 for paper in itertools.chain([first], stream):
                     ahead = prepared.pop(paper.id, None)
                     if paper.id not in old_ids:
                         adder.add(paper, ahead)
+                    elif replace:
+                        adder.add(paper, ahead)
+                        replaced += 1
                     yield paper
 
             def encoded(paper: Paper) -> bytes:
@@ -212,7 +225,8 @@ class Library:
             self.sources.write(source_id, path, digest, fmt, indexed(), encoded)
             adder.delete(old_ids - seen)
         self.index.mark_sources({source_id: digest})
-        report.added += adder.count
+        report.added += adder.count - replaced
+        report.updated += replaced
         report.unchanged += len(seen) - adder.count
         report.papers += len(seen)
         report.sources.append(source_id)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import textwrap
 
@@ -15,6 +16,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("import", help="import paper lists (files or directories)")
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--force", action="store_true", help="re-read files even when unchanged")
+    p.add_argument("--venue", metavar="NAME", default="",
+                   help="the venue of papers whose file does not name one (CSV, RIS, CSL-JSON)")
+    p.add_argument("--year", metavar="N", type=_year, default=None,
+                   help="the year of papers whose file does not give one")
     p.set_defaults(handler=cmd_import)
 
     p = sub.add_parser("list", help="list every paper in the library")
@@ -38,15 +43,27 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=cmd_show)
 
 
+def _year(text: str) -> int:
+    if not re.fullmatch(r"(1[89]|2\d)\d\d", text.strip()):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a year (e.g. 2024)")
+    return int(text)
+
+
 def cmd_import(args: argparse.Namespace, ctx: Context) -> int:
+    from paper_tui.importers import Hints
+
     lib = ctx.library
-    report = lib.import_paths(args.paths, progress=progress_printer(), force=args.force)
+    report = lib.import_paths(args.paths, progress=progress_printer(), force=args.force,
+                              hints=Hints(args.venue.strip(), args.year))
+    for notice in report.notices:
+        print(f"paper-tui: {notice}", file=sys.stderr)
     for skipped in report.skipped:
         print(f"paper-tui: skipped {skipped}", file=sys.stderr)
     for error in report.errors:
         print(f"paper-tui: {error}", file=sys.stderr)
     print(f"{report.papers:,} papers from {len(report.sources)} file(s): "
           f"{report.added:,} new, {report.unchanged:,} already in the library"
+          + (f", {report.updated:,} updated" if report.updated else "")
           + (f", {len(report.skipped):,} record(s) skipped" if report.skipped else "")
           + (f", {len(report.errors):,} error(s)" if report.errors else ""))
     return 1 if report.failed else 0

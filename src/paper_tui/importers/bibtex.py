@@ -11,7 +11,14 @@ from bibtexparser.bparser import BibTexParser
 from bibtexparser.bwriter import BibTexWriter
 
 from paper_tui.errors import SourceError
-from paper_tui.importers.common import make_paper, parse_year, read_text, split_keywords
+from paper_tui.importers.common import (
+    NO_HINTS,
+    Hints,
+    make_paper,
+    parse_year,
+    read_text,
+    split_keywords,
+)
 from paper_tui.model import Paper
 
 FORMAT = "bibtex"
@@ -30,7 +37,7 @@ def _entry_text(entry: dict) -> str:
     return writer.write(db).strip()
 
 
-def read(path: Path, source: str) -> Iterator[Paper | SourceError]:
+def read(path: Path, source: str, hints: Hints = NO_HINTS) -> Iterator[Paper | SourceError]:
     text = read_text(path)
     parser = BibTexParser(common_strings=True, ignore_nonstandard_types=False)
     try:
@@ -54,7 +61,7 @@ def read(path: Path, source: str) -> Iterator[Paper | SourceError]:
             url = "https://doi.org/" + entry["doi"]
         yield make_paper(
             source=source, title=title, abstract=abstract, authors=authors,
-            venue=entry.get("booktitle") or entry.get("journal") or "",
-            year=parse_year(entry.get("year")), url=url, pdf=entry.get("pdf", ""),
+            venue=entry.get("booktitle") or entry.get("journal") or hints.venue,
+            year=parse_year(entry.get("year")) or hints.year, url=url, pdf=entry.get("pdf", ""),
             keywords=split_keywords(entry.get("keywords")), bibtex=_entry_text(entry),
         )

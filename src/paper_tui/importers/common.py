@@ -4,18 +4,41 @@ from __future__ import annotations
 
 import gzip
 import itertools
+import json
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from paper_tui import display, naming
 from paper_tui.errors import SourceError
 from paper_tui.model import Paper, make_id
 from paper_tui.venues import display_venue
 
-_AUTHOR_SPLIT = re.compile(r"\s*;\s*|\s*,\s*(?![^()]*\))|\s+and\s+")
+_AUTHOR_SPLIT = re.compile(r"\s*[;|]\s*|\s*,\s*(?![^()]*\))|\s+and\s+")
+# "Harry Rubin-Falcone* (University of Michigan)": the affiliation and the contribution
+# mark (equal contribution, corresponding author) are not part of the name.
+_AFFILIATION = re.compile(r"\s*\([^()]*\)")
+_MARKS = "*†‡§¶"
 _YEAR = re.compile(r"(19|20)\d{2}")
+
+
+@dataclass(frozen=True)
+class Hints:
+    """What the user says about a file that may not say it (``import --venue --year``):
+    used where a record names no venue or year, before the file name's guess."""
+
+    venue: str = ""
+    year: int | None = None
+
+    def venue_year(self, path: Path) -> tuple[str, int | None]:
+        """The file's venue and year: these hints, else what its name says."""
+        venue, year = venue_year_from_name(path)
+        return self.venue or venue, self.year or year
+
+
+NO_HINTS = Hints()
 
 
 def open_bytes(path: Path) -> bytes:
@@ -90,17 +113,40 @@ def read_text(path: Path) -> str:
     return text
 
 
+def read_json(path: Path) -> Any:
+    """The file's JSON value; a bad file is one error naming its line."""
+    try:
+        return json.loads(read_text(path))
+    except json.JSONDecodeError as exc:
+        raise SourceError(path, f"invalid JSON: {exc.msg}", line=exc.lineno) from None
+
+
+def author_name(name: str) -> str:
+    """A name without an affiliation in parentheses or contribution marks."""
+    if "(" in name:
+        name = _AFFILIATION.sub("", name)
+    return " ".join(name.strip(_MARKS + " ").split())
+
+
 def split_authors(value: str | Iterable[str] | None) -> tuple[str, ...]:
+    """Names from a cell (``A; B``, ``A, B and C``, ``A* (Univ)|B (Univ)``) or a list."""
     if not value:
         return ()
-    parts = _AUTHOR_SPLIT.split(value) if isinstance(value, str) else [str(v) for v in value]
-    return tuple(p.strip() for p in parts if p and p.strip())
+    if isinstance(value, str):
+        if "(" in value:  # first: an affiliation may hold "and" or a comma
+            value = _AFFILIATION.sub("", value)
+        parts = _AUTHOR_SPLIT.split(value)
+    else:
+        parts = [str(v) for v in value]
+    names = (author_name(p) for p in parts if p)
+    return tuple(n for n in names if n)
 
 
 def split_keywords(value: str | Iterable[str] | None) -> tuple[str, ...]:
     if not value:
         return ()
-    parts = re.split(r"\s*[;,]\s*", value) if isinstance(value, str) else [str(v) for v in value]
+    parts = re.split(r"\s*[;,|]\s*", value) if isinstance(value, str) else \
+        [str(v) for v in value]
     return tuple(p.strip() for p in parts if p and p.strip())
 
 
@@ -125,8 +171,11 @@ def venue_year_from_name(path: Path) -> tuple[str, int | None]:
 def make_paper(*, source: str, title: str = "", abstract: str = "", authors: Iterable[str] = (),
                venue: str = "", year: int | None = None, url: str = "", pdf: str = "",
                keywords: Iterable[str] = (), bibtex: str = "", tldr: str = "", track: str = "",
-               decision: str = "", truncated: bool = False) -> Paper:
-    """Build a Paper: id, name, title and display text are all derived here, once."""
+               decision: str = "", truncated: bool = False, paper_id: str = "") -> Paper:
+    """Build a Paper: id, name, title and display text are all derived here, once.
+
+    ``paper_id`` is for sources whose own id names a paper across its versions (arXiv):
+    otherwise the id is derived from the content (:func:`make_id`)."""
     abstract = (abstract or "").strip()
     source_title = " ".join((title or "").split())
     authors = tuple(authors)
@@ -135,7 +184,7 @@ def make_paper(*, source: str, title: str = "", abstract: str = "", authors: Ite
     display_title, title_emphasis = display.render(full_title)
     display_abstract, abstract_emphasis = display.render(abstract)
     return Paper(
-        id=make_id(venue, year, source_title, authors, abstract),
+        id=paper_id or make_id(venue, year, source_title, authors, abstract),
         title=full_title,
         abstract=abstract,
         name=display.plain(name) if name else "",

@@ -9,12 +9,13 @@ from pathlib import Path
 
 from paper_tui.errors import SourceError
 from paper_tui.importers.common import (
+    NO_HINTS,
+    Hints,
     make_paper,
     parse_year,
     read_text,
     split_authors,
     split_keywords,
-    venue_year_from_name,
 )
 from paper_tui.model import Paper
 
@@ -29,7 +30,7 @@ def sniff(head: str) -> bool:
     return ("abstract" in first or "title" in first) and ("," in first or "\t" in first)
 
 
-def read(path: Path, source: str) -> Iterator[Paper | SourceError]:
+def read(path: Path, source: str, hints: Hints = NO_HINTS) -> Iterator[Paper | SourceError]:
     text = read_text(path)
     dialect = "excel-tab" if path.name.endswith((".tsv", ".tsv.gz")) else "excel"
     reader = csv.DictReader(io.StringIO(text), dialect=dialect)
@@ -37,7 +38,7 @@ def read(path: Path, source: str) -> Iterator[Paper | SourceError]:
               for h in (reader.fieldnames or [])]
     if "abstract" not in header and "title" not in header:
         raise SourceError(path, "header row names neither 'title' nor 'abstract'", line=1)
-    venue, year = venue_year_from_name(path)
+    venue, year = hints.venue_year(path)
     try:
         for row in reader:
             record = {header[i]: v for i, v in enumerate(row.values()) if i < len(header)

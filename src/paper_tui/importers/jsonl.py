@@ -8,6 +8,8 @@ from pathlib import Path
 
 from paper_tui.errors import SkippedRecord, SourceError
 from paper_tui.importers.common import (
+    NO_HINTS,
+    Hints,
     make_paper,
     parse_year,
     read_lines,
@@ -25,7 +27,7 @@ def sniff(head: str) -> bool:
     return first.startswith("{") and first.endswith("}")
 
 
-def read(path: Path, source: str) -> Iterator[Paper | SourceError]:
+def read(path: Path, source: str, hints: Hints = NO_HINTS) -> Iterator[Paper | SourceError]:
     # Split on \n only: records may hold U+2028/U+2029/U+0085, which str.splitlines() splits.
     for number, raw in read_lines(path):
         try:
@@ -47,8 +49,8 @@ def read(path: Path, source: str) -> Iterator[Paper | SourceError]:
             title=str(record.get("title") or ""),
             abstract=str(record["abstract"]),
             authors=split_authors(record.get("authors") or record.get("author")),
-            venue=str(record.get("venue") or ""),
-            year=parse_year(record.get("year")),
+            venue=str(record.get("venue") or hints.venue),
+            year=parse_year(record.get("year")) or hints.year,
             url=str(record.get("url") or ""),
             pdf=str(record.get("pdf") or ""),
             keywords=split_keywords(record.get("keywords")),

@@ -6,18 +6,18 @@ otherwise. Its ``id`` may be missing or repeated, so ids are derived from conten
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 
 from paper_tui.errors import SkippedRecord, SourceError
 from paper_tui.importers.common import (
+    NO_HINTS,
+    Hints,
     make_paper,
     parse_year,
-    read_text,
+    read_json,
     split_authors,
     split_keywords,
-    venue_year_from_name,
 )
 from paper_tui.model import Paper
 
@@ -47,15 +47,11 @@ def record_to_paper(record: dict, source: str, venue: str, year: int | None) -> 
     )
 
 
-def read(path: Path, source: str) -> Iterator[Paper | SourceError]:
-    text = read_text(path)
-    try:
-        records = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SourceError(path, f"invalid JSON: {exc.msg}", line=exc.lineno) from None
+def read(path: Path, source: str, hints: Hints = NO_HINTS) -> Iterator[Paper | SourceError]:
+    records = read_json(path)
     if not isinstance(records, list):
         raise SourceError(path, "expected a JSON array of paper objects")
-    venue, year = venue_year_from_name(path)
+    venue, year = hints.venue_year(path)
     for number, record in enumerate(records, 1):
         if not isinstance(record, dict):
             yield SourceError(path, "not a JSON object", record=number)

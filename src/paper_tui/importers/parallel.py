@@ -17,7 +17,8 @@ from multiprocessing.reduction import ForkingPickler
 from pathlib import Path
 from typing import Any
 
-from paper_tui.errors import SkippedRecord, SourceError
+from paper_tui.errors import SkippedRecord, SourceError, SourceNotice
+from paper_tui.importers.common import NO_HINTS, Hints
 from paper_tui.model import Paper
 
 CHUNK = 256  # records per message: few messages, little held in the pipe
@@ -40,18 +41,22 @@ class Prepare:
     sink: Callable[[list[Paper], Any], None]
 
 
+_KINDS = {SourceError: "error", SkippedRecord: "skipped", SourceNotice: "notice"}
+_CLASSES = {kind: cls for cls, kind in _KINDS.items()}
+
+
 def _error(err: SourceError) -> tuple:
-    return (type(err) is SkippedRecord, err.path, err.message, err.line, err.record)
+    return (_KINDS.get(type(err), "error"), err.path, err.message, err.line, err.record)
 
 
 def _rebuild(data: tuple) -> SourceError:
-    skipped, path, message, line, record = data
-    return (SkippedRecord if skipped else SourceError)(path, message, line, record)
+    kind, path, message, line, record = data
+    return _CLASSES[kind](path, message, line, record)
 
 
-def _work(module: str, path: str, source: str, compute: Callable[[list[Paper]], Any] | None,
-          every: int | None, waited, conn) -> None:
-    """The worker: ``module.read(path, source)``, sent in chunks: ``(records, result of
+def _work(module: str, path: str, source: str, hints: Hints,
+          compute: Callable[[list[Paper]], Any] | None, every: int | None, waited, conn) -> None:
+    """The worker: ``module.read(path, source, hints)``, sent in chunks: ``(records, result of
     compute(the chunk's papers) or None, end)``, end being None, ``("raise", error)``
     or ``("bug", traceback)`` on the last chunk. ``waited.value``: the seconds the
     reading process has waited for chunks so far."""
@@ -72,7 +77,7 @@ def _work(module: str, path: str, source: str, compute: Callable[[list[Paper]], 
         number += 1
 
     try:
-        for record in importlib.import_module(module).read(Path(path), source):
+        for record in importlib.import_module(module).read(Path(path), source, hints):
             chunk.append(record if isinstance(record, Paper) else ("e", _error(record)))
             if len(chunk) >= CHUNK:
                 send(None)
@@ -84,15 +89,15 @@ def _work(module: str, path: str, source: str, compute: Callable[[list[Paper]], 
     conn.close()
 
 
-def read_in_worker(module: str, path: Path, source: str, prepare: Prepare | None = None
-                   ) -> Iterator[Paper | SourceError]:
-    """What ``module.read(path, source)`` yields, read and parsed in a worker process (which
-    starts on the first ``next``, and is stopped when the caller stops early)."""
+def read_in_worker(module: str, path: Path, source: str, prepare: Prepare | None = None,
+                   hints: Hints = NO_HINTS) -> Iterator[Paper | SourceError]:
+    """What ``module.read(path, source, hints)`` yields, read and parsed in a worker process
+    (which starts on the first ``next``, and is stopped when the caller stops early)."""
     ctx = multiprocessing.get_context("spawn")
     receive, send = ctx.Pipe(duplex=False)
     waited = ctx.Value("d", 0.0, lock=False)  # written here only
     worker = ctx.Process(target=_work, name="paper-tui-import", daemon=True,
-                         args=(module, str(path), source, prepare and prepare.compute,
+                         args=(module, str(path), source, hints, prepare and prepare.compute,
                                EVERY, waited, send))
     worker.start()
     send.close()

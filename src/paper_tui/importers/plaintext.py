@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from paper_tui.errors import SourceError
-from paper_tui.importers.common import make_paper, read_text, venue_year_from_name
+from paper_tui.importers.common import NO_HINTS, Hints, make_paper, read_text
 from paper_tui.model import Paper
 
 FORMAT = "text"
@@ -26,14 +26,14 @@ def sniff(head: str) -> bool:
     return bool(_HEADER.search(first)) and len(first) < 200 and "\n\n" in "\n" + rest
 
 
-def read(path: Path, source: str) -> Iterator[Paper | SourceError]:
+def read(path: Path, source: str, hints: Hints = NO_HINTS) -> Iterator[Paper | SourceError]:
     text = read_text(path).replace("\r\n", "\n")
     header, _, body = text.partition("\n")
     m = _HEADER.search(header)
     if m:
         venue, year = m.group("venue"), int(m.group("year"))
     else:
-        venue, year = venue_year_from_name(path)
+        venue, year = hints.venue_year(path)
         if not venue:
             raise SourceError(path, "first line names no venue and year "
                               "(expected a header such as 'NeurIPS 2026 paper list')", line=1)

@@ -8,14 +8,30 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
-from paper_tui.errors import SkippedRecord, SourceError
-from paper_tui.importers import bibtex, csvfile, jsonl, paperlists, plaintext
-from paper_tui.importers.common import read_head
+from paper_tui.errors import SkippedRecord, SourceError, SourceNotice
+from paper_tui.importers import (
+    arxiv,
+    bibtex,
+    csljson,
+    csvfile,
+    dblp,
+    jsonl,
+    openreview,
+    paperlists,
+    plaintext,
+    ris,
+)
+from paper_tui.importers.common import NO_HINTS, Hints, read_head
 from paper_tui.importers.parallel import PARALLEL_BYTES, Prepare, read_in_worker
 from paper_tui.model import Paper
 
-# Order matters for sniffing: the most specific signatures first.
-IMPORTERS: tuple[ModuleType, ...] = (jsonl, paperlists, bibtex, csvfile, plaintext)
+# Order matters for sniffing: the most specific signatures first (an OpenReview or CSL-JSON
+# array before the paperlists array, arXiv's Atom before DBLP's XML).
+IMPORTERS: tuple[ModuleType, ...] = (jsonl, openreview, csljson, paperlists, bibtex, ris,
+                                     arxiv, dblp, csvfile, plaintext)
+STABLE_ID_FORMATS = frozenset(m.FORMAT for m in IMPORTERS if getattr(m, "STABLE_IDS", False))
+"""Formats whose paper ids are the source's own (arXiv's), not derived from the text: a
+paper re-imported under such an id may have new text, so it replaces the indexed one."""
 _IGNORED = {".yaml", ".yml", ".md", ".py", ".lock", ".pdf"}
 
 
@@ -30,6 +46,7 @@ class ImportReport:
     sources: list[str] = field(default_factory=list)
     errors: list[SourceError] = field(default_factory=list)
     skipped: list[SkippedRecord] = field(default_factory=list)
+    notices: list[SourceNotice] = field(default_factory=list)
 
     @property
     def failed(self) -> bool:
@@ -54,7 +71,11 @@ def sniff(path: Path) -> ModuleType:
     for module in candidates or IMPORTERS:
         if module.sniff(head):
             return module
-    raise SourceError(path, "unknown format (expected .txt, .json, .jsonl, .bib or .csv)")
+    if candidates:  # the most general reader of this extension says what is wrong
+        return candidates[-1]
+    raise SourceError(path, "unknown format (expected a paper list: .txt, .json, .jsonl, "
+                      ".bib, .csv, .ris, OpenReview or CSL-JSON .json, arXiv Atom or DBLP "
+                      ".xml)")
 
 
 def source_id(path: Path) -> str:
@@ -80,9 +101,10 @@ def iter_files(paths: list[Path]) -> Iterator[Path | SourceError]:
             yield SourceError(path, "no such file or directory")
 
 
-def import_file(path: Path, prepare: Prepare | None = None, parallel: bool | None = None
-                ) -> tuple[str, str, Iterator[Paper | SourceError]]:
-    """``(source_id, format, records)``: records are papers, or errors for bad records.
+def import_file(path: Path, prepare: Prepare | None = None, parallel: bool | None = None,
+                hints: Hints = NO_HINTS) -> tuple[str, str, Iterator[Paper | SourceError]]:
+    """``(source_id, format, records)``: records are papers, or errors for bad records;
+    ``hints`` name the venue and year where the file does not.
 
     A big file (or any, with ``parallel=True``) is read and parsed in a worker process,
     which also runs ``prepare.compute`` on each paper (see :mod:`.parallel`)."""
@@ -91,5 +113,5 @@ def import_file(path: Path, prepare: Prepare | None = None, parallel: bool | Non
     if parallel is None:
         parallel = path.stat().st_size >= PARALLEL_BYTES
     if parallel:
-        return sid, module.FORMAT, read_in_worker(module.__name__, path, sid, prepare)
-    return sid, module.FORMAT, module.read(path, sid)
+        return sid, module.FORMAT, read_in_worker(module.__name__, path, sid, prepare, hints)
+    return sid, module.FORMAT, module.read(path, sid, hints)

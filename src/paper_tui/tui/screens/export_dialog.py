@@ -20,13 +20,7 @@ from paper_tui.model import Paper
 from paper_tui.tui.screens.confirm import DIALOG_CSS, Confirm
 
 EXTENSIONS = export.EXTENSIONS
-DESCRIPTIONS = {
-    "bibtex": "BibTeX entries, for LaTeX and reference managers",
-    "markdown": "a readable reading list: title, authors, venue/year, link, note",
-    "csv": "one row a paper, for spreadsheets",
-    "yaml": "papers with their annotations, as YAML",
-    "json": "papers with their annotations, as JSON",
-}
+DESCRIPTIONS = export.DESCRIPTIONS
 
 
 def file_stem(name: str) -> str:

@@ -1,0 +1,167 @@
+"""The exports that carry papers to where a reader writes: CSL-JSON (pandoc's citeproc,
+Zotero), RIS (reference managers, systematic-review tools) and Org (Emacs).
+
+CSL-JSON items are keyed as the BibTeX export keys them, so ``[@key]`` cites the same paper
+from either file. RIS carries the reader's triage: tags, ``status: …`` and ``starred`` as
+``KW`` lines, the note as ``N1``. Org gives each paper a heading (``TODO`` to read,
+``DONE`` read, tags as Org tags) with its fields as properties, its links and the note.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from paper_tui import citations, display
+from paper_tui.model import Paper
+
+if TYPE_CHECKING:
+    from paper_tui.library import Library
+
+PREPRINT_VENUES = {"arxiv", "corr"}
+_DOI = re.compile(r"^https?://(?:dx\.)?doi\.org/(10\..+)$", re.IGNORECASE)
+_ORG_TAG = re.compile(r"[^\w@#%]+")
+_TODO = {"to-read": "TODO", "read": "DONE"}
+
+
+def _title(paper: Paper) -> str:
+    return paper.display_title or display.plain(paper.title)
+
+
+def _doi(url: str) -> str:
+    m = _DOI.match(url)
+    return m.group(1) if m else ""
+
+
+def _preprint(paper: Paper) -> bool:
+    return paper.venue.lower() in PREPRINT_VENUES
+
+
+def _names(paper: Paper) -> Iterator[citations.Name]:
+    for author in paper.authors:
+        yield citations.split_name(display.plain(author))
+
+
+# -- CSL-JSON ------------------------------------------------------------------------------
+def csl_item(paper: Paper, key: str) -> dict[str, Any]:
+    """One CSL-JSON item; ``custom`` keeps the pdf link and the paper's id for a round trip
+    (CSL has no field for them; processors ignore ``custom``)."""
+    item: dict[str, Any] = {
+        "id": key,
+        "type": "article" if _preprint(paper) or not paper.venue else "paper-conference",
+        "title": _title(paper),
+    }
+    authors = []
+    for name in _names(paper):
+        if not name.first:
+            authors.append({"literal": " ".join(p for p in (name.last, name.jr) if p)})
+            continue
+        person = {"family": name.last, "given": name.first}
+        if name.von:
+            person["non-dropping-particle"] = name.von
+        if name.jr:
+            person["suffix"] = name.jr
+        authors.append(person)
+    if authors:
+        item["author"] = authors
+    if paper.year:
+        item["issued"] = {"date-parts": [[paper.year]]}
+    if paper.venue:
+        item["container-title"] = paper.venue
+    if paper.url:
+        item["URL"] = paper.url
+    if doi := _doi(paper.url):
+        item["DOI"] = doi
+    if paper.abstract:
+        item["abstract"] = paper.display_abstract or paper.abstract
+    if paper.keywords:
+        item["keyword"] = ", ".join(paper.keywords)
+    item["custom"] = {"paper-tui-id": paper.id, **({"pdf": paper.pdf} if paper.pdf else {})}
+    return item
+
+
+def csl_json(papers: Sequence[Paper]) -> str:
+    keys = citations.citation_keys(papers)
+    items = [csl_item(p, keys[p.id]) for p in citations.unique_papers(papers)]
+    return json.dumps(items, ensure_ascii=False, indent=2) + "\n"
+
+
+# -- RIS -----------------------------------------------------------------------------------
+def _ris_line(tag: str, value: str) -> list[str]:
+    """``TAG  - value`` on one line (a line of its own could read as a tag: ``KW  - x``)."""
+    value = " ".join(value.split())
+    return [f"{tag}  - {value}"] if value else []
+
+
+def ris_record(paper: Paper, extras: dict[str, Any]) -> list[str]:
+    kind = "UNPB" if _preprint(paper) else "CPAPER" if paper.venue else "GEN"
+    out = [f"TY  - {kind}", f"ID  - {paper.id}", *_ris_line("TI", _title(paper))]
+    for name in _names(paper):
+        parts = [name.last if not name.von else f"{name.von} {name.last}", name.first, name.jr]
+        out += _ris_line("AU", ", ".join(p for p in parts if p))
+    if paper.year:
+        out.append(f"PY  - {paper.year}")
+    for tag, value in (("T2", paper.venue), ("AB", paper.display_abstract or paper.abstract),
+                       ("UR", paper.url), ("L1", paper.pdf), ("DO", _doi(paper.url))):
+        out += _ris_line(tag, value)
+    marks = [*paper.keywords, *extras["tags"]]
+    if extras["status"] != "new":
+        marks.append(f"status: {extras['status']}")
+    if extras["starred"]:
+        marks.append("starred")
+    for mark in marks:
+        out += _ris_line("KW", mark)
+    note = extras["note"].strip()
+    for line in note.split("\n") if note else ():  # a note's lines: N1 after N1
+        out.append(f"N1  - {line}".rstrip())
+    return [*out, "ER  - "]
+
+
+def ris(lib: Library, papers: Sequence[Paper]) -> str:
+    records = ["\n".join(ris_record(p, lib.paper_extras(p.id)))
+               for p in citations.unique_papers(papers)]
+    return "\n\n".join(records) + "\n" if records else ""
+
+
+# -- Org -----------------------------------------------------------------------------------
+def _org_text(text: str) -> list[str]:
+    """Body lines: one starting with ``*`` would be a heading, so it gets a space first."""
+    return [" " + line if line.startswith("*") else line for line in text.split("\n")]
+
+
+def org_entry(paper: Paper, extras: dict[str, Any]) -> list[str]:
+    title = _title(paper).replace("\n", " ")
+    todo = _TODO.get(extras["status"], "")
+    tags = [t for t in (_ORG_TAG.sub("_", tag).strip("_") for tag in extras["tags"]) if t]
+    heading = " ".join(p for p in ("*", todo, title) if p)
+    if tags:
+        heading += "  :" + ":".join(tags) + ":"
+    props = {"ID": paper.id, "AUTHORS": ", ".join(display.plain(a) for a in paper.authors),
+             "VENUE": paper.venue, "YEAR": str(paper.year or ""), "URL": paper.url,
+             "PDF": paper.pdf, "STATUS": extras["status"],
+             "STARRED": "yes" if extras["starred"] else "",
+             "LISTS": ", ".join(extras["lists"])}
+    out = [heading, ":PROPERTIES:"]
+    out += [f":{k}: {v}" for k, v in props.items() if v]
+    out.append(":END:")
+    links = [f"[[{link}][{label}]]" for link, label in ((paper.url, "page"), (paper.pdf, "PDF"))
+             if link]
+    if links:
+        out.append(" · ".join(links))
+    if extras["note"]:
+        out += ["", *_org_text(extras["note"].strip())]
+    if paper.abstract:
+        out += ["", "#+begin_quote", *_org_text(paper.display_abstract or paper.abstract),
+                "#+end_quote"]
+    return out
+
+
+def org(lib: Library, papers: Sequence[Paper], title: str, description: str) -> str:
+    lines = [f"#+TITLE: {title or 'Papers'}", ""]
+    if description:
+        lines += [*_org_text(description), ""]
+    for paper in citations.unique_papers(papers):
+        lines += [*org_entry(paper, lib.paper_extras(paper.id)), ""]
+    return "\n".join(lines).rstrip("\n") + "\n"

@@ -1,0 +1,142 @@
+"""OpenReview notes as its API returns them: ``{"notes": [...]}`` or a bare array of notes.
+
+API v2 wraps every content field as ``{"value": ...}``; API v1 gives plain values. Venue
+and year come from ``venue`` / ``venueid`` (``ICLR 2024 oral``, ``ICLR.cc/2024/Conference``);
+so do the track (oral, spotlight, poster) and the decision. Rejected and withdrawn
+submissions are imported, flagged: their decision is a keyword (``keyword:rejected``) and
+the import says how many there were.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from paper_tui.errors import SourceError, SourceNotice
+from paper_tui.importers.common import (
+    NO_HINTS,
+    Hints,
+    make_paper,
+    parse_year,
+    read_json,
+    split_authors,
+    split_keywords,
+)
+from paper_tui.model import Paper
+
+FORMAT = "openreview"
+EXTENSIONS = (".json",)
+SITE = "https://openreview.net"
+TRACKS = ("oral", "spotlight", "poster")
+FLAGGED = ("rejected", "withdrawn")
+_DECISIONS = (("withdraw", "withdrawn"), ("desk reject", "rejected"), ("reject", "rejected"),
+              ("submitted to", "submitted"), ("accept", "accepted"))
+_VENUE = re.compile(r"^(?P<venue>.*?)\s*(?P<year>(?:19|20)\d{2})\b")
+
+
+def sniff(head: str) -> bool:
+    head = head.lstrip()
+    if head.startswith("{") and '"notes"' in head[:200]:
+        return True
+    return head.startswith("[") and '"content"' in head and \
+        any(key in head for key in ('"forum"', '"invitation"', '"invitations"'))
+
+
+def _value(field: Any) -> Any:
+    """A content field's value: v2 wraps it as ``{"value": ...}``."""
+    return field.get("value") if isinstance(field, dict) else field
+
+
+def _text(content: dict, *keys: str) -> str:
+    for key in keys:
+        value = _value(content.get(key))
+        if value:
+            return value if isinstance(value, str) else ", ".join(map(str, value))
+    return ""
+
+
+def decision_and_track(*texts: str) -> tuple[str, str]:
+    """``("accepted", "oral")`` from ``ICLR 2024 oral``, ``Accept (Oral)``,
+    ``ICLR.cc/2024/Conference/Withdrawn_Submission`` …"""
+    text = " ".join(texts).lower().replace("_", " ")
+    decision = next((word for cue, word in _DECISIONS if cue in text), "")
+    track = next((t for t in TRACKS if re.search(rf"\b{t}\b", text)), "")  # not "doctoral"
+    if track and not decision:
+        decision = "accepted"
+    return decision, track
+
+
+def _venue_year(venue: str, venueid: str, note: dict) -> tuple[str, int | None]:
+    """``ICLR`` and 2024 from ``ICLR 2024 poster`` or ``ICLR.cc/2024/Conference``
+    (or ``Submitted to ICLR 2024``); the year of the note's dates when neither says."""
+    name, year = "", None
+    m = _VENUE.match(re.sub(r"(?i)^submitted to\s+", "", venue))
+    if m:
+        name, year = m.group("venue"), int(m.group("year"))
+    elif venueid:
+        parts = venueid.split("/")
+        name = parts[0].removesuffix(".cc") if not parts[0].startswith("dblp.org") \
+            else (parts[2] if len(parts) > 2 else "")
+        year = next((int(p) for p in parts if re.fullmatch(r"(19|20)\d{2}", p)), None)
+    if year is None:
+        stamp = note.get("pdate") or note.get("cdate") or note.get("tcdate")
+        if isinstance(stamp, int | float):
+            year = datetime.fromtimestamp(stamp / 1000, UTC).year
+    return name, year
+
+
+def _link(value: str) -> str:
+    return SITE + value if value.startswith("/") else value
+
+
+def note_to_paper(note: dict, source: str, hints: Hints) -> Paper:
+    content = note.get("content") or {}
+    venue_text, venueid = _text(content, "venue"), _text(content, "venueid")
+    venue, year = _venue_year(venue_text, venueid, note)
+    decision, track = decision_and_track(venue_text, venueid, _text(content, "decision"))
+    keywords = list(split_keywords(_value(content.get("keywords"))))
+    keywords += [w for w in (track, decision if decision != "accepted" else "")
+                 if w and w not in keywords]
+    forum = note.get("forum") or note.get("id") or ""
+    return make_paper(
+        source=source,
+        title=_text(content, "title"),
+        abstract=_text(content, "abstract"),
+        authors=split_authors(_value(content.get("authors"))),
+        venue=venue or hints.venue,
+        year=year or parse_year(_text(content, "year")) or hints.year,
+        url=f"{SITE}/forum?id={forum}" if forum else "",
+        pdf=_link(_text(content, "pdf")),
+        keywords=keywords,
+        bibtex=_text(content, "_bibtex"),
+        tldr=_text(content, "TL;DR", "TLDR", "tldr"),
+        track=track,
+        decision=decision,
+    )
+
+
+def read(path: Path, source: str, hints: Hints = NO_HINTS) -> Iterator[Paper | SourceError]:
+    data = read_json(path)
+    notes = data.get("notes") if isinstance(data, dict) else data
+    if not isinstance(notes, list):
+        raise SourceError(path, 'expected OpenReview notes: {"notes": [...]} or a JSON array')
+    flagged: Counter[str] = Counter()
+    for number, note in enumerate(notes, 1):
+        if not isinstance(note, dict) or not isinstance(note.get("content"), dict):
+            yield SourceError(path, "not an OpenReview note (no content object)", record=number)
+            continue
+        paper = note_to_paper(note, source, hints)
+        if not paper.abstract and paper.title_generated:
+            yield SourceError(path, "note has neither title nor abstract", record=number)
+            continue
+        if paper.decision in FLAGGED:
+            flagged[paper.decision] += 1
+        yield paper
+    if flagged:
+        counts = " and ".join(f"{n} {word}" for word, n in sorted(flagged.items()))
+        yield SourceNotice(path, f"{counts} submission(s) imported, flagged: search "
+                           + " or ".join(f"keyword:{word}" for word in sorted(flagged)))
