@@ -44,12 +44,19 @@ class Result:
         return self.code == 0
 
 
+_SAYS_NOTHING = ("hint:", "failed to push some refs", "could not read from remote repository",
+                 "please make sure you have the correct access", "and the repository exists")
+
+
 def last_line(text: str) -> str:
-    """Git's most telling line: the last ``fatal:``/``error:`` one, else the last."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    for line in reversed(lines):
-        if line.startswith(("fatal:", "error:", "remote:")):
-            return line
+    """Git's most telling line: what the remote said, else the last ``fatal:``/``error:``
+    or rejection, else the last line (hints and generic lines say nothing)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip() and not any(
+        s in line.lower() for s in _SAYS_NOTHING)]
+    for prefixes in (("remote:",), ("fatal:", "error:", "! [")):
+        for line in reversed(lines):
+            if line.startswith(prefixes) and line.rstrip(":") not in ("remote", "fatal"):
+                return line
     return lines[-1] if lines else "no message"
 
 

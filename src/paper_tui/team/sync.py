@@ -135,7 +135,8 @@ class _Sync:
         if fresh:
             self.dir.mkdir(parents=True, exist_ok=True)
             self._out("init", "-q", "-b", "main")
-            state.agreed = None
+            # A new repo: everything is sent again.
+            state.agreed, state.sources, state.unsent = None, {}, 0
         current = self.git.run("remote", "get-url", "origin")
         if remote is not None and current.out.strip() != remote:
             self._out("remote", "set-url" if current.ok else "add", "origin", remote)
@@ -230,13 +231,18 @@ class _Sync:
         lists = self._take_in(stores.lists.store.path, stores.lists.store.schema,
                               repo.LISTS_SCHEMA, repo.LISTS, base, head)
         if lists:
-            who = ", ".join(self._authors(base, head, repo.LISTS)) or "the team"
+            who = ", ".join(self._authors(base, head, repo.LISTS)) or f"{me} (another machine)"
             self.report.lists_from[who] = self.report.lists_from.get(who, 0) + len(lists)
         for path in self._changed(base, head, repo.PEOPLE):
-            if path != own and path.endswith(".yaml"):
+            if path == own or not path.endswith(".yaml"):
+                continue
+            who = Path(path).stem
+            try:
                 n = len(self._diff_keys(repo.PEOPLE_SCHEMA, path, base, head)[2])
-                who = Path(path).stem
-                self.report.papers_from[who] = self.report.papers_from.get(who, 0) + n
+            except StoreError as exc:  # theirs to fix; it takes nothing from anyone else
+                self.report.notes.append(f"{exc}; {who}'s triage is not shown until fixed")
+                continue
+            self.report.papers_from[who] = self.report.papers_from.get(who, 0) + n
         self._import_sources(self._changed(base, head, repo.SOURCES))
         self.state.agreed = head
         self.state.save(self.root)
