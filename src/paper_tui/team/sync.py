@@ -96,6 +96,7 @@ class _Sync:
         self.report = SyncReport()
         self.git: Git
         self.url = ""
+        self.written = False  # a team file was written by this sync
 
     # -- the steps -------------------------------------------------------------------------
     def run(self, remote: str | None, name: str | None) -> SyncReport:
@@ -137,21 +138,25 @@ class _Sync:
             self._out("init", "-q", "-b", "main")
             # A new repo: everything is sent again.
             state.agreed, state.sources, state.unsent = None, {}, 0
-        current = self.git.run("remote", "get-url", "origin")
-        if remote is not None and current.out.strip() != remote:
-            self._out("remote", "set-url" if current.ok else "add", "origin", remote)
-        elif not current.ok:
+        known = dict(line.split(" ", 1) for line in self.git.run(
+            "config", "--get-regexp", rf"^(remote\.origin\.url|merge\.{repo.DRIVER}\.driver)$"
+        ).out.splitlines() if " " in line)
+        current = known.get("remote.origin.url")
+        if remote is not None and current != remote:
+            self._out("remote", "add" if current is None else "set-url", "origin", remote)
+        elif current is None:
             raise PaperTuiError(f"the team repo {self.dir} has no remote 'origin': run "
                                 "`paper-tui sync --remote URL` once")
-        self.url = remote or current.out.strip()
-        driver = (f"{shlex.quote(sys.executable)} -m paper_tui merge-driver %O %A %B %P")
-        if self.git.run("config", "--get", f"merge.{repo.DRIVER}.driver").out.strip() != driver:
+        self.url = remote or current or ""
+        driver = f"{shlex.quote(sys.executable)} -m paper_tui merge-driver %O %A %B %P"
+        if known.get(f"merge.{repo.DRIVER}.driver") != driver:
             self._out("config", f"merge.{repo.DRIVER}.name", "paper-tui field-by-field merge")
             self._out("config", f"merge.{repo.DRIVER}.driver", driver)
             self._out("config", "branch.main.remote", "origin")
             self._out("config", "branch.main.merge", "refs/heads/main")
-        state.name = name
-        state.save(self.root)
+        if state.name != name or fresh:
+            state.name = name
+            state.save(self.root)
 
     def _check_repo(self) -> None:
         """Refuse to work on a repo someone left mid-merge (or mid-rebase)."""
@@ -196,8 +201,9 @@ class _Sync:
         """Push our commits; False when the remote moved on meanwhile (merge again)."""
         head = self.git.rev("HEAD")
         if head is None or head == theirs or (theirs and self._is_ancestor(head, theirs)):
-            self.report.sent, self.state.unsent = self.state.unsent, 0
-            self.state.save(self.root)
+            if self.state.unsent:
+                self.report.sent, self.state.unsent = self.state.unsent, 0
+                self.state.save(self.root)
             return True
         self.say("sending")
         result = self.git.run("push", "--quiet", "origin", "HEAD:refs/heads/main",
@@ -252,7 +258,8 @@ class _Sync:
         """A team file's records at ``base`` and ``head``, and the keys that differ."""
         old = repo.read(self.git.show(base, rel), self.dir / rel, schema).records
         new = repo.read(self.git.show(head, rel), self.dir / rel, schema).records
-        keys = sorted(k for k in old.keys() | new.keys() if old.get(k) != new.get(k))
+        keys = sorted(k for k in old.keys() | new.keys()
+                      if _fields(old.get(k)) != _fields(new.get(k)))
         return old, new, keys
 
     def _take_in(self, local_path: Path, local_schema: Schema, team_schema: Schema, rel: str,
@@ -306,10 +313,13 @@ class _Sync:
                             titled=False)
         shared = self._export_sources()
         attributes = self.dir / ".gitattributes"
+        written = self.written or bool(shared)
         if not attributes.exists() or attributes.read_text("utf-8") != repo.ATTRIBUTES:
             attributes.write_text(repo.ATTRIBUTES, "utf-8")
-        self._out("add", "--", ".gitattributes", own, repo.LISTS,
-                  *([repo.SOURCES] if (self.dir / repo.SOURCES).exists() else []))
+            written = True
+        if written:  # else only what a stopped sync may have staged is left to commit
+            self._out("add", "--", ".gitattributes", own, repo.LISTS,
+                      *([repo.SOURCES] if (self.dir / repo.SOURCES).exists() else []))
         if self.git.run("diff", "--cached", "--quiet").ok:
             return
         message = _message(me, papers, len(lists), shared)
@@ -324,15 +334,19 @@ class _Sync:
         path = self.dir / rel
         text = path.read_text("utf-8") if path.exists() else None
         team = repo.read(text, path, schema)
+        # A record whose fields are the team file's is left as it is there: a time stamp
+        # alone (re-stamped elsewhere with the same values) is no change to send back.
         changed = sorted(k for k in local.keys() | team.records.keys()
-                         if local.get(k) != team.records.get(k))
+                         if _fields(local.get(k)) != _fields(team.records.get(k)))
         if not changed and text is not None:
             return []
+        local = {k: v if k in changed else team.records[k] for k, v in local.items()}
         titles = team.titles
         if titled:
             titles = {**titles, **self._titles([k for k in changed if k in local])}
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(repo.write(schema, local, titles, reuse=team), "utf-8")
+        self.written = True
         return [(team.records.get(k), local.get(k)) for k in changed]
 
     def _titles(self, ids: list[str]) -> dict[str, str]:
@@ -387,6 +401,11 @@ class _Sync:
         span = head if base is None else f"{base}..{head}"
         names = self._out("log", "--no-merges", "--format=%an", span, "--", rel).split()
         return [n for n in dict.fromkeys(names) if n != self.state.name]
+
+
+def _fields(record: Record | None) -> Record:
+    """A record without its time stamp (an absent record: no fields)."""
+    return {k: v for k, v in (record or {}).items() if k != "updated"}
 
 
 def _message(me: str, papers: list[tuple[Record | None, Record | None]], lists: int,
