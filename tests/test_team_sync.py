@@ -154,12 +154,10 @@ def test_the_merge_driver_merges_a_plain_git_pull(tmp_path: Path) -> None:
     time.sleep(1.1)
     desktop.run("tag", p, "from-desktop")
     desktop.run("untag", p, "a")
-    desktop.sync()  # pushes nothing new from the laptop? it merges the laptop's commit
+    desktop.sync()  # merges the laptop's tag with its own change, pushes
     laptop.run("tag", p, "again")
-    # Commit on the laptop by hand, then a plain `git pull` in its team repo.
-    laptop.sync()  # brings the laptop up to date, commits "again" and pushes
-    desktop.run("note", p, "--set", "desktop note")
-    # The desktop commits its change without pulling (sync would merge): do it with git.
+    laptop.sync()
+    # Now both machines change the file by hand, commit, and the desktop runs `git pull`.
     desktop_file = desktop.team / "people" / "alice.yaml"
     laptop_file = laptop.team / "people" / "alice.yaml"
     text = laptop_file.read_text().replace("    - again\n", "    - again\n    - by-hand\n")
