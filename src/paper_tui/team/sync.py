@@ -67,8 +67,10 @@ def _count(n: int, what: str) -> str:
 
 def run_sync(library: Library, progress: Progress | None = None, *, remote: str | None = None,
              name: str | None = None) -> str:
-    """Sync ``library`` with its team; returns the one-line summary. For the app's worker:
-    raises :class:`PaperTuiError` (one line) when the sync could not finish."""
+    """Sync ``library`` with its team; returns the one-line summary. For the app's worker
+    thread: ``progress`` is called from that thread; :class:`PaperTuiError` (one line) when
+    the sync could not finish. What it takes in reaches the app as a change made by another
+    process (the annotation service's change listeners fire)."""
     return sync(library, remote=remote, name=name, progress=progress).summary()
 
 
