@@ -23,6 +23,7 @@ COMMANDS = {
                      "tags", "orphans"), "annotate"),
     "cite": "cite",
     "config": "settings",
+    **dict.fromkeys(("sync", "merge-driver"), "team"),
 }
 """Each sub-command and the module of this package that registers it."""
 COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))

@@ -113,8 +113,11 @@ def cmd_search(args: argparse.Namespace, ctx: Context) -> int:
 def cmd_show(args: argparse.Namespace, ctx: Context) -> int:
     lib = ctx.library
     paper = lib.paper(args.id)
+    from paper_tui.team.layer import Team
+
+    team = Team(lib.root).annotators(paper.id)
     if args.json:
-        print_json(record(lib, paper))
+        print_json(record(lib, paper, team=team))
         return 0
     print(paper.display_title)
     if paper.name:
@@ -133,6 +136,12 @@ def cmd_show(args: argparse.Namespace, ctx: Context) -> int:
     for label, values in (("Tags", extras["tags"]), ("Lists", extras["lists"])):
         if values:
             print(f"{label + ':':<8} {', '.join(values)}")
+    for name, seen in team.items():
+        did = [seen["status"]] if seen["status"] != "new" else []
+        did += ["★ starred"] if seen["starred"] else []
+        did += [f"tags {', '.join(seen['tags'])}"] if seen["tags"] else []
+        did += ["a note"] if seen["note"] else []
+        print(f"{'Team:':<8} {name}: {', '.join(did)}")
     print()
     print(textwrap.fill(paper.display_abstract, width=88))
     if extras["note"]:

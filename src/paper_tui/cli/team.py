@@ -1,0 +1,51 @@
+"""``sync``: share triage with a team through a git remote; ``merge-driver``: git's hook."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from paper_tui.cli.context import Context
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "sync", help="share your triage, reading lists and paper lists with your team",
+        description="Commit this library's triage to the team repo (<library>/team), fetch, "
+                    "merge field by field, push, and print what came in and went out. The "
+                    "first time, give --remote and --as.")
+    p.add_argument("--remote", metavar="URL",
+                   help="the team's git remote: a bare repo path, ssh or https (remembered)")
+    p.add_argument("--as", dest="name", metavar="NAME",
+                   help="who you are in the team (remembered; names people/NAME.yaml)")
+    p.set_defaults(handler=cmd_sync)
+
+    # Called by git (configured in the team repo), not by people: no help line.
+    p = sub.add_parser("merge-driver")
+    for name in ("base", "ours", "theirs", "path"):
+        p.add_argument(name)
+    p.set_defaults(handler=cmd_merge_driver)
+
+
+def cmd_sync(args: argparse.Namespace, ctx: Context) -> int:
+    from paper_tui.team.sync import sync
+
+    show = None
+    if sys.stderr.isatty():
+        def show(message: str) -> None:
+            sys.stderr.write(f"\r\x1b[Ksync: {message}")
+            sys.stderr.flush()
+
+    report = sync(ctx.library, remote=args.remote, name=args.name, progress=show)
+    if show is not None:
+        sys.stderr.write("\r\x1b[K")
+    for note in report.notes:
+        print(f"paper-tui: {note}", file=sys.stderr)
+    print(report.summary())
+    return 0
+
+
+def cmd_merge_driver(args: argparse.Namespace, ctx: Context) -> int:
+    from paper_tui.team.merge import run_driver
+
+    return run_driver(args.base, args.ours, args.theirs, args.path)

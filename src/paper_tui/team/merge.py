@@ -1,0 +1,81 @@
+"""Merging team files field by field, never by lines: git's merge driver and sync use it.
+
+The store's three-way :func:`~paper_tui.store.merge.merge_record` does the work (tags and list
+members: a union with explicit removals honoured; status, star, note: the latest change
+by its time stamp), with one exception for people: a note both sides edited keeps both
+texts, older first, rather than losing one. No conflict marker ever lands in a file: when
+a side cannot be read, the driver leaves our file as it was and says why.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from paper_tui.errors import StoreError
+from paper_tui.store.merge import merge_record, stamp_time
+from paper_tui.store.schema import Record, Schema
+from paper_tui.team import repo
+
+NOTE_BREAK = "\n\n"
+
+
+def merge_one(schema: Schema, base: Record | None, ours: Record | None,
+              theirs: Record | None) -> Record | None:
+    """Three-way merge of one record, each side's time being its ``updated`` stamp."""
+    our_time = stamp_time((ours or {}).get("updated"))
+    merged = merge_record(schema, base, ours, theirs, our_time)
+    if merged is None or schema.field("note") is None or not ours or not theirs:
+        return merged
+    b = (base or {}).get("note", "")
+    o, t = ours.get("note", ""), theirs.get("note", "")
+    if b in (o, t) or o == t:
+        return merged
+    if o in t or t in o:  # one side only added to the other's text
+        merged["note"] = t if o in t else o
+        return merged
+    older, newer = (o, t) if our_time <= stamp_time(theirs.get("updated")) else (t, o)
+    merged["note"] = NOTE_BREAK.join(x for x in (older, newer) if x)
+    return merged
+
+
+def merge_records(schema: Schema, base: dict[str, Record], ours: dict[str, Record],
+                  theirs: dict[str, Record]) -> dict[str, Record]:
+    out = {}
+    for key in ours.keys() | theirs.keys():
+        o, t = ours.get(key), theirs.get(key)
+        merged = t if o == t else merge_one(schema, base.get(key), o, t)
+        if merged is not None:
+            out[key] = merged
+    return out
+
+
+def merge_texts(schema: Schema, base: str | None, ours: str | None, theirs: str | None,
+                path: Path) -> str:
+    """The merged text of a team file; :class:`StoreError` when a side cannot be read."""
+    b, o, t = (repo.read(text, path, schema) for text in (base, ours, theirs))
+    records = merge_records(schema, b.records, o.records, t.records)
+    titles = {**t.titles, **o.titles}
+    return repo.write(schema, records, titles, reuse=o)
+
+
+def _text(path: str) -> str | None:
+    data = Path(path).read_bytes()
+    return data.decode("utf-8") if data else None
+
+
+def run_driver(base: str, ours: str, theirs: str, repo_path: str) -> int:
+    """``git merge``'s driver: %O %A %B %P. Writes the result over %A; 0 when merged.
+
+    A source file (a paper list) both sides changed keeps ours: it is a whole file, and
+    the paper ids of either version are stable, so nothing a member annotated is lost."""
+    schema = repo.schema_for(repo_path)
+    if schema is None:
+        return 0
+    try:
+        merged = merge_texts(schema, _text(base), _text(ours), _text(theirs), Path(repo_path))
+    except (StoreError, OSError, UnicodeDecodeError) as exc:
+        print(f"paper-tui merge-driver: cannot merge {repo_path}: {exc}", file=sys.stderr)
+        return 1
+    Path(ours).write_text(merged, "utf-8")
+    return 0

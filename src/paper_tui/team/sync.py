@@ -1,0 +1,437 @@
+"""One team sync: take in what the repo has, commit this library's changes, fetch, merge,
+take in the merge, push. Serialised per library by a file lock.
+
+The library's own stores stay the truth: a sync that stops at any step (no network, a
+refused login, a conflict someone left in the repo) has changed nothing local, and the
+next one starts over. What the local stores last took in from the repo is the commit
+``State.agreed``; when the repo moved past it without us (a stopped sync, a plain
+``git pull`` in the team directory), the next sync takes in that difference first.
+
+Taking in goes through a second :class:`~.file_store.YamlStore` on the library's files,
+as another process would: a running app merges it with its own unsaved work and refreshes.
+"""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import filelock
+
+from paper_tui import paths
+from paper_tui.errors import PaperTuiError, StoreError
+from paper_tui.sources import checksum
+from paper_tui.store.file_store import YamlStore
+from paper_tui.store.merge import stamp_time
+from paper_tui.store.schema import Record, Schema
+from paper_tui.team import repo
+from paper_tui.team.git import NETWORK_TIMEOUT, Git, GitError, last_line, remote_fault
+from paper_tui.team.merge import merge_one
+
+if TYPE_CHECKING:
+    from paper_tui.library import Library
+
+Progress = Callable[[str], None]
+"""``progress(message)``: what the sync is doing now ("fetching", "merging", …)."""
+LOCK_TIMEOUT = 600.0
+PUSH_TRIES = 3
+
+
+@dataclass
+class SyncReport:
+    """What came in and went out."""
+
+    papers_from: dict[str, int] = field(default_factory=dict)  # member -> papers changed
+    lists_from: dict[str, int] = field(default_factory=dict)  # member(s) -> lists changed
+    sources_in: list[tuple[str, int]] = field(default_factory=list)  # file, new papers
+    sent: int = 0
+    unsent: int = 0  # committed but not pushed (the push failed)
+    notes: list[str] = field(default_factory=list)  # things worth a line of their own
+
+    def summary(self) -> str:
+        came = [_count(n, "paper") + f" from {who}" for who, n in self.papers_from.items() if n]
+        came += [_count(n, "list") + f" from {who}" for who, n in self.lists_from.items() if n]
+        came += [f"paper list {name} ({_count(n, 'new paper')})" for name, n in self.sources_in]
+        went = f"sent {_count(self.sent, 'change')}" if self.sent else "nothing to send"
+        return f"{', '.join(came) or 'nothing new'}; {went}"
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n:,} {what}" + ("" if n == 1 else "s")
+
+
+def run_sync(library: Library, progress: Progress | None = None, *, remote: str | None = None,
+             name: str | None = None) -> str:
+    """Sync ``library`` with its team; returns the one-line summary. For the app's worker
+    thread: ``progress`` is called from that thread; :class:`PaperTuiError` (one line) when
+    the sync could not finish. What it takes in reaches the app as a change made by another
+    process (the annotation service's change listeners fire)."""
+    return sync(library, remote=remote, name=name, progress=progress).summary()
+
+
+def sync(library: Library, *, remote: str | None = None, name: str | None = None,
+         progress: Progress | None = None) -> SyncReport:
+    lock = filelock.FileLock(str(library.root / ".team.lock"), timeout=LOCK_TIMEOUT)
+    try:
+        lock.acquire()
+    except filelock.Timeout:
+        raise PaperTuiError(f"another sync of {library.root} has run for "
+                            f"{LOCK_TIMEOUT:.0f} s; try again later") from None
+    try:
+        return _Sync(library, progress).run(remote, name)
+    finally:
+        lock.release()
+
+
+class _Sync:
+    def __init__(self, library: Library, progress: Progress | None) -> None:
+        self.lib = library
+        self.root = library.root
+        self.dir = library.root / repo.TEAM_DIR
+        self.state = repo.State.load(library.root)
+        self.say = progress or (lambda message: None)
+        self.report = SyncReport()
+        self.git: Git
+        self.url = ""
+        self.written = False  # a team file was written by this sync
+
+    # -- the steps -------------------------------------------------------------------------
+    def run(self, remote: str | None, name: str | None) -> SyncReport:
+        self._setup(remote, name)
+        self._check_repo()
+        for attempt in range(PUSH_TRIES):
+            theirs = self._fetch()
+            if attempt == 0:
+                if self.git.rev("HEAD") is None and theirs is not None:
+                    self._out("checkout", "-q", "-B", "main", "origin/main")
+                self._catch_up()
+                self._export()
+            if theirs is not None and not self._is_ancestor(theirs, "HEAD"):
+                self._merge()
+                self._catch_up()
+            if self._push(theirs):
+                break
+        else:
+            raise GitError(f"the team remote {self.url} kept moving while we merged "
+                           f"({PUSH_TRIES} tries); your changes are committed here, run sync "
+                           "again")
+        return self.report
+
+    def _setup(self, remote: str | None, name: str | None) -> None:
+        state = self.state
+        if name is not None:
+            name = repo.check_name(name)
+            if state.name and state.name != name:
+                raise PaperTuiError(f"this library syncs as {state.name!r}, not {name!r}: a "
+                                    "person keeps one name (use another library for another)")
+        name = name or state.name
+        fresh = not (self.dir / ".git").exists()
+        if name is None or (fresh and remote is None):
+            raise PaperTuiError("this library is not in a team yet: run `paper-tui sync "
+                                "--remote URL --as NAME` once (URL: any git remote)")
+        self.git = Git(self.dir, name)
+        if fresh:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            self._out("init", "-q", "-b", "main")
+            # A new repo: everything is sent again.
+            state.agreed, state.sources, state.unsent = None, {}, 0
+        known = dict(line.split(" ", 1) for line in self.git.run(
+            "config", "--get-regexp", rf"^(remote\.origin\.url|merge\.{repo.DRIVER}\.driver)$"
+        ).out.splitlines() if " " in line)
+        current = known.get("remote.origin.url")
+        if remote is not None and current != remote:
+            self._out("remote", "add" if current is None else "set-url", "origin", remote)
+        elif current is None:
+            raise PaperTuiError(f"the team repo {self.dir} has no remote 'origin': run "
+                                "`paper-tui sync --remote URL` once")
+        self.url = remote or current or ""
+        driver = f"{shlex.quote(sys.executable)} -m paper_tui merge-driver %O %A %B %P"
+        if known.get(f"merge.{repo.DRIVER}.driver") != driver:
+            self._out("config", f"merge.{repo.DRIVER}.name", "paper-tui field-by-field merge")
+            self._out("config", f"merge.{repo.DRIVER}.driver", driver)
+            self._out("config", "branch.main.remote", "origin")
+            self._out("config", "branch.main.merge", "refs/heads/main")
+        if state.name != name or fresh:
+            state.name = name
+            state.save(self.root)
+
+    def _check_repo(self) -> None:
+        """Refuse to work on a repo someone left mid-merge (or mid-rebase)."""
+        git_dir = self.dir / ".git"
+        unmerged = sorted({line.split("\t", 1)[-1] for line in
+                           self._out("ls-files", "--unmerged").splitlines()})
+        busy = [p for p in ("MERGE_HEAD", "rebase-merge", "rebase-apply", "CHERRY_PICK_HEAD")
+                if (git_dir / p).exists()]
+        if unmerged or busy:
+            what = f"conflicts in {', '.join(unmerged)}" if unmerged else "an unfinished " + (
+                "merge" if busy[0] == "MERGE_HEAD" else "rebase or cherry-pick")
+            raise GitError(f"the team repo {self.dir} has {what}: finish it there (e.g. "
+                           f"`git -C {self.dir} merge --abort`), then sync again; nothing "
+                           "local changed")
+
+    def _fetch(self) -> str | None:
+        self.say("fetching")
+        result = self.git.run("fetch", "--quiet", "--no-tags", "origin",
+                              "+refs/heads/main:refs/remotes/origin/main",
+                              timeout=NETWORK_TIMEOUT)
+        if not result.ok and "couldn't find remote ref" not in result.err.lower():
+            raise remote_fault(result.err, self.url, "fetch")
+        return self.git.rev("refs/remotes/origin/main") if result.ok else None
+
+    def _merge(self) -> None:
+        self.say("merging")
+        result = self.git.run("merge", "--no-edit", "--quiet", "origin/main")
+        if result.ok:
+            return
+        said = last_line(result.err or result.out)
+        if "unrelated histories" in said:
+            raise GitError(
+                f"the team remote {self.url} holds a different history than {self.dir} (was it "
+                f"re-created or overwritten?); nothing was merged. To join it afresh, move "
+                f"{self.dir} aside and run `paper-tui sync --remote {self.url}`: your own "
+                "work is in the library and is sent again")
+        self.git.run("merge", "--abort")
+        raise GitError(f"cannot merge the team's changes in {self.dir} ({said}); nothing "
+                       "local changed, the repo is as before the sync")
+
+    def _push(self, theirs: str | None) -> bool:
+        """Push our commits; False when the remote moved on meanwhile (merge again)."""
+        head = self.git.rev("HEAD")
+        if head is None or head == theirs or (theirs and self._is_ancestor(head, theirs)):
+            if self.state.unsent:
+                self.report.sent, self.state.unsent = self.state.unsent, 0
+                self.state.save(self.root)
+            return True
+        self.say("sending")
+        result = self.git.run("push", "--quiet", "origin", "HEAD:refs/heads/main",
+                              timeout=NETWORK_TIMEOUT)
+        if not result.ok:
+            low = result.err.lower()
+            if "fetch first" in low or "non-fast-forward" in low or "[rejected]" in low:
+                return False
+            self.report.unsent = self.state.unsent
+            raise remote_fault(result.err, self.url, "push")
+        self.report.sent, self.state.unsent = self.state.unsent, 0
+        self.state.save(self.root)
+        return True
+
+    # -- taking in what the repo holds -----------------------------------------------------
+    def _catch_up(self) -> None:
+        head = self.git.rev("HEAD")
+        base = self.state.agreed
+        if head is None or head == base:
+            return
+        if base is not None and self.git.rev(base) is None:
+            base = None  # a commit the repo no longer has: compare with nothing
+        self.say("taking in")
+        me = self.state.name or ""
+        own = repo.person_file(me)
+        stores = self.lib.annotations
+        mine = self._take_in(stores.store.path, stores.store.schema, repo.PEOPLE_SCHEMA, own,
+                             base, head)
+        if mine:
+            self.report.papers_from[f"{me} (another machine)"] = len(mine)
+        lists = self._take_in(stores.lists.store.path, stores.lists.store.schema,
+                              repo.LISTS_SCHEMA, repo.LISTS, base, head)
+        if lists:
+            who = ", ".join(self._authors(base, head, repo.LISTS)) or f"{me} (another machine)"
+            self.report.lists_from[who] = self.report.lists_from.get(who, 0) + len(lists)
+        for path in self._changed(base, head, repo.PEOPLE):
+            if path == own or not path.endswith(".yaml"):
+                continue
+            who = Path(path).stem
+            try:
+                n = len(self._diff_keys(repo.PEOPLE_SCHEMA, path, base, head)[2])
+            except StoreError as exc:  # theirs to fix; it takes nothing from anyone else
+                self.report.notes.append(f"{exc}; {who}'s triage is not shown until fixed")
+                continue
+            self.report.papers_from[who] = self.report.papers_from.get(who, 0) + n
+        self._import_sources(self._changed(base, head, repo.SOURCES))
+        self.state.agreed = head
+        self.state.save(self.root)
+
+    def _diff_keys(self, schema: Schema, rel: str, base: str | None, head: str
+                   ) -> tuple[dict[str, Record], dict[str, Record], list[str]]:
+        """A team file's records at ``base`` and ``head``, and the keys that differ."""
+        old = repo.read(self.git.show(base, rel), self.dir / rel, schema).records
+        new = repo.read(self.git.show(head, rel), self.dir / rel, schema).records
+        keys = sorted(k for k in old.keys() | new.keys()
+                      if _fields(old.get(k)) != _fields(new.get(k)))
+        return old, new, keys
+
+    def _take_in(self, local_path: Path, local_schema: Schema, team_schema: Schema, rel: str,
+                 base: str | None, head: str) -> list[str]:
+        """Bring the repo's changes to one file (base -> head) into the library's store,
+        merged with what changed locally since; returns the keys that changed."""
+        old, new, keys = self._diff_keys(team_schema, rel, base, head)
+        if not keys:
+            return []
+        store = YamlStore(local_path, local_schema)
+        store.load()
+        if store.read_only_reason:
+            raise StoreError(store.read_only_reason)
+        for key in keys:
+            current = store.get(key)
+            merged = merge_one(local_schema, old.get(key), current, new.get(key))
+            if merged != current:
+                at = stamp_time((merged or {}).get("updated")) or time.time()
+                store.put(key, merged, at)
+        store.save()
+        return keys
+
+    def _import_sources(self, changed: list[str]) -> None:
+        from paper_tui.importers.registry import source_id  # only when lists came in
+
+        manifest = self.lib.sources.manifest
+        for rel in changed:
+            path = self.dir / rel
+            if not path.is_file():
+                continue
+            digest = checksum(path)
+            info = manifest.get(source_id(path))
+            if info is None or info.checksum != digest:
+                self.say(f"importing {path.name}")
+                report = self.lib.import_paths([path])
+                for error in report.errors:
+                    self.report.notes.append(str(error))
+                self.report.sources_in.append((path.name, report.added))
+                manifest = self.lib.sources.manifest
+            self.state.sources[path.name] = digest
+
+    # -- sending this library's changes ----------------------------------------------------
+    def _export(self) -> None:
+        self.say("committing")
+        stores = self.lib.annotations
+        stores.flush()
+        me = self.state.name or ""
+        own = repo.person_file(me)
+        papers = self._write(own, repo.PEOPLE_SCHEMA, stores.store.snapshot(), titled=True)
+        lists = self._write(repo.LISTS, repo.LISTS_SCHEMA, stores.lists.store.snapshot(),
+                            titled=False)
+        shared = self._export_sources()
+        attributes = self.dir / ".gitattributes"
+        written = self.written or bool(shared)
+        if not attributes.exists() or attributes.read_text("utf-8") != repo.ATTRIBUTES:
+            attributes.write_text(repo.ATTRIBUTES, "utf-8")
+            written = True
+        if written:  # else only what a stopped sync may have staged is left to commit
+            self._out("add", "--", ".gitattributes", own, repo.LISTS,
+                      *([repo.SOURCES] if (self.dir / repo.SOURCES).exists() else []))
+        if self.git.run("diff", "--cached", "--quiet").ok:
+            return
+        message = _message(me, papers, len(lists), shared)
+        self._out("commit", "-q", "--no-verify", "-m", message)
+        self.state.unsent += len(papers) + len(lists) + len(shared)
+        self.state.agreed = self.git.rev("HEAD")
+        self.state.save(self.root)
+
+    def _write(self, rel: str, schema: Schema, local: dict[str, Record], titled: bool
+               ) -> list[tuple[Record | None, Record | None]]:
+        """Write the library's records to a team file; returns (before, after) per change."""
+        path = self.dir / rel
+        text = path.read_text("utf-8") if path.exists() else None
+        team = repo.read(text, path, schema)
+        # A record whose fields are the team file's is left as it is there: a time stamp
+        # alone (re-stamped elsewhere with the same values) is no change to send back.
+        changed = sorted(k for k in local.keys() | team.records.keys()
+                         if _fields(local.get(k)) != _fields(team.records.get(k)))
+        if not changed and text is not None:
+            return []
+        local = {k: v if k in changed else team.records[k] for k, v in local.items()}
+        titles = team.titles
+        if titled:
+            titles = {**titles, **self._titles([k for k in changed if k in local])}
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(repo.write(schema, local, titles, reuse=team), "utf-8")
+        self.written = True
+        return [(team.records.get(k), local.get(k)) for k in changed]
+
+    def _titles(self, ids: list[str]) -> dict[str, str]:
+        out = {}
+        for pid in ids:
+            try:
+                paper = self.lib.index.get(pid)
+            except Exception:  # the index is derived: a title is a nicety, never a fault
+                paper = None
+            if paper is not None:
+                out[pid] = paper.title or paper.display_title
+        return out
+
+    def _export_sources(self) -> list[str]:
+        """Copy paper lists imported here (as the files imported) into ``sources/``."""
+        self.lib.sources.reload()
+        bundled = paths.bundled_data_dir().resolve()
+        team_sources = (self.dir / repo.SOURCES).resolve()
+        shared = []
+        for info in self.lib.sources.manifest.values():
+            original = Path(info.path)
+            name = original.name
+            if (self.state.sources.get(name) == info.checksum
+                    or original.parent in (bundled, team_sources)):
+                continue
+            if not original.is_file() or checksum(original) != info.checksum:
+                self.report.notes.append(f"{name} is not shared: the file imported "
+                                         f"({original}) is gone or changed; import it again")
+                continue
+            target = self.dir / repo.SOURCES / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(original, target)
+            self.state.sources[name] = info.checksum
+            shared.append(name)
+        return shared
+
+    # -- git helpers -----------------------------------------------------------------------
+    def _out(self, *args: str) -> str:
+        return self.git.out(*args)
+
+    def _is_ancestor(self, a: str, b: str) -> bool:
+        return self.git.run("merge-base", "--is-ancestor", a, b).ok
+
+    def _changed(self, base: str | None, head: str, under: str) -> list[str]:
+        if base is None:
+            out = self._out("ls-tree", "-r", "--name-only", head, "--", under)
+        else:
+            out = self._out("diff", "--name-only", "--no-renames", base, head, "--", under)
+        return [line for line in out.splitlines() if line]
+
+    def _authors(self, base: str | None, head: str, rel: str) -> list[str]:
+        span = head if base is None else f"{base}..{head}"
+        names = self._out("log", "--no-merges", "--format=%an", span, "--", rel).split()
+        return [n for n in dict.fromkeys(names) if n != self.state.name]
+
+
+def _fields(record: Record | None) -> Record:
+    """A record without its time stamp (an absent record: no fields)."""
+    return {k: v for k, v in (record or {}).items() if k != "updated"}
+
+
+def _message(me: str, papers: list[tuple[Record | None, Record | None]], lists: int,
+             shared: list[str]) -> str:
+    """``alice: 3 to-read, 1 starred, 2 tagged, 1 note, 1 list, shared icml.bib``."""
+    counts: dict[str, int] = {}
+
+    def bump(what: str) -> None:
+        counts[what] = counts.get(what, 0) + 1
+
+    for before, after in papers:
+        before, after = before or {}, after or {}
+        if before.get("status", "new") != after.get("status", "new"):
+            bump(after.get("status", "new"))
+        if bool(before.get("starred")) != bool(after.get("starred")):
+            bump("starred" if after.get("starred") else "unstarred")
+        if tuple(before.get("tags", ())) != tuple(after.get("tags", ())):
+            bump("tagged")
+        if before.get("note", "") != after.get("note", ""):
+            bump("note")
+    order = ("to-read", "read", "skipped", "new", "starred", "unstarred", "tagged", "note")
+    parts = [f"{counts[what]} {what}" for what in order if what in counts]
+    if lists:
+        parts.append(_count(lists, "list"))
+    parts += [f"shared {name}" for name in shared]
+    return f"{me}: {', '.join(parts) or 'tidied'}"

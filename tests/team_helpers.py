@@ -1,0 +1,72 @@
+"""Team members as real `paper-tui` processes on real libraries, syncing through real git."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+TEST_DATA = Path(__file__).parent / "data"
+
+
+def bare_repo(path: Path) -> Path:
+    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(path)], check=True)
+    return path
+
+
+class Member:
+    """One person on one machine: a library directory, used through the CLI."""
+
+    def __init__(self, root: Path, name: str, env: dict[str, str] | None = None) -> None:
+        self.root = root
+        self.name = name
+        self.env = env
+
+    @property
+    def team(self) -> Path:
+        return self.root / "team"
+
+    def run(self, *args: str, check: bool = True, env: dict[str, str] | None = None
+            ) -> subprocess.CompletedProcess:
+        done = subprocess.run([sys.executable, "-m", "paper_tui", "--library", str(self.root),
+                               *args], capture_output=True, text=True, timeout=300,
+                              env=env or self.env)
+        if check:
+            assert done.returncode == 0, (args, done.stdout, done.stderr)
+        return done
+
+    def sync(self, remote: Path | str | None = None, check: bool = True
+             ) -> subprocess.CompletedProcess:
+        extra = ["--remote", str(remote), "--as", self.name] if remote is not None else []
+        return self.run("sync", *extra, check=check)
+
+    def ids(self) -> list[str]:
+        return [line.split()[0] for line in self.run("list").stdout.splitlines()]
+
+    def show(self, pid: str) -> dict:
+        return json.loads(self.run("show", pid, "--json").stdout)
+
+    def lists(self) -> dict:
+        return {lst["name"]: lst["ids"] for lst in
+                json.loads(self.run("lists", "--json").stdout)}
+
+
+def git(cwd: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid"}
+    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, env=env)
+    if check:
+        assert done.returncode == 0, (args, done.stdout, done.stderr)
+    return done
+
+
+def no_conflict_markers(tree: Path) -> bool:
+    for path in tree.rglob("*"):
+        if ".git" in path.parts or not path.is_file():
+            continue
+        text = path.read_bytes()
+        if b"<<<<<<<" in text or b">>>>>>>" in text or b"\n=======\n" in text:
+            return False
+    return True

@@ -1,0 +1,181 @@
+"""Team sync as people run it: `paper-tui` processes, libraries, bare git remotes."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from team_helpers import TEST_DATA, Member, bare_repo, git, no_conflict_markers
+
+
+def _members(tmp_path: Path, *names: str) -> tuple[Path, list[Member]]:
+    remote = bare_repo(tmp_path / "team.git")
+    return remote, [Member(tmp_path / name, name) for name in names]
+
+
+def test_two_members_share_triage_and_each_keeps_their_own(tmp_path: Path) -> None:
+    remote, (alice, bob) = _members(tmp_path, "alice", "bob")
+    a, b, c = alice.ids()[:3]
+    alice.run("status", a, b, "to-read")
+    alice.run("star", c)
+    alice.run("tag", a, "causal")
+    alice.run("note", a, "--set", "read section 3")
+    first = alice.sync(remote).stdout.strip()
+    assert first == "nothing new; sent 3 changes"
+    log = git(alice.team, "log", "--format=%an|%s").stdout.splitlines()
+    assert log == ["alice|alice: 2 to-read, 1 starred, 1 tagged, 1 note"]
+
+    assert bob.sync(remote).stdout.strip() == "3 papers from alice; nothing to send"
+    seen = bob.show(a)
+    assert seen["status"] == "new" and seen["tags"] == [] and not seen["starred"]
+    assert seen["team"] == {"alice": {"status": "to-read", "starred": False,
+                                      "tags": ["causal"], "note": "read section 3"}}
+    assert bob.show(c)["team"]["alice"]["starred"] is True
+
+    bob.run("status", a, "skipped")
+    assert bob.sync().stdout.strip() == "nothing new; sent 1 change"
+    assert alice.sync().stdout.strip() == "1 paper from bob; nothing to send"
+    mine = alice.show(a)
+    assert mine["status"] == "to-read"  # Bob's skip is his, not Alice's
+    assert mine["team"] == {"bob": {"status": "skipped", "starred": False, "tags": [],
+                                    "note": ""}}
+    assert alice.sync().stdout.strip() == "nothing new; nothing to send"
+    # The files read like a changelog: one block per paper, the title beside the id.
+    text = (bob.team / "people" / "alice.yaml").read_text()
+    title = alice.show(a)["title"]
+    assert f'  "{a}":  # {title}\n    status: to-read\n' in text
+
+
+def test_three_members_and_shared_lists(tmp_path: Path) -> None:
+    remote, members = _members(tmp_path, "alice", "bob", "carol")
+    alice, bob, carol = members
+    ids = alice.ids()
+    for n, member in enumerate(members):
+        member.run("star", ids[n])
+        member.sync(remote)
+    carol.run("lists", "add", "reading group", ids[5], ids[6])
+    carol.sync()
+    for member in (alice, bob):
+        out = member.sync().stdout.strip()
+        assert "1 list from carol" in out
+        assert member.lists() == {"reading group": [ids[5], ids[6]]}
+    bob.run("lists", "add", "reading group", ids[7])
+    alice.run("lists", "remove", "reading group", ids[5])
+    bob.sync()
+    alice.sync()
+    bob.sync()
+    carol.sync()
+    for member in members:  # a union, and Alice's removal honoured
+        assert member.lists() == {"reading group": [ids[6], ids[7]]}
+        for n, other in enumerate(members):
+            team = member.show(ids[n])["team"]
+            assert (other.name in team) == (other is not member)
+    assert no_conflict_markers(alice.team)
+
+
+def test_one_person_on_two_machines_merges_field_by_field(tmp_path: Path) -> None:
+    remote = bare_repo(tmp_path / "team.git")
+    laptop, desktop = Member(tmp_path / "laptop", "alice"), Member(tmp_path / "desktop", "alice")
+    p, q = laptop.ids()[:2]
+    laptop.run("tag", p, "old", "keep")
+    laptop.run("note", p, "--set", "first thoughts")
+    laptop.sync(remote)
+    assert desktop.sync(remote).stdout.strip() == \
+        "1 paper from alice (another machine); nothing to send"
+    assert desktop.show(p)["tags"] == ["old", "keep"]
+    # Offline on both, the same papers:
+    laptop.run("tag", p, "from-laptop")
+    laptop.run("status", p, "read")
+    laptop.run("note", p, "--set", "laptop: the proof is wrong")
+    laptop.run("star", q)
+    time.sleep(1.1)  # time stamps have a resolution of one second
+    desktop.run("untag", p, "old")
+    desktop.run("tag", p, "from-desktop")
+    desktop.run("note", p, "--set", "desktop: check the appendix")
+    desktop.run("status", q, "skipped")
+    time.sleep(1.1)
+    desktop.run("status", p, "skipped")  # the latest status change
+    laptop.sync()
+    desktop.sync()
+    laptop.sync()
+    for machine in (laptop, desktop):
+        seen = machine.show(p)
+        assert seen["tags"] == ["keep", "from-laptop", "from-desktop"]
+        assert seen["status"] == "skipped"
+        assert seen["note"] == "laptop: the proof is wrong\n\ndesktop: check the appendix"
+        assert seen["team"] == {}  # one person: never their own "teammate"
+        other = machine.show(q)
+        assert other["starred"] is True and other["status"] == "skipped"
+        assert no_conflict_markers(machine.team)
+    assert laptop.sync().stdout.strip() == "nothing new; nothing to send"
+
+
+def test_a_member_joining_late_gets_everything(tmp_path: Path) -> None:
+    remote, (alice, bob, carol) = _members(tmp_path, "alice", "bob", "carol")
+    extra = alice.run("import", str(TEST_DATA / "sample.bib"), check=False).stdout
+    assert "2 new" in extra  # and one bad record, reported again where the list goes
+    ids = alice.ids()
+    bib_ids = sorted(set(ids) - set(carol.ids()))
+    assert bib_ids
+    alice.run("star", bib_ids[0])
+    alice.run("lists", "add", "bib picks", *bib_ids[:2])
+    out = alice.sync(remote).stdout.strip()
+    assert out == "nothing new; sent 3 changes"
+    assert git(alice.team, "log", "-1", "--format=%s").stdout.strip() == \
+        "alice: 1 starred, 1 list, shared sample.bib"
+    shared = bob.ids()[0]
+    bob.run("tag", shared, "baseline")
+    assert f"paper list sample.bib ({len(bib_ids)} new papers)" in bob.sync(remote).stdout
+    assert (alice.team / "sources" / "sample.bib").read_bytes() == \
+        (TEST_DATA / "sample.bib").read_bytes()
+
+    joined = carol.sync(remote).stdout.strip()
+    assert "1 paper from alice" in joined and "1 paper from bob" in joined
+    assert "1 list from alice" in joined
+    assert f"paper list sample.bib ({len(bib_ids)} new papers)" in joined
+    assert sorted(carol.ids()) == sorted(ids)  # the same stable ids
+    assert carol.lists() == {"bib picks": bib_ids[:2]}
+    assert carol.show(bib_ids[0])["team"]["alice"]["starred"] is True
+    assert carol.show(shared)["team"]["bob"]["tags"] == ["baseline"]
+    # Nobody sends the paper list back.
+    assert carol.sync().stdout.strip() == "nothing new; nothing to send"
+    assert bob.sync().stdout.strip() == "nothing new; nothing to send"
+
+
+def test_the_merge_driver_merges_a_plain_git_pull(tmp_path: Path) -> None:
+    remote = bare_repo(tmp_path / "team.git")
+    laptop, desktop = Member(tmp_path / "laptop", "alice"), Member(tmp_path / "desktop", "alice")
+    p = laptop.ids()[0]
+    laptop.run("tag", p, "a")
+    laptop.sync(remote)
+    desktop.sync(remote)
+    laptop.run("tag", p, "from-laptop")
+    laptop.sync()
+    time.sleep(1.1)
+    desktop.run("tag", p, "from-desktop")
+    desktop.run("untag", p, "a")
+    desktop.sync()  # merges the laptop's tag with its own change, pushes
+    laptop.run("tag", p, "again")
+    laptop.sync()
+    # Now both machines change the file by hand, commit, and the desktop runs `git pull`.
+    desktop_file = desktop.team / "people" / "alice.yaml"
+    laptop_file = laptop.team / "people" / "alice.yaml"
+    text = laptop_file.read_text().replace("    - again\n", "    - again\n    - by-hand\n")
+    laptop_file.write_text(text)
+    git(laptop.team, "commit", "-qam", "laptop by hand")
+    git(laptop.team, "push", "-q", "origin", "HEAD:main")
+    text = desktop_file.read_text().replace("    - from-desktop\n",
+                                            "    - from-desktop\n    - desk-hand\n")
+    desktop_file.write_text(text)
+    git(desktop.team, "commit", "-qam", "desktop by hand")
+    pulled = git(desktop.team, "pull", "--no-rebase", "--no-edit", "-q", "origin", "main")
+    assert "CONFLICT" not in pulled.stdout + pulled.stderr
+    merged = desktop_file.read_text()
+    assert no_conflict_markers(desktop.team)
+    for tag in ("from-laptop", "from-desktop", "again", "by-hand", "desk-hand"):
+        assert f"    - {tag}\n" in merged
+    assert "    - a\n" not in merged
+    # The next sync takes the pulled merge into the desktop's library.
+    desktop.sync()
+    assert set(desktop.show(p)["tags"]) == {"from-laptop", "from-desktop", "again", "by-hand",
+                                            "desk-hand"}
