@@ -33,6 +33,7 @@ TOKEN = re.compile(
     rf"(?:[^\W_]|[∞∇](?=[\w-])|{MATH})(?:[^\W_]|{MATH}|(?<=-){_GREEK}|[-&/–](?=[^\W_]|\$)"
     r"|\.(?=[A-Z\d])|\^\{?[^\W_]{1,3}\}?(?![^\W_])|[+*]{1,2}(?=[A-Z])|[+*]{1,2}(?![^\W_*+])"
     r"|[®™](?![^\W_])|['’](?=[A-Z]\b))*")
+# The quote marks a name may stand in.
 QUOTE_CHARS = "\"“”'`‘’"
 # A modifier, not a name: "LLM-based agents", "KG-guided search".
 MODIFIER = re.compile(
