@@ -49,22 +49,8 @@ from sklearn.ensemble import HistGradientBoostingClassifier
 
 from naming import RESULTS as NAMING_RESULTS
 from naming import abbreviates, half, load, norm, same, scored
+from paper_tui import naming as rules
 from paper_tui.atomic import write_text
-from paper_tui.naming import _SENTENCE_GAP, NAMED_CHARS, _flat, name_and_title
-from paper_tui.naming_abbrev import long_form_start
-from paper_tui.naming_fallback import (
-    _FAMOUS,
-    _MIXED_CASE,
-    _NEUTRAL,
-    _OTHERS,
-    _OTHERS_AFTER,
-    _OWNED,
-    _RESULT_OF,
-    _RESULT_VERB,
-    _VERB_AFTER,
-    _tokens,
-)
-from paper_tui.naming_rules import bad_name, clean, coined, cues, is_distinctive
 
 RESULTS = NAMING_RESULTS.parent / "naming_learned.json"
 THRESHOLDS = (None, 0.3, 0.15, 0.1, 0.07, 0.05, 0.04, 0.03, 0.02, 0.015, 0.01)
@@ -102,7 +88,7 @@ def occurrences(name: str, text: str) -> list[int]:
 def candidates(text: str, rule: str) -> dict[str, int]:
     """Every name-shaped token and capitalised word, with its first offset."""
     found: dict[str, int] = {}
-    for s, tok in _tokens(text):
+    for s, tok in rules.evidence_tokens(text):
         found.setdefault(tok, s)
     for m in _WORD.finditer(text):
         if any(c.isupper() for c in m.group()):
@@ -122,19 +108,19 @@ def features(name: str, rank: int, occ: list[int], text: str, low: str, starts: 
     for s in occ:
         e = s + len(name)
         before, after = low[max(0, s - 22):s], low[e:e + 22]
-        owned += before.endswith(_OWNED)
-        result_of += before.endswith(_RESULT_OF)
-        result_after += after.startswith(_RESULT_VERB)
-        others += before.endswith(_OTHERS)
-        others_after += after.startswith(_OTHERS_AFTER)
-        neutral += before.endswith(_NEUTRAL)
+        owned += before.endswith(rules.OWNED)
+        result_of += before.endswith(rules.RESULT_OF)
+        result_after += after.startswith(rules.RESULT_VERB)
+        others += before.endswith(rules.OTHERS)
+        others_after += after.startswith(rules.OTHERS_AFTER)
+        neutral += before.endswith(rules.NEUTRAL)
         in_paren |= s > 0 and text[s - 1] == "("
         paren_after |= text.startswith(" (", e)
         sentence_subject |= (s == 0 or text.startswith(". ", s - 2)) and bool(
-            _VERB_AFTER.match(after))
+            rules.VERB_AFTER.match(after))
         apposed |= bool(_APPOSITION.match(text, e))
         colon_after |= text.startswith(":", e)
-    long_form = text[first - 1:first] == "(" and long_form_start(
+    long_form = text[first - 1:first] == "(" and rules.long_form_start(
         name, text[max(0, first - 160):first].rstrip(" (")) >= 0
     cue_gap, cue_naming = -1, False
     for s, e, kind in cue_spans:
@@ -146,10 +132,11 @@ def features(name: str, rank: int, occ: list[int], text: str, low: str, starts: 
         min(result_after, 3), min(others, 3), min(others_after, 3), neutral == len(occ),
         in_paren, paren_after, long_form, cue_gap >= 0, min(max(cue_gap, 0), 20) / 20,
         cue_naming, bool(_WE.search(low, starts[sentence], end)), sentence_subject, apposed,
-        colon_after, bool(_MIXED_CASE.search(name)), name.isupper(),
+        colon_after, bool(rules.MIXED_CASE.search(name)), name.isupper(),
         any(c.isdigit() for c in name), "-" in name, "$" in name or "\\" in name,
-        min(len(name), 20) / 20, is_distinctive(name), " " not in name and coined(name, text),
-        name.startswith(_FAMOUS), bad_name(name, "", 0),
+        min(len(name), 20) / 20, rules.is_distinctive(name),
+        " " not in name and rules.coined(name, text),
+        name.startswith(rules.FAMOUS), rules.bad_name(name, "", 0),
         not name.islower() and f" {name.lower()}" in low, all(s in starts for s in occ),
         name[:1].isupper() and name[1:].islower(), name.endswith("s") and not name.isupper(),
         len(name.split()), rank == 0, min(rank, 30) / 30,
@@ -161,11 +148,11 @@ def prepare(papers: list[dict]) -> tuple[list[Paper], float]:
     (what naming an abstract would cost on top of the rules)."""
     out, spent = [], 0.0
     for paper, title, abstract, expected in scored(papers):
-        rule = name_and_title(abstract)[0]
+        rule = rules.name_and_title(abstract)[0]
         t0 = time.perf_counter()
-        text = clean(_flat(abstract[:NAMED_CHARS]))
-        low, starts = text.lower(), [0] + [m.end() for m in _SENTENCE_GAP.finditer(text)]
-        spans = cues(text)
+        text = rules.clean(rules.flat_text(abstract[:rules.NAMED_CHARS]))
+        low, starts = text.lower(), [0] + [m.end() for m in rules.SENTENCE_GAP.finditer(text)]
+        spans = rules.cues(text)
         p = Paper(str(paper.get("id")), half(paper), title, expected, rule)
         found = candidates(text, rule)
         for rank, name in enumerate(sorted(found, key=found.__getitem__)):

@@ -1,4 +1,4 @@
-"""Naming: which of several introduced names the paper is about (naming_choice.pick)."""
+"""Naming: which of several introduced names the paper is about (naming.choice.pick)."""
 
 from __future__ import annotations
 

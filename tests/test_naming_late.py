@@ -1,14 +1,12 @@
 """Naming, round 4: a name set off after its description late in the introducing sentence
-(naming_apposed), short forms after long capitalised phrases, a Greek letter ending a name,
+(naming.apposed), short forms after long capitalised phrases, a Greek letter ending a name,
 and the lists and uses that must stay nameless."""
 
 from __future__ import annotations
 
 import pytest
 
-from paper_tui.naming import name_and_title
-from paper_tui.naming_choice import pick
-from paper_tui.naming_rules import Candidate
+from paper_tui.naming import Candidate, name_and_title, pick
 
 
 @pytest.mark.parametrize(

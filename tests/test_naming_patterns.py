@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from paper_tui.naming import name_and_title
-from paper_tui.naming_rules import clean
+from paper_tui.naming import clean, name_and_title
 
 
 @pytest.mark.parametrize(

@@ -1,34 +1,34 @@
-"""The rules behind :mod:`paper_tui.naming`: how an abstract introduces its own name.
+"""The name an introducing cue introduces (:func:`find_candidates`).
 
-A name is accepted only after an introducing cue, and only if it is new at that point of
-the abstract (an acronym used earlier is background, not a contribution):
-
-* strong cues: "we propose / present / introduce / release / develop / design … X",
-  "by introducing X", "we address this with X", "…, called / named / dubbed X";
-* weak cues: "our method, X, …", "X, a new … model", and a sentence that starts with a new
-  name right after "we propose a … framework".
-
-After the cue comes either the name itself (``KV-PRM``, ``KV Packet``, ``L$^2$EAP (…)``),
-a long form with its acronym (``Koopman Generative Operator (KGO)``, checked with the
-Schwartz–Hearst abbreviation test), or a generic noun phrase followed by the name ("a
-novel framework, X,", "a new benchmark (X)"). Where several names are introduced,
-:func:`paper_tui.naming_choice.pick` chooses the one the abstract is about. Markup is
-removed first (:mod:`paper_tui.naming_clean`); the abbreviation tests live in
-:mod:`paper_tui.naming_abbrev`, the word lists (background terms, kinds of thing) in
-:mod:`paper_tui.naming_words`.
+After the cue (:mod:`paper_tui.naming.cues`) comes either the name itself (``KV-PRM``,
+``KV Packet``, ``L$^2$EAP (…)``), a long form with its acronym (``Koopman Generative
+Operator (KGO)``, checked with the Schwartz–Hearst abbreviation test), or a generic noun
+phrase followed by the name ("a novel framework, X,", "a new benchmark (X)"). Where several
+names are introduced, :func:`paper_tui.naming.choice.pick` chooses the one the abstract is
+about. Markup is removed first (:mod:`paper_tui.naming.cleaning`); the abbreviation tests
+live in :mod:`paper_tui.naming.abbreviations`, the word lists (background terms, kinds of
+thing) in :mod:`paper_tui.naming.words`.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from functools import lru_cache
 
-from paper_tui.naming_abbrev import abbreviates_whole, long_form_start, spells_out
-from paper_tui.naming_choice import mentions, pick
-from paper_tui.naming_clean import MATH, MATH_RE, clean
-from paper_tui.naming_words import (
-    BACKGROUND,
+from paper_tui.naming.abbreviations import abbreviates_whole, long_form_start, spells_out
+from paper_tui.naming.candidates import (
+    MODIFIER,
+    QUOTE_CHARS,
+    TOKEN,
+    Candidate,
+    bad_name,
+    coined_shapes,
+    is_distinctive,
+    prior_work,
+    token_shape,
+)
+from paper_tui.naming.choice import mentions, pick
+from paper_tui.naming.cues import cues
+from paper_tui.naming.words import (
     FOLLOW,
     FUNCTION_WORDS,
     ING_NOUNS,
@@ -36,64 +36,6 @@ from paper_tui.naming_words import (
     PROPER_ADJECTIVES,
     VERBISH,
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    """A name found after a cue; ``end`` is where the text after the name begins."""
-
-    name: str
-    start: int
-    end: int
-    strong: bool
-    expansion: str = ""
-    gist: str = ""
-
-
-# --- Tokens and their shape. ---------------------------------------------------------------
-# A name's letters, digits and math; joined by - & / + ("A*+BFHS", "S+T"); "P^3-Net", "RL^2";
-# led by a math symbol ("∞-former", "∇SLAM"); a trade mark ends it ("EMS®", "LabRat™").
-# A Greek letter in math ends a name ("Mobi-$\pi$"); one that starts a word is a math term
-# ("$\epsilon$-optimal").
-_GREEK = (r"\$\\(?:alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|kappa|lambda|mu"
-          r"|nu|xi|pi|rho|sigma|tau|phi|varphi|chi|psi|omega)\$")
-_TOK = re.compile(
-    rf"(?:[^\W_]|[∞∇](?=[\w-])|{MATH})(?:[^\W_]|{MATH}|(?<=-){_GREEK}|[-&/–](?=[^\W_]|\$)"
-    r"|\.(?=[A-Z\d])|\^\{?[^\W_]{1,3}\}?(?![^\W_])|[+*]{1,2}(?=[A-Z])|[+*]{1,2}(?![^\W_*+])"
-    r"|[®™](?![^\W_])|['’](?=[A-Z]\b))*")
-_QUOTE_CHARS = "\"“”'`‘’"
-_QUOTE = re.compile(rf"[{_QUOTE_CHARS}]+")
-# A modifier, not a name: "LLM-based agents", "KG-guided search".
-_MODIFIER = re.compile(
-    r"-(?:based|driven|aware|guided|free|level|like|style|specific|agnostic|efficient|oriented"
-    r"|centric|conditioned|augmented|enhanced|powered|assisted|inspired|informed|only|wise"
-    r"|scale|shot|generated|grounded|compatible|friendly|native|ready|time|step|order|type)$")
-_PLURAL_ACRONYM = re.compile(r"^[A-Z]{2,}s$")
-# Degrees of freedom: "6-DoF", "7DOF".
-_DOF = re.compile(r"\d*-?(?:DOF|DoF|DOFs|DoFs)")
-
-
-_LETTER = re.compile(r"[^\W\d_]")
-# An upper-case letter inside a word part (``KiteNorm``, ``KGO``, ``vOPD``), or a one-letter
-# prefix (``U-Net``); "Vision-Language-Action" is only a capitalised compound.
-_INNER_UPPER = re.compile(r"[^\W\d_][A-Z]|^[A-Z]-|^[a-z]{1,2}-[A-Z]")
-_DIGIT_UPPER = re.compile(r"\d.*[A-Z]|[A-Z].*\d")
-
-
-@lru_cache(maxsize=8192)
-def _shape(tok: str) -> int:
-    """2: distinctive (``KGO``, ``KiteNorm``, ``vOPD``, ``K12``, ``MemR$^3$``);
-    1: a capitalised word (``Kairos``, ``Vision-Language``); 0: anything else."""
-    core = MATH_RE.sub("", tok) if "$" in tok else tok
-    if not _LETTER.search(core):
-        return 0
-    if core != tok or _INNER_UPPER.search(core) or core[0] in "∞∇" or (
-            core[-1] == "*" and core[0].isupper()):
-        return 2  # "∞-former", "∇SLAM": a math symbol leads; "T*", "BIT*": a star ends
-    if _DIGIT_UPPER.search(core) and (core[0].isalpha() or len(_LETTER.findall(core)) > 1):
-        return 2  # "K12", "R3M", "360-Indoor"; not "3D"
-    return 1 if core[0].isupper() else 0
-
 
 # "vOPD", "f-Cal", "π-LSAM"
 _LOWER_NAME = re.compile(r"[a-z]+[A-Z\d$]|[^\W\d_A-Z]{1,2}-[A-Z]")
@@ -108,11 +50,11 @@ def _phrase(text: str, pos: int) -> tuple[list[tuple[str, int]], int]:
         return toks, end  # the common case: an ordinary lowercase word
     p = pos
     while len(toks) < 3:
-        m = _TOK.match(text, p)
+        m = TOKEN.match(text, p)
         if not m:
             break
         tok = m.group()
-        shape = _shape(tok)
+        shape = token_shape(tok)
         if toks and _VERSION.fullmatch(tok):
             shape = 2  # "GelSlim 3.0", "Snapbot V2"
         if shape == 0 or (tok in FUNCTION_WORDS and (not toks or shape < 2)):
@@ -126,196 +68,7 @@ def _phrase(text: str, pos: int) -> tuple[list[tuple[str, int]], int]:
     return toks, end
 
 
-def _coined_shapes(toks: list[tuple[str, int]], text: str) -> list[int]:
-    """Shapes of a phrase; a lone capitalised word the abstract never writes in lower case
-    ("Ruleformer", "Ladybird") is a coined word, as distinctive as "KiteNorm"."""
-    shapes = [sh for _, sh in toks]
-    if shapes == [1]:
-        tok = toks[0][0]
-        if len(tok) > 3 and tok not in FUNCTION_WORDS and tok not in PROPER_ADJECTIVES \
-                and tok not in BACKGROUND and re.search(
-                    rf"(?<![\w-]){re.escape(tok.lower())}(?![\w-])", text) is None:
-            return [2]
-    return shapes
-
-
-def coined(tok: str, text: str) -> bool:
-    """One token shaped like a name, or a capitalised word the abstract never writes in
-    lower case ("Jammkle")."""
-    return bool(_TOK.fullmatch(tok)) and _coined_shapes([(tok, _shape(tok))], text) == [2]
-
-
-def is_distinctive(tok: str) -> bool:
-    """One token shaped like a name (``KGO``, ``KiteNorm``, ``MemR$^3$``)."""
-    return _shape(tok) == 2 and bool(_TOK.fullmatch(tok))
-
-
-def bad_name(name: str, text: str, before: int) -> bool:
-    """Background or already-used names, and modifiers, are not contributions."""
-    return (
-        len(name) > 40
-        or name in BACKGROUND
-        or bool(_DOF.fullmatch(name))
-        or bool(_PLURAL_ACRONYM.match(name))
-        or bool(_MODIFIER.search(name))
-        or text.find(name, 0, before) >= 0
-    )
-
-
-# --- Cues. ----------------------------------------------------------------------------------
-# Each cue pattern starts with a literal so the regex engine can skip ahead quickly; they run
-# on a lower-cased copy of the abstract (same offsets).
-_VERB = (r"(?:propos|present|introduc|releas|develop|design|buil[dt]|construct|contribut"
-         r"|creat|devis|offer|describ|curat|collect|establish|unveil|open-sourc|deriv|provid|produc|train)\w*"
-         r"|put\s+forward")
-_ADVERBS = (r"(?:\s+(?:also|further|then|first|here|now|finally|additionally|therefore|thus"
-            r"|hence|instead|next|accordingly|have|has|can|will|are|hereby|herein|\w+ly))*")
-_CUE_WE = re.compile(
-    rf"we(?:,[^,.]{{1,30}},)?{_ADVERBS}\s+(?:(?:aim|seek|try|attempt|set\s+out)\s+to\s+)?"
-    rf"(?:(?P<intro>(?:{_VERB})(?:\s+and\s+[a-z]+(?<!ed))?)|(?P<naming>(?:call|name|term|dub)"
-    r"(?:\s+(?:it|this|them|these|(?:our|the|this)\s+\w+))?(?:\s+as)?)"
-    r"|(?P<address>(?:address|tackle|solve|overcome|mitigate|remedy|resolve|bridge|fill|close)"
-    r"\w*\s+(?:[\w-]+\s+){0,5}?(?:with|via|through))),?\s+")
-_DOCUMENT = r"(?:work|article|study|report|note|thesis|chapter|submission|letter)"
-_CUE_THIS = re.compile(rf"this\s+{_DOCUMENT}{_ADVERBS}\s+(?P<intro>{_VERB}),?\s+")
-# "the paper introduces", "the following paper describes", "us to introduce"
-_CUE_PAPER = re.compile(rf"paper{_ADVERBS}\s+(?P<intro>{_VERB}),?\s+")
-_CUE_US = re.compile(rf"us\s+to\s+(?P<intro>{_VERB})\s+")
-_CUE_AND = re.compile(rf"and\s+(?P<intro>{_VERB})\s+")
-_CUE_OUR = re.compile(
-    rf"our\s+(?:(?:approach|method|framework|work|system|model|paper|study)\s+(?P<intro>{_VERB})"
-    r"\s+|(?P<ours>))")
-_CUE_THE = re.compile(r"the\s+(?:proposed|resulting|new|presented|developed|introduced|underlying"
-                      r"|final|overall)\s+"
-                      r"(?P<ours>)")
-_OWN_PAPER = ("this ", "the ", "our ", "present ", "following ", "current ")
-# "we study a novel convex estimator MixLasso": any verb, when what follows is new.
-_CUE_NEW = re.compile(r"we\s+(?P<intro>(?:study|explore|consider|investigate|formulate|define"
-                      r"|adopt|employ|use|train|apply|describe|report|demonstrate|show)\w*)\s+"
-                      r"(?=(?:a|an|the|our)\s+(?:novel|new)\s)")
-_CUE_PATTERNS = (_CUE_WE, _CUE_THIS, _CUE_PAPER, _CUE_US, _CUE_AND, _CUE_OUR, _CUE_THE,
-                 _CUE_NEW)
-# Gerunds ("by introducing X") and participles ("called X") are found from their endings.
-_GERUND_STEMS = ("propos", "present", "introduc", "releas", "develop", "design", "build",
-                 "construct", "creat", "devis", "curat", "produc", "generat", "contribut")
-_GERUND_LEADS = (" by ", " via ", " through ", " thus ", " hence ", " and ", " then ", " first ",
-                 " also ", " further ", ", ", " after ", " while ")
-_NAMING_STEMS = tuple(f"{c}{stem}" for stem in (
-    "call", "nam", "dubb", "coin", "term", "nicknam", "codenam", "denot", "tagg", "referr",
-    "designat", "abbreviat") for c in " (")
-_NAMING_TAIL = re.compile(r"(?:\s+(?:as|to\s+as|by))?\s+")
-_PASSIVE = (" is proposed", " is introduced", " is presented", " is developed", " are proposed",
-            " are introduced", " is designed", " was developed", " is described")
-# Rarer naming phrases, found by a plain substring search first.
-_NAMING_NEEDLES = (
-    ("namely", re.compile(r"namely,?\s+")),
-    ("known ", re.compile(r"known\s+(?:here\s+|hereafter\s+)?as\s+(?P<known>)")),
-    ("resulting in", re.compile(r"resulting\s+in\s+(?P<intro>)")),
-    ("development of", re.compile(r"development\s+of\s+(?P<intro>)")),
-    ("contribution", re.compile(r"contributions?\s+(?:is|are|includes?)\s+(?P<intro>)")),
-    (" i ", re.compile(rf" i\s+(?P<intro>{_VERB})\s+")),
-    ("refer to", re.compile(
-        r"refer\s+to\s+(?:(?:it|them|(?:this|these|the|our)(?:\s+[\w-]+){0,4}?)\s+)?as\s+")),
-)
-
-
-@lru_cache(maxsize=4)
-def cues(text: str) -> tuple[tuple[int, int, str], ...]:
-    """``(start, end, kind)`` of every introducing cue, in text order (kept for the few
-    abstracts being named: :mod:`paper_tui.naming_apposed` reads them again)."""
-    return tuple(_cues(text))
-
-
-def _cues(text: str) -> list[tuple[int, int, str]]:
-    low = text.lower()
-    if len(low) != len(text):  # a rare character changed length when lower-cased
-        low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
-    found: list[tuple[int, int, str]] = []
-    for pattern in _CUE_PATTERNS:
-        for m in pattern.finditer(low):
-            i = m.start()
-            if i and low[i - 1].isalnum():
-                continue
-            if pattern is _CUE_PAPER and not low.endswith(_OWN_PAPER, 0, i):
-                continue  # "a previous paper proposed X" is someone else's
-            found.append((i, m.end(), m.lastgroup or "intro"))
-    i = low.find("ing ")
-    while i >= 0:
-        if low.endswith(_GERUND_STEMS, max(0, i - 10), i) and low[i + 4:i + 5].isalnum():
-            j = low.rfind(" ", 0, i) + 1
-            # "by introducing X", "…, producing X"; not "Developing X is hard".
-            if low.endswith(_GERUND_LEADS, 0, j):
-                found.append((j, i + 4, "intro"))
-        i = low.find("ing ", i + 4)
-    i = low.find("ed ")
-    while i >= 0:
-        if low.endswith(_NAMING_STEMS, max(0, i - 10), i):
-            j = low.rfind(" ", 0, i) + 1
-            if text[j].islower() or text[j] == "(":
-                # "called X", "a robot (named X)"; not "Named Entity Recognition"
-                m = _NAMING_TAIL.match(low, i + 2)
-                found.append((j, m.end(), "naming"))
-        i = low.find("ed ", i + 3)
-    for needle, pattern in _NAMING_NEEDLES:
-        i = low.find(needle)
-        while i >= 0:
-            m = pattern.match(low, i)
-            if m:
-                found.append((i, m.end(), m.lastgroup or "naming"))
-            i = low.find(needle, i + 4)
-    # "A new Temporal CAM (TCAM) method is introduced": parse from the sentence start.
-    for needle in _PASSIVE if " is " in low or " are " in low or " was " in low else ():
-        i = low.find(needle)
-        while i >= 0:
-            j = low.rfind(". ", 0, i) + 2 if low.rfind(". ", 0, i) >= 0 else 0
-            k = low.find(", ", j, min(i, j + 40))  # "In this work, a … network (X) is …"
-            found.append((j, j if k < 0 else k + 2, "intro"))
-            w = low.rfind(" ", 0, i) + 1
-            if w > j and is_distinctive(text[w:i]):  # "…, FABRIKv is proposed by …"
-                found.append((w, w, "naming"))
-            i = low.find(needle, i + 5)
-    # "SALVe, our novel alignment verifier": the name comes first.
-    i = low.find(", our ")
-    while i >= 0:
-        if low.startswith(("novel", "new", "proposed"), i + 6):
-            j = low.rfind(" ", 0, i) + 1
-            found.append((j, j, "naming"))
-        i = low.find(", our ", i + 6)
-    _appositions(text, low, found)
-    found.sort()
-    return found
-
-
-# Words before "X, a …" that make X someone else's or a list item (whole words).
-_APPOS_LEADS = (" such as ", " e.g., ", " e.g. ", " like ", " including ", " and ", " or ",
-                " than ", " of ", " with ", " vs. ", " over ", " on ", " in ", " using ", " to ",
-                " by ", " for ", " from ", " at ", " via ", " the ", " outperforms ",
-                " generalize ", "; ", ", ")
-# A gloss that describes someone else's work ("SMT-CBS, a recent solving approach").
-_OTHERS_GLOSS = frozenset({"recent", "popular", "well-known", "state-of-the-art", "standard",
-                           "existing", "classic", "classical", "widely", "commercial", "known"})
-
-
-def _appositions(text: str, low: str, found: list[tuple[int, int, str]]) -> None:
-    """"… to train LuxEmbedder, an enhanced sentence embedding model": a new distinctive
-    name glossed by "a/an … <kind of thing>" names a contribution wherever it stands (a weak
-    cue: an introducing verb wins)."""
-    for needle in (" a ", " an "):
-        i = low.find(needle)
-        while i >= 0:
-            k = i - 1 if low[i - 1:i] in (",", ":", "—") else i - 2 if low[i - 2:i] in (
-                " -", " —", " –") else -1  # where the separator starts
-            if k > 0:
-                j = low.rfind(" ", 0, k) + 1
-                tok = text[j:k].strip(_QUOTE_CHARS)
-                gloss = low[i + len(needle):i + 80].split()[:8]
-                if is_distinctive(tok) and not low.endswith(_APPOS_LEADS, 0, j) and \
-                        text.find(tok, 0, j) < 0 and not _OTHERS_GLOSS.intersection(gloss) and \
-                        any(w.strip(",.;") in KINDS or w in ("new", "novel") for w in gloss):
-                    found.append((j, j, "appos"))
-            i = low.find(needle, i + 2)
-
-
+_QUOTE = re.compile(rf"[{QUOTE_CHARS}]+")
 _ARTICLE = re.compile(r"(?:(?:[Tt]he|[Aa]n?|[Oo]ur|[Tt]his)\s+)?")
 _PAREN = re.compile(r"\s*\(([^()]{1,160})\)")
 # The long form of an acronym: words up to its parenthesis, within one clause.
@@ -327,7 +80,7 @@ _LONG_PAREN = re.compile(rf"([^().;:!?]{{3,140}}?){_NAMED_IN_PAREN}")
 _LONG_PAREN2 = re.compile(r"([^().;:!?]{3,140}?)\s*\(([^\W_][\w\-]{1,20} [A-Z\d][\w.\-]{0,10})\)")
 _LEAD_WORD = re.compile(r"[a-z][a-z\-]*")
 # A generic noun phrase ("a novel framework"), then the name.
-_GEN_WORD = re.compile(rf"[\w{_QUOTE_CHARS}][\w\-{_QUOTE_CHARS}]*")
+_GEN_WORD = re.compile(rf"[\w{QUOTE_CHARS}][\w\-{QUOTE_CHARS}]*")
 _GEN_SEP = re.compile(r"\s*(?:,|:|\s-+|-+(?=\s)|—|–)\s*"
                       r"(?:(?:called|named|dubbed|termed|coined|denoted|namely)(?:\s+as)?,?\s+"
                       r"|i\.e\.,?\s+)?"
@@ -373,7 +126,7 @@ def gist_after(text: str, end: int) -> str:
 
 
 def _skip_quotes(text: str, pos: int) -> int:
-    if pos < len(text) and text[pos] in _QUOTE_CHARS:
+    if pos < len(text) and text[pos] in QUOTE_CHARS:
         return _QUOTE.match(text, pos).end()
     return pos
 
@@ -427,17 +180,17 @@ def _acronym_candidate(text: str, p: int, start: int, strong: bool, lead_max: in
     m = _LONG_PAREN.match(text, p)
     if not m:
         m = _LONG_PAREN2.match(text, p)
-        if not m or not all(_TOK.fullmatch(w) for w in m.group(2).split()):
+        if not m or not all(TOKEN.fullmatch(w) for w in m.group(2).split()):
             return False
     acr, long = m.group(2), m.group(1)
     first = acr.split()[0]
     # "(Corgi)": a coined word (never in lower case) counts like an acronym.
-    if not _TOK.fullmatch(first) or (_shape(first) != 2 and (
-            len(first) < 4 or _coined_shapes([(first, _shape(first))], text) != [2])):
+    if not TOKEN.fullmatch(first) or (token_shape(first) != 2 and (
+            len(first) < 4 or coined_shapes([(first, token_shape(first))], text) != [2])):
         return False
     s = long_form_start(acr, long)
     # 'a new benchmark "Humans Interacting with Common Objects" (HICO)': quotes around it.
-    if s < 0 or not _lead_ok(long[:s].rstrip(_QUOTE_CHARS).split(), lead_max):
+    if s < 0 or not _lead_ok(long[:s].rstrip(QUOTE_CHARS).split(), lead_max):
         # The greedy match may start too late ("cascaded Depth Denoising and Refinement
         # Network (DDRNet)"): try each word after a run of adjectives instead.
         words = long.split()
@@ -449,7 +202,7 @@ def _acronym_candidate(text: str, p: int, start: int, strong: bool, lead_max: in
             # and not across an apposition ("Propulsion, a novel parameter-efficient
             # fine-tuning (PEFT)": PEFT abbreviates only its end).
             first = rest.split(" ", 1)[0]
-            if (rest[0].isupper() or k == 0) and _shape(first) != 2 and \
+            if (rest[0].isupper() or k == 0) and token_shape(first) != 2 and \
                     not _APPOSED_IN.search(rest) and abbreviates_whole(acr, rest):
                 long, s = rest, 0
                 break
@@ -460,7 +213,7 @@ def _acronym_candidate(text: str, p: int, start: int, strong: bool, lead_max: in
     if text.startswith((" based", "-based"), m.end()):
         return False  # "a model-agnostic meta-learning (MAML) based framework": background
     long = long[s:].strip()
-    if _TOK.fullmatch(long) and _shape(long) == 2:  # "AutoProteinEngine (AutoPE)"
+    if TOKEN.fullmatch(long) and token_shape(long) == 2:  # "AutoProteinEngine (AutoPE)"
         return None if bad_name(long, text, start) else Candidate(long, start, m.end(), strong)
     if bad_name(acr, text, start):
         return None
@@ -474,7 +227,7 @@ def _lead_ok(words: list[str], lead_max: int) -> bool:
     """Words before a long form: a few adjectives ("novel", "RL-based"), no prepositions."""
     return len(words) <= lead_max and not any(
         (w in _PREPOSITIONS and not (w == "and" and 0 < i < len(words) - 1))
-        or not (_LEAD_WORD.fullmatch(w) or _MODIFIER.search(w))
+        or not (_LEAD_WORD.fullmatch(w) or MODIFIER.search(w))
         for i, w in enumerate(words))
 
 
@@ -488,13 +241,13 @@ def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool,
         return _short_after_long(text, p, end, start, strong)
     phrase = text[p:end]
     # "we propose Seed, by …": a coined word straight after the verb, with no article.
-    shapes = _coined_shapes(toks, text) if strong and not named and not verb_ok and \
+    shapes = coined_shapes(toks, text) if strong and not named and not verb_ok and \
         p > 2 and text[p - 2].isalpha() and not text.endswith(_ARTICLES, 0, p) \
         else [s for _, s in toks]
     after = _skip_quotes(text, end)
     # 'we train a "Dynamic-Net" that …': quotes around it right after the cue name it (not
     # 'a "General Position" searching algorithm', '“Bernstein’s problem”').
-    if strong and after > end and text[p - 1:p] in _QUOTE_CHARS and not named:
+    if strong and after > end and text[p - 1:p] in QUOTE_CHARS and not named:
         word = _NEXT_WORD.match(text, after)
         named = text.startswith((",", ".", " (", ";", ":"), after) or bool(
             word and (word.group(1) in FOLLOW))
@@ -503,7 +256,7 @@ def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool,
         not text.endswith(_ARTICLES, 0, p) and text.startswith((" that ", " which ", " to "),
                                                                  after)
     # "the Transkimmer architecture", "the Flexpoint data format", "our Mnemonist method".
-    kind_named = _kind_follows(text, after, 3) and text[:p].rstrip(_QUOTE_CHARS).endswith(
+    kind_named = _kind_follows(text, after, 3) and text[:p].rstrip(QUOTE_CHARS).endswith(
         ("the ", "our ", "Our ", "proposed ")) and toks[0][0] not in PROPER_ADJECTIVES
     if not bare and not kind_named and not _followed_ok(text, after, shapes, named, verb_ok):
         return False
@@ -536,8 +289,8 @@ def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool,
         inner = paren.group(1).strip()
         if " " in inner and spells_out(phrase, inner):
             expansion, after = inner, paren.end()
-        elif len(toks) > 1 and _TOK.fullmatch(inner) and _coined_shapes([(inner, _shape(inner))],
-                                                                        text) == [2] and \
+        elif len(toks) > 1 and TOKEN.fullmatch(inner) and coined_shapes(
+                [(inner, token_shape(inner))], text) == [2] and \
                 mentions(inner, text) > 1 and not bad_name(inner, text, start):
             # "the Deformable Volume Network (Devon)": a coined short name, not an acronym.
             return Candidate(inner, start, paren.end(), strong, expansion=phrase)
@@ -557,8 +310,8 @@ def _short_after_long(text: str, p: int, end: int, start: int,
     short = _SHORT_AFTER.match(text, end)
     inner = short.group(1) or short.group(2) if short else ""
     words = inner.split()
-    if not inner or len(words) > 2 or not all(_TOK.fullmatch(w) for w in words) or \
-            _shape(words[0]) != 2 or bad_name(inner, text, start):
+    if not inner or len(words) > 2 or not all(TOKEN.fullmatch(w) for w in words) or \
+            token_shape(words[0]) != 2 or bad_name(inner, text, start):
         return False
     return Candidate(inner, start, short.end(), strong, expansion=text[p:end])
 
@@ -607,7 +360,8 @@ def _generic_candidate(text: str, pos: int, p: int, start: int, strong: bool,
             if got is not False:
                 return got or _name_after_paren(text, paren.end(), start, strong)
             name = paren.group(1)
-            if not _TOK.fullmatch(name) or _coined_shapes([(name, _shape(name))], text) != [2] \
+            if not TOKEN.fullmatch(name) or coined_shapes(
+                    [(name, token_shape(name))], text) != [2] \
                     or long_form_start(name, text[p:wend]) >= 0:
                 return _name_after_paren(text, paren.end(), start, strong) or False
             if bad_name(name, text, start):
@@ -625,7 +379,7 @@ def _generic_candidate(text: str, pos: int, p: int, start: int, strong: bool,
             if got is not False:
                 return got
         after = _skip_quotes(text, end)
-        shapes = _coined_shapes(toks, text) if word in KINDS and (
+        shapes = coined_shapes(toks, text) if word in KINDS and (
             explicit or verb_ok) else [sh for _, sh in toks]
         # "…, hyperparameter-free topic modelling algorithm, Community Topic."
         ends = (",", " (", "(", ".") if word in KINDS else (",", " (", "(")
@@ -694,7 +448,7 @@ def _after_intro(text: str, pos: int, start: int, strong: bool, named: bool = Fa
     p = _skip_quotes(text, _ARTICLE.match(text, pos).end())
     if text.startswith("(", p):  # "our model (TABBIE)", "the proposed method (called X)"
         m = _GEN_PAREN.match(text, p)
-        if m and _shape(m.group(1)) == 2 and not bad_name(m.group(1), text, start):
+        if m and token_shape(m.group(1)) == 2 and not bad_name(m.group(1), text, start):
             return Candidate(m.group(1), start, m.end(), strong)
     nameish = _NAMEISH.search(text, p, p + 160)
     if nameish:  # no capital, digit or parenthesis: no name
@@ -755,7 +509,7 @@ def _sentence_acronym(text: str, p: int, start: int) -> Candidate | None:
     end = len(text) if end < 0 else end
     for m in _ACRONYM_PAREN.finditer(text, p, end):
         acr = m.group(1)
-        if not _TOK.fullmatch(acr) or _shape(acr) != 2 or bad_name(acr, text, start) or \
+        if not TOKEN.fullmatch(acr) or token_shape(acr) != 2 or bad_name(acr, text, start) or \
                 text.startswith((" based", "-based"), m.end()):
             continue
         long = text[p:m.start()].rstrip()
@@ -799,7 +553,7 @@ def find_candidates(text: str) -> Candidate | None:
     """The name the (cleaned) abstract introduces.
 
     Of the names introduced, the one the abstract is most about (see
-    :func:`paper_tui.naming_choice.pick`); else a name that opens a sentence as its subject
+    :func:`paper_tui.naming.choice.pick`); else a name that opens a sentence as its subject
     ("X is a …").
     """
     found: list[Candidate] = []
@@ -818,7 +572,7 @@ def find_candidates(text: str) -> Candidate | None:
 
 def _singular(got: Candidate | None, text: str) -> Candidate | None:
     """"hierarchical deep CNNs (HD-CNNs) … An HD-CNN separates …": name it HD-CNN."""
-    if got and (" " in got.name or (not got.expansion and _shape(got.name) == 1)):
+    if got and (" " in got.name or (not got.expansion and token_shape(got.name) == 1)):
         got = _short_form(got, text)
     if got and got.name.endswith("s") and len(got.name) > 3 and re.search(
             rf"(?<![\w-]){re.escape(got.name[:-1])}(?![\w-])", text):
@@ -845,31 +599,13 @@ def _short_form(got: Candidate, text: str) -> Candidate:
     short = m.group(1)
     first = short.split(" ", 1)[0]
     long = text[i:m.start(1)].rstrip(" (`\"“'").removesuffix(", or").removesuffix(" or").strip()
-    if long[:1].lower() == short[:1].lower() and _TOK.fullmatch(first) and \
-            _coined_shapes([(first, _shape(first))], text) == [2] and \
+    if long[:1].lower() == short[:1].lower() and TOKEN.fullmatch(first) and \
+            coined_shapes([(first, token_shape(first))], text) == [2] and \
             not bad_name(short, text, i) and (
                 long_form_start(short, long) == 0 or abbreviates_whole(short, long)
                 or spells_out(short, long)):
         return Candidate(short, got.start, m.end(1), got.strong, expansion=long)
     return got
-
-
-# "… known as parity model (ParM) has been recently proposed": someone else's.
-_PRIOR = re.compile(r"(?<![Ww]e )(?<![Ww]e have )\brecently\s+(?:proposed|introduced|developed)"
-                    r"|\bwidely\s+used"
-                    r"|\bexisting\s+[\w\s-]{0,30}?(?:called|named|known\s+as)\b")
-
-
-def prior_work(text: str, got: Candidate) -> bool:
-    """Does the sentence that introduces ``got`` speak of earlier work?"""
-    start = text.rfind(". ", 0, got.start) + 1
-    end = text.find(". ", got.end)
-    end = end if end >= 0 else len(text)
-    # Plain substring checks first: the pattern opens with look-behinds, a slow scan.
-    if text.find("recently", start, end) < 0 and text.find("widely", start, end) < 0 and \
-            text.find("existing", start, end) < 0:
-        return False
-    return bool(_PRIOR.search(text, start, end))
 
 
 # "X is a popular / widely used …": someone else's X.
@@ -900,34 +636,3 @@ def _subject_name(text: str) -> Candidate | None:
                 return Candidate(name, s, end, False)
         i = text.find(". ", i + 2)
     return None
-
-
-_TITLE_PREFIX = re.compile(r"^\s*(?P<prefix>[^:]{1,60}?)\s*:\s+\S")
-# "Long Form (ACR)", with a space: "Siame-se(3)" and "Graph(Graph)" are names, not "3".
-_TITLE_ACRONYM = re.compile(r"^.+\s\((?P<acr>[^()\s]+)\)$")
-_GENRES = frozenset({
-    "position", "survey", "review", "tutorial", "overview", "editorial", "erratum",
-    "corrigendum", "commentary", "perspective", "introduction", "keynote", "demo", "report",
-    "summary", "retraction", "note", "reply", "response", "abstract", "preface", "foreword",
-    "invited talk", "extended abstract", "short paper", "book review", "case study",
-})
-
-
-def title_name(title: str, text: str) -> str:
-    """The NAME of a ``NAME: …`` title: short, and shaped like a name."""
-    m = _TITLE_PREFIX.match(clean(title))
-    if not m:
-        return ""
-    prefix = m.group("prefix")
-    acr = _TITLE_ACRONYM.match(prefix)
-    if acr and _shape(acr.group("acr")):
-        return acr.group("acr")
-    words = prefix.split()
-    if len(words) > 3 or prefix.lower() in _GENRES:
-        return ""
-    shapes = [_shape(w) for w in words]
-    if 0 in shapes and 2 not in shapes:
-        return ""
-    if 2 in shapes or len(words) == 1 or prefix in text:
-        return prefix
-    return ""

@@ -1,4 +1,4 @@
-"""The words behind :mod:`paper_tui.naming_rules`: field terms that are never a paper's
+"""The words behind :mod:`paper_tui.naming`: field terms that are never a paper's
 name, capitalised words that are no names, the kinds of thing a contribution is, and the
 words that may follow a name."""
 

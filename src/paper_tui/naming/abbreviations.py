@@ -1,10 +1,10 @@
-"""Abbreviation tests for :mod:`paper_tui.naming_rules`: does a short form abbreviate a long
+"""Abbreviation tests for :mod:`paper_tui.naming.introduced`: does a short form abbreviate a long
 one? The Schwartz & Hearst (2003) test, and two looser ones used where the short form is
 already known to be introduced."""
 
 from __future__ import annotations
 
-from paper_tui.naming_clean import MATH_RE
+from paper_tui.naming.cleaning import MATH_RE
 
 
 def long_form_start(short: str, long: str) -> int:

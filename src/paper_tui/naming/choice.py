@@ -1,4 +1,4 @@
-"""Which of several introduced names is the paper's? (used by :mod:`paper_tui.naming_rules`)
+"""Which of several introduced names is the paper's? (used by :mod:`paper_tui.naming.introduced`)
 
 An abstract often introduces more than one name: a data set on the way to the method, a
 module inside the system, an earlier version it builds on. The paper is about the name it
@@ -13,10 +13,8 @@ lower-case words (a term of the field more often than a coined name).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from paper_tui.naming_rules import Candidate
+from paper_tui.naming.candidates import Candidate
 
 _COMPONENTS = frozenset({"module", "block", "layer", "loss", "head", "unit", "cell", "component",
                          "mechanism", "branch", "operation", "term", "submodule", "modules",

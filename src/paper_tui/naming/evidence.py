@@ -1,6 +1,6 @@
-"""Fallback for :mod:`paper_tui.naming`: a name the abstract uses as its own without an
-introducing phrase ("Our SDNet contains only 2M parameters", "QATM outperforms …",
-"code: github.com/…/LLaMA-Rider").
+"""Fallback for :func:`paper_tui.naming.name_and_title`: a name the abstract uses as its
+own without an introducing phrase ("Our SDNet contains only 2M parameters", "QATM
+outperforms …", "code: github.com/…/LLaMA-Rider").
 
 Only distinctive tokens (``SDNet``, ``QMIX``, ``LLaMA-Rider``) compete. Each mention adds
 evidence from its context: owned ("our X", "the proposed X", "(dubbed X)"), a repository
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from paper_tui.naming_rules import Candidate, bad_name, is_distinctive, prior_work
+from paper_tui.naming.candidates import Candidate, bad_name, is_distinctive, prior_work
 
 # Candidates are the tokens around a capital that follows a letter, digit or capital
 # ("SDNet", "QMIX", "L$^2$EAP"); the anchor search is a fast scan, the token is grown from it.
@@ -25,35 +25,35 @@ _TOKEN_CHARS = frozenset("$^{}+-_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJK
 # The end of a repository's name: "github.com/user/NAME", "…/NAME/", "…/NAME.git"; a user
 # name is followed by "/" and more path.
 _REPO_END = re.compile(r"/?(?:$|[\s.)\"'])")
-_OWNED = ("our ", "the proposed ", "our proposed ", "dubbed ", "called ", "named ", "coined ",
+OWNED = ("our ", "the proposed ", "our proposed ", "dubbed ", "called ", "named ", "coined ",
           "(dubbed ", "(called ", "(named ", "code for ", "code of ", "implementation of ")
-_RESULT_VERB = (" outperform", " achieve", " surpass", " significantly", " consistently",
+RESULT_VERB = (" outperform", " achieve", " surpass", " significantly", " consistently",
                 " substantially", " improves", " yields", " attains", " beats", " obtains",
                 " sets a new", " establishes", " delivers", " also ", " can ", " is able",
                 " is available", " is publicly", " is open-source", " is released", " code is",
                 " will be released", " will be made", " will be publicly", " is freely")
-_RESULT_OF = ("effectiveness of ", "efficacy of ", "superiority of ", "advantages of ",
+RESULT_OF = ("effectiveness of ", "efficacy of ", "superiority of ", "advantages of ",
               "validity of ", "effectiveness of the ", "efficacy of the ", "superiority of the ")
-_OTHERS = ("such as ", "e.g., ", "e.g. ", "like ", "including ", "than ", "existing ",
+OTHERS = ("such as ", "e.g., ", "e.g. ", "like ", "including ", "than ", "existing ",
            "baseline ", "baselines ", "compared to ", "compared with ", "versus ", "vs. ",
            "vs ", "previous ", "prior ", "standard ", "popular ", "original ", "classical ",
            "conventional ", "state-of-the-art ", "sota ", "over ", "extends ", "extend ",
            "upon ")
-_OTHERS_AFTER = ("-based", " based", "-style", "-like", "-inspired")
+OTHERS_AFTER = ("-based", " based", "-style", "-like", "-inspired")
 # A mention in a list or after a preposition is no evidence either way.
-_NEUTRAL = ("and ", "or ", "of ", "with ", "on ", "from ", "to ", "via ", "using ", "in ")
+NEUTRAL = ("and ", "or ", "of ", "with ", "on ", "from ", "to ", "via ", "using ", "in ")
 _NEUTRAL_AFTER = (" and ", ", and", " or ")
-_VERB_AFTER = re.compile(r" (?:is|was|can|will|has|consists|contains|comprises|[a-z]{3,}(?<!s)s) ")
+VERB_AFTER = re.compile(r" (?:is|was|can|will|has|consists|contains|comprises|[a-z]{3,}(?<!s)s) ")
 THRESHOLD = 4
 # Well-known models and data sets, and their variants ("MobileNet-V1", "DeBERTa-large"): used
 # by many papers, so a mention of one is evidence of nothing.
-_FAMOUS = ("GPT", "LLaMA", "Llama", "BERT", "RoBERTa", "DeBERTa", "ALBERT", "DistilBERT", "XLNet",
+FAMOUS = ("GPT", "LLaMA", "Llama", "BERT", "RoBERTa", "DeBERTa", "ALBERT", "DistilBERT", "XLNet",
            "ELMo", "GloVe", "fastText", "word2vec", "ResNet", "ResNeXt", "DenseNet", "MobileNet",
            "EfficientNet", "VGG", "AlexNet", "YOLO", "ViT", "CLIP", "Qwen", "Mistral", "Gemini",
            "PaLM", "StyleGAN", "CycleGAN", "PointNet", "ImageNet", "CIFAR", "MS-COCO", "VoteNet",
            "DeepSeek", "OpenAI", "ChatGPT", "GitHub", "Github", "YouTube", "PyTorch", "TensorFlow")
 # Lower case then a capital ("BlobGAN", "CHiMP"): field acronyms are mostly all capitals.
-_MIXED_CASE = re.compile(r"[a-z][A-Z]|[A-Z][a-z]+[A-Z]")
+MIXED_CASE = re.compile(r"[a-z][A-Z]|[A-Z][a-z]+[A-Z]")
 
 
 def evidence_name(text: str) -> Candidate | None:
@@ -65,7 +65,7 @@ def evidence_name(text: str) -> Candidate | None:
     banned: set[str] = set()
     in_text: set[str] = set()  # not only in a link
     result_of: set[str] = set()  # "the effectiveness of X": the paper's own result
-    for s, tok in _tokens(text):
+    for s, tok in evidence_tokens(text):
         if tok in banned:
             continue
         e = s + len(tok)
@@ -77,7 +77,7 @@ def evidence_name(text: str) -> Candidate | None:
                 first.setdefault(tok, s)
             continue
         if tok not in score:
-            if not is_distinctive(tok) or bad_name(tok, text, s) or tok.startswith(_FAMOUS) \
+            if not is_distinctive(tok) or bad_name(tok, text, s) or tok.startswith(FAMOUS) \
                     or _generic_compound(tok):
                 banned.add(tok)
                 continue
@@ -86,20 +86,20 @@ def evidence_name(text: str) -> Candidate | None:
         before = low[max(0, s - 20):s]
         after = low[e:e + 20]
         points = 1
-        if before.endswith(_OWNED):
+        if before.endswith(OWNED):
             points += 3
-        elif before.endswith(_RESULT_OF):
+        elif before.endswith(RESULT_OF):
             points += 2
             result_of.add(tok)
-        if after.startswith(_RESULT_VERB):
+        if after.startswith(RESULT_VERB):
             points += 2
-        elif (s == 0 or text.startswith(". ", s - 2)) and _VERB_AFTER.match(after):
+        elif (s == 0 or text.startswith(". ", s - 2)) and VERB_AFTER.match(after):
             points += 1  # "PACS contains 13,400 …", "SoPrA is validated …"
-        if tok not in owned and (after.startswith(_OTHERS_AFTER) or (
-                before.endswith(_OTHERS) and not before.endswith(_OWNED + _RESULT_OF))):
+        if tok not in owned and (after.startswith(OTHERS_AFTER) or (
+                before.endswith(OTHERS) and not before.endswith(OWNED + RESULT_OF))):
             banned.add(tok)
             continue
-        if points == 1 and (before.endswith(_NEUTRAL) or after.startswith(_NEUTRAL_AFTER)):
+        if points == 1 and (before.endswith(NEUTRAL) or after.startswith(_NEUTRAL_AFTER)):
             continue
         if points > 1:
             owned.add(tok)
@@ -110,14 +110,14 @@ def evidence_name(text: str) -> Candidate | None:
                default="")
     # A mixed-case name used in the text, or one whose effectiveness the abstract shows,
     # needs a little less evidence.
-    mixed = best in in_text and (bool(_MIXED_CASE.search(best)) or best in result_of)
+    mixed = best in in_text and (bool(MIXED_CASE.search(best)) or best in result_of)
     if not best or score[best] < THRESHOLD - mixed:
         return None
     got = Candidate(best, first[best], first[best] + len(best), False)
     return None if prior_work(text, got) else got
 
 
-def _tokens(text: str) -> list[tuple[int, str]]:
+def evidence_tokens(text: str) -> list[tuple[int, str]]:
     """``(start, token)`` of every candidate token, in text order."""
     found: list[tuple[int, str]] = []
     done = 0

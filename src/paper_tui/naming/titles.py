@@ -1,28 +1,22 @@
-"""Names and titles for papers, including title-less abstracts.
-
-A paper's *name* is what readers call it: the system, method, benchmark or data set its
-abstract introduces ("We present L$^2$EAP (…)", "we propose **SMITH** (…)", "…, called
-X"). It is found only where the abstract itself introduces it; an acronym it merely uses
-(LLMs, MoE, RL) or a method it compares against is never a name, and when nothing is
-introduced the name is empty: a wrong name is worse than none.
+"""A paper's name and title (:func:`name_and_title`): the rules combined, and the title
+built from the name.
 
 The *title* of a title-less abstract is ``NAME: Long Form`` when the abstract spells the
 name out, else ``NAME: `` plus the gist of the phrase that introduces it, else a shortened
-first sentence. A real source title is kept as it is.
-
-Everything here is raw text (LaTeX kept); the importers render it for display. It runs on
-every imported paper, so all patterns are compiled once and each abstract is scanned by a
-handful of regular-expression passes.
+first sentence. A real source title is kept as it is; its ``NAME: …`` prefix names the
+paper (:func:`title_name`).
 """
 
 from __future__ import annotations
 
 import re
 
-from paper_tui.naming_apposed import apposed_name
-from paper_tui.naming_choice import with_evidence
-from paper_tui.naming_fallback import evidence_name
-from paper_tui.naming_rules import Candidate, clean, find_candidates, gist_after, title_name
+from paper_tui.naming.apposed import apposed_name
+from paper_tui.naming.candidates import Candidate, token_shape
+from paper_tui.naming.choice import with_evidence
+from paper_tui.naming.cleaning import clean
+from paper_tui.naming.evidence import evidence_name
+from paper_tui.naming.introduced import find_candidates, gist_after
 
 MAX_TITLE = 90
 NAMED_CHARS = 8_000
@@ -31,7 +25,7 @@ NAMED_CHARS = 8_000
 scan superlinearly (2,000 repeats of one sentence took seconds)."""
 # A sentence ends at . ! or ? before a space and a capital (or parenthesis). Literal first,
 # so the search skips ahead quickly.
-_SENTENCE_GAP = re.compile(r"[.!?]\s+(?=[A-Z(])")
+SENTENCE_GAP = re.compile(r"[.!?]\s+(?=[A-Z(])")
 # Words that only lead to the name, left at the end of a long form or gist ("Harmonic
 # Networks or" from "Harmonic Networks or H-Nets"): dropped from a title's tail.
 _DANGLING = re.compile(r"(?:[\s,;:(]+(?:or|called|named|dubbed|termed|namely|i\.e\.|e\.g\.))+"
@@ -52,11 +46,11 @@ def first_sentence(text: str) -> str:
 
 
 def _first_sentence(flat: str) -> str:
-    m = _SENTENCE_GAP.search(flat)
+    m = SENTENCE_GAP.search(flat)
     return flat[:m.start() + 1] if m else flat
 
 
-def _flat(text: str) -> str:
+def flat_text(text: str) -> str:
     """White space collapsed; skipped (it costs a split and a join) when already so."""
     if "  " in text or "\n" in text or "\t" in text or "\r" in text or text[:1].isspace() \
             or text[-1:].isspace():
@@ -88,7 +82,7 @@ def name_and_title(abstract: str, title: str = "") -> tuple[str, str]:
     is kept; its ``NAME: …`` prefix names the paper, else the abstract does.
     """
     title = title.strip()
-    flat = _flat(abstract[:NAMED_CHARS])
+    flat = flat_text(abstract[:NAMED_CHARS])
     text = clean(flat)
     if title:
         name = title_name(title, text)
@@ -100,3 +94,34 @@ def name_and_title(abstract: str, title: str = "") -> tuple[str, str]:
     if found is None:
         return "", shorten(_first_sentence(flat))
     return found.name, _title_for(found, text, flat)
+
+
+_TITLE_PREFIX = re.compile(r"^\s*(?P<prefix>[^:]{1,60}?)\s*:\s+\S")
+# "Long Form (ACR)", with a space: "Siame-se(3)" and "Graph(Graph)" are names, not "3".
+_TITLE_ACRONYM = re.compile(r"^.+\s\((?P<acr>[^()\s]+)\)$")
+_GENRES = frozenset({
+    "position", "survey", "review", "tutorial", "overview", "editorial", "erratum",
+    "corrigendum", "commentary", "perspective", "introduction", "keynote", "demo", "report",
+    "summary", "retraction", "note", "reply", "response", "abstract", "preface", "foreword",
+    "invited talk", "extended abstract", "short paper", "book review", "case study",
+})
+
+
+def title_name(title: str, text: str) -> str:
+    """The NAME of a ``NAME: …`` title: short, and shaped like a name."""
+    m = _TITLE_PREFIX.match(clean(title))
+    if not m:
+        return ""
+    prefix = m.group("prefix")
+    acr = _TITLE_ACRONYM.match(prefix)
+    if acr and token_shape(acr.group("acr")):
+        return acr.group("acr")
+    words = prefix.split()
+    if len(words) > 3 or prefix.lower() in _GENRES:
+        return ""
+    shapes = [token_shape(w) for w in words]
+    if 0 in shapes and 2 not in shapes:
+        return ""
+    if 2 in shapes or len(words) == 1 or prefix in text:
+        return prefix
+    return ""

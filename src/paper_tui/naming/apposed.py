@@ -1,5 +1,5 @@
 """A name set off after its description, later in the introducing sentence (used by
-:mod:`paper_tui.naming` when nothing else names the paper).
+:func:`paper_tui.naming.name_and_title` when nothing else names the paper).
 
 "We propose to address face reconstruction in the wild by using a multi-metric regression
 network, MMFace, to align …", "This paper proposes a novel visual SLAM method … using a
@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import re
 
-from paper_tui.naming_rules import Candidate, bad_name, coined, cues, is_distinctive
+from paper_tui.naming.candidates import Candidate, bad_name, coined, is_distinctive
+from paper_tui.naming.cues import cues
 
 # ", X" / ": X" / " - X", the name perhaps quoted, then what may follow it.
 _APPOSED = re.compile(r"(?:,|:|\s[—–-]+)\s+(?:or\s+)?[\"“']?"

@@ -1,4 +1,4 @@
-"""Cleaning for :mod:`paper_tui.naming_rules`: emphasis markup hides names.
+"""Cleaning for :mod:`paper_tui.naming`: emphasis markup hides names.
 
 ``**SMITH**``, ``\\emph{KnowEvo}``, ``$\\textbf{J}$oint``, a macro that lost its backslash
 ("mph{X}"), a name in bare braces, a naming word glued to the name by a lost space ("which we
