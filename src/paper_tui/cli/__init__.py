@@ -99,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"paper-tui: {exc}", file=sys.stderr)
         return 1
     except Exception as exc:  # a bug: never a traceback on the user's screen
-        from paper_tui.crash import INTERNAL_ERROR, internal_error_line, write_crash_log
+        from paper_tui.cli.crash import INTERNAL_ERROR, internal_error_line, write_crash_log
 
         log = write_crash_log(exc, ["paper-tui", *argv])
         print(internal_error_line(exc, log), file=sys.stderr)
