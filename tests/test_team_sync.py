@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
+from paper_tui import config as config_mod
+from paper_tui.library import Library
 from team_helpers import TEST_DATA, Member, bare_repo, git, no_conflict_markers
 
 
@@ -179,3 +182,28 @@ def test_the_merge_driver_merges_a_plain_git_pull(tmp_path: Path) -> None:
     desktop.sync()
     assert set(desktop.show(p)["tags"]) == {"from-laptop", "from-desktop", "again", "by-hand",
                                             "desk-hand"}
+
+
+def test_by_name_finds_what_each_member_annotated(tmp_path: Path) -> None:
+    remote, (alice, bob) = _members(tmp_path, "alice", "bob")
+    a, b, c = alice.ids()[:3]
+    alice.run("star", a)
+    alice.run("tag", b, "kernels")
+    alice.sync(remote)
+    bob.sync(remote)
+    bob.run("status", c, "skipped")
+
+    def found(member: Member, query: str) -> set[str]:
+        out = member.run("search", query, "--json", "--limit", "100").stdout
+        return {row["id"] for row in json.loads(out)}
+
+    assert found(bob, "by:alice") == {a, b}
+    assert found(bob, "by:Alice") == {a, b}  # names as typed in any case
+    assert found(bob, "by:bob") == {c}  # yours, from your own store, before any sync
+    assert found(bob, "by:alice -tag:kernels") == {a, b}  # Bob has tagged nothing
+    assert found(bob, "by:carol") == set()
+    lib = Library.open(bob.root, config=config_mod.defaults())
+    try:
+        assert lib.facets("")["by"] == {"alice": 2, "bob": 1}
+    finally:
+        lib.close()

@@ -22,6 +22,7 @@ from paper_tui.index.writer import Prepared, prepare
 from paper_tui.model import Paper
 from paper_tui.sources import SourceStore, checksum, encode
 from paper_tui.store import Annotations
+from paper_tui.team.layer import People, Team
 
 if TYPE_CHECKING:
     from paper_tui.importers import Hints, ImportReport
@@ -51,7 +52,10 @@ class Library:
         self.lists = self.annotations.lists
         # The index never holds the reader's work: its annotation words are answered from
         # the store's in-memory sets, so a change is seen by the next search at once.
-        self.index.use_annotations(self.annotations.overlay)
+        self.team = Team(root)
+        store = self.annotations.store
+        self.index.use_annotations(self.annotations.overlay, People(
+            self.team, self.annotations.annotated_ids, lambda: store.version))
 
     @classmethod
     def open(cls, root: Path | str | None = None, *, config: config_mod.Config | None = None,
@@ -282,6 +286,19 @@ class Library:
         note = self.annotations.get(paper_id)
         return {"status": note.status, "starred": note.starred, "tags": list(note.tags),
                 "note": note.note, "lists": self.lists.lists_of(paper_id)}
+
+    def team_lines(self, paper_id: str) -> tuple[str, ...]:
+        """One short line per other team member who triaged a paper (``alice: to read ★
+        #kernels``); none without a team."""
+        lines = []
+        for name, seen in self.team.annotators(paper_id).items():
+            parts = [seen["status"].replace("-", " ")] if seen["status"] != "new" else []
+            parts += ["★"] if seen["starred"] else []
+            parts += [f"#{t}" for t in seen["tags"]]
+            parts += ["note"] if seen["note"] else []
+            if parts:
+                lines.append(f"{name}: {' '.join(parts)}")
+        return tuple(lines)
 
     def orphans(self) -> list[str]:
         """Annotated or listed ids whose paper is not in the library (kept, not dropped)."""

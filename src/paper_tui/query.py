@@ -7,7 +7,8 @@ engine query. What lives here is what a user can get wrong and what makes ``MemR
 Syntax: words (stemmed), ``"phrases"``, ``AND`` / ``OR`` / ``NOT`` / ``-word``,
 parentheses, ``title:`` ``author:`` ``abstract:`` ``venue:`` ``name:`` ``keyword:``,
 ``year:2024`` ``year:2019..2023`` ``year:>=2020``, ``tag:`` ``status:`` ``starred:yes``
-``list:`` ``note:``, ``word*`` (prefix) and ``word~`` / ``word~2`` (fuzzy).
+``list:`` ``note:`` ``by:NAME`` (a team member annotated it), ``word*`` (prefix) and
+``word~`` / ``word~2`` (fuzzy).
 """
 
 from __future__ import annotations
@@ -24,9 +25,11 @@ FIELDS: dict[str, str] = {
     "authors": "authors", "venue": "venue", "year": "year", "keyword": "keywords",
     "keywords": "keywords", "tag": "tags", "tags": "tags", "status": "status",
     "starred": "starred", "list": "lists", "lists": "lists", "note": "note", "id": "id",
-    "source": "source",
+    "source": "source", "by": "by",
 }
-ANNOTATION_FIELDS = frozenset({"tags", "status", "starred", "lists", "note"})
+ANNOTATION_FIELDS = frozenset({"tags", "status", "starred", "lists", "note", "by"})
+"""Answered from the reader's work at query time, never from the index (``by:`` from the
+team's files)."""
 
 WORD = re.compile(r"\w+(?:\.?\w+)*")
 """A word: the tokenizer the index uses (letters, digits, ``³``; inner dots kept)."""

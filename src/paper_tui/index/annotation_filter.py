@@ -62,8 +62,12 @@ class _Mapped(NamedTuple):
 
 
 class AnnotationFilter:
-    def __init__(self, sets: AnnotationSets) -> None:
+    """``sets`` answers the reader's own fields; ``people`` (when there is a team) the
+    ``by:`` field, whose values are members' names."""
+
+    def __init__(self, sets: AnnotationSets, people: AnnotationSets | None = None) -> None:
         self.sets = sets
+        self.people = people
         self._lock = threading.Lock()
         self._cache: dict[tuple[str, str], _Mapped] = {}
         self._view: weakref.ref | None = None  # the view the cache maps into
@@ -76,17 +80,23 @@ class AnnotationFilter:
             if self._view is None or self._view() is not snap:
                 self._cache.clear()
                 self._view = weakref.ref(snap)
+            sets = self._sets_of(field)
+            if sets is None:
+                return _Mapped(0, np.zeros(0, dtype=np.int64), np.zeros(snap.size, dtype=bool))
             if version is None:
-                version = self.sets.version_of(field, value)
+                version = sets.version_of(field, value)
             found = self._cache.get((field, value))
             if found is not None and found.version == version:
                 return found
-            ids, version = self.sets.ids(field, value)
+            ids, version = sets.ids(field, value)
             docs = np.sort(snap.doc_numbers(ids))
             mask = snap.mask(docs)
             mask.flags.writeable = docs.flags.writeable = False
             found = self._cache[(field, value)] = _Mapped(version, docs, mask)
             return found
+
+    def _sets_of(self, field: str) -> AnnotationSets | None:
+        return self.people if field == "by" else self.sets
 
     def value_docs(self, snap: Snapshot, field: str, value: str) -> np.ndarray:
         """The mask of the live documents whose ``field`` holds ``value``."""
@@ -113,7 +123,8 @@ class AnnotationFilter:
             if field == "note":
                 return snap.mask(snap.doc_numbers(self.sets.note_phrase(words)))
             return self.value_docs(snap, field, " ".join(words))
-        values = self.sets.values(field)
+        sets = self._sets_of(field)
+        values = sets.values(field) if sets is not None else []
         if isinstance(q, wq.Prefix):
             prefix = _text(q.text)
             return self._values_docs(snap, field, [v for v in values if v.startswith(prefix)])
@@ -134,7 +145,8 @@ class AnnotationFilter:
     def counts(self, snap: Snapshot, field: str, hits: np.ndarray | None) -> dict[str, int]:
         """Documents per value of ``field`` among ``hits`` (None: every live document)."""
         out: dict[str, int] = {}
-        for value, version in self.sets.versions(field).items():
+        sets = self._sets_of(field)
+        for value, version in (sets.versions(field) if sets is not None else {}).items():
             docs = self._mapped(snap, field, value, version).docs
             n = len(docs) if hits is None else int(np.count_nonzero(hits[docs]))
             if n:

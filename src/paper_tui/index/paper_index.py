@@ -63,9 +63,11 @@ class PaperIndex:
         self.on_rebuild: Callable[[str], None] | None = None
         """Told (with the reason) when an unreadable index is about to be rebuilt."""
 
-    def use_annotations(self, sets: AnnotationSets) -> None:
-        """Answer ``tag:``/``status:``/``starred:``/``list:``/``note:`` from ``sets``."""
-        self.annotations = AnnotationFilter(sets)
+    def use_annotations(self, sets: AnnotationSets, people: AnnotationSets | None = None
+                        ) -> None:
+        """Answer ``tag:``/``status:``/``starred:``/``list:``/``note:`` from ``sets``, and
+        ``by:NAME`` from ``people``."""
+        self.annotations = AnnotationFilter(sets, people)
         self._drop_snapshot()
 
     # -- lifecycle -------------------------------------------------------------------------

@@ -266,7 +266,8 @@ class ResultSet:
         return self._docs.index(doc)
 
     def facets(self) -> dict[str, dict[str, int]]:
-        """Counts per tag, status, venue and year among the hits, most frequent first."""
+        """Counts per tag, status, venue, year and team member (``by``) among the hits,
+        most frequent first."""
         with self._snap._lock:
             return self._facets()
 
@@ -275,9 +276,9 @@ class ResultSet:
         everything = hits is snap.live
         out: dict[str, dict[str, int]] = {}
         for name, fieldname in (("tag", "tags"), ("status", "status"), ("venue", "venue"),
-                                ("year", "year")):
+                                ("year", "year"), ("by", "by")):
             counts: dict[str, int] = {}
-            if fieldname in ("tags", "status"):  # the reader's: from the overlay
+            if fieldname in ("tags", "status", "by"):  # the reader's, the team's: overlay
                 if snap.annotations is not None:
                     counts = snap.annotations.counts(snap, fieldname,
                                                      None if everything else hits)

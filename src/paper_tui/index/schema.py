@@ -200,6 +200,7 @@ def query_schema() -> Schema:
     schema.add("starred", BOOLEAN())
     schema.add("lists", KEYWORD(commas=True, lowercase=True))
     schema.add("note", FoldedText())
+    schema.add("by", KEYWORD(commas=True, lowercase=True))
     return schema
 
 

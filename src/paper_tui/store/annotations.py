@@ -159,6 +159,10 @@ class Annotations:
         self._ready()
         return sorted(pid for pid in self._annotated_ids() if pid not in known_ids)
 
+    def annotated_ids(self) -> frozenset[str]:
+        """Every paper with a status, star, tag or note (lists aside)."""
+        return frozenset(self._ready().snapshot())
+
     def _annotated_ids(self) -> set[str]:
         """Every id with a record or in a list."""
         ids = set(self.store.snapshot())

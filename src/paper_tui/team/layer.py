@@ -6,10 +6,11 @@ again only when it changes on disk (after a sync).
 
 from __future__ import annotations
 
-import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from paper_tui import atomic
 from paper_tui.errors import PaperTuiError
 from paper_tui.team import repo
 
@@ -38,12 +39,10 @@ class Team:
     def annotations_of(self, name: str) -> dict[str, TeamRecord]:
         """A member's triage: paper id -> record (empty when unknown or unreadable)."""
         path = self.people / f"{name}.yaml"
-        try:
-            st = os.stat(path)
-        except OSError:
+        identity = atomic.identity(path)
+        if identity is None:
             self._files.pop(name, None)
             return {}
-        identity = (st.st_ino, st.st_mtime_ns, st.st_size)
         cached = self._files.get(name)
         if cached is not None and cached[0] == identity:
             return cached[1]
@@ -68,3 +67,53 @@ class Team:
             if record is not None:
                 out[name] = record
         return out
+
+
+
+
+class People:
+    """``by:NAME`` for search: the papers each member annotated (status, star, tag or
+    note), the others' from their files in the team repo, yours from your own store.
+    Values are names in lower case, as the query parser folds them."""
+
+    def __init__(self, team: Team, own_ids: Callable[[], frozenset[str]],
+                 own_version: Callable[[], int]) -> None:
+        """``own_ids()``: your annotated papers; ``own_version()``: bumped when they may
+        have changed (both from your annotation store)."""
+        self.team = team
+        self._own_ids = own_ids
+        self._own_version = own_version
+
+    def _names(self) -> dict[str, str]:
+        names = {name.lower(): name for name in self.team.members()}
+        if self.team.me:
+            names[self.team.me.lower()] = self.team.me
+        return names
+
+    def ids(self, field: str, value: str) -> tuple[frozenset[str], int]:
+        name = self._names().get(value)
+        if name is None:
+            return frozenset(), 0
+        if name == self.team.me:
+            return self._own_ids(), self._own_version()
+        records = self.team.annotations_of(name)
+        return frozenset(records), self._file_version(name)
+
+    def version_of(self, field: str, value: str) -> int:
+        name = self._names().get(value)
+        if name is None:
+            return 0
+        return self._own_version() if name == self.team.me else self._file_version(name)
+
+    def versions(self, field: str) -> dict[str, int]:
+        return {value: self.version_of(field, value) for value in self._names()}
+
+    def values(self, field: str) -> list[str]:
+        return sorted(self._names())
+
+    def note_phrase(self, words: list[str]) -> frozenset[str]:
+        return frozenset()
+
+    def _file_version(self, name: str) -> int:
+        identity = atomic.identity(self.team.people / f"{name}.yaml")
+        return hash(identity) if identity is not None else 0

@@ -324,7 +324,8 @@ class ReadingListScreen(_ListActions, ResultsScreen):
             view.show(None)
             return
         lists = [getattr(x, "name", x) for x in self.library.lists.lists_of(paper.id)]
-        view.show(paper, self.library.annotations.get(paper.id), lists, {})
+        view.show(paper, self.library.annotations.get(paper.id), lists, {},
+                  self.library.team_lines(paper.id))
 
     def on_results_list_highlighted(self, message: ResultsList.Highlighted) -> None:
         message.stop()

@@ -21,6 +21,7 @@ from textual.widgets import Footer, Input
 
 from paper_tui.tui import collector
 from paper_tui.tui.controllers.search import ResultsReady, SearchController
+from paper_tui.tui.controllers.sync import SyncController, SyncDone, SyncProgress, team_is_set_up
 from paper_tui.tui.screens.results_screen import (
     CITE_AND_MARK_KEYS,
     EDIT_KEYS,
@@ -73,6 +74,8 @@ class MainScreen(ResultsScreen):
         *CITE_AND_MARK_KEYS,
         Binding("f", "toggle_facets", "Facets", show=False, id="facets",
                 tooltip="Show / hide counts per status, tag, venue, year"),
+        Binding("Y", "sync", "Sync", show=False, id="sync",
+                tooltip="Sync the team's triage through git (paper-tui sync)"),
     ]
 
     status_line: StatusLine
@@ -83,6 +86,8 @@ class MainScreen(ResultsScreen):
         super().__init__(library)
         self.history_size = int(config.get("search.history_size", 100))
         self.search = SearchController(self, config, problems)
+        self.team_sync = SyncController(self)
+        self.sync_minutes = float(config.get("sync.every_minutes", 0) or 0)
 
     def compose(self) -> ComposeResult:
         yield SearchBox(history_size=self.history_size,
@@ -100,6 +105,8 @@ class MainScreen(ResultsScreen):
         self.results_list.focus()
         self.search.search("", immediate=True)
         self.post_message(self.Ready())
+        if self.sync_minutes > 0 and team_is_set_up(self.library):
+            self.set_interval(self.sync_minutes * 60, self.action_sync)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if not self.is_active:
@@ -179,6 +186,17 @@ class MainScreen(ResultsScreen):
 
     def action_cycle_sort(self) -> None:
         self.say(f"sorted by {self.search.cycle_sort()}")
+
+    def action_sync(self) -> None:
+        if self.team_sync.start():
+            self.run_worker(self.team_sync.run, thread=True, group="sync",
+                            exit_on_error=False)
+
+    def on_sync_progress(self, message: SyncProgress) -> None:
+        self.team_sync.progress(message)
+
+    def on_sync_done(self, message: SyncDone) -> None:
+        self.team_sync.done(message)
 
     def action_reading_lists(self) -> None:
         from paper_tui.tui.screens.lists_screen import ListsScreen

@@ -157,7 +157,7 @@ class ResultsScreen(ReaderScreen):
         else:
             note = self.library.annotations.get(paper.id)
             view.show(paper, note, self.library.lists.lists_of(paper.id),
-                      results.highlights(results.cursor))
+                      results.highlights(results.cursor), self.library.team_lines(paper.id))
             self.app.call_after_refresh(self.prepare_next, results, results.results, view,
                                         results.cursor)
         self._shown = (results.results, results.cursor, note if paper else None)
@@ -174,7 +174,8 @@ class ResultsScreen(ReaderScreen):
             return
         paper = results.results.paper(cursor + 1)
         view.prepare(paper, self.library.annotations.get(paper.id),
-                     self.library.lists.lists_of(paper.id), results.highlights(cursor + 1))
+                     self.library.lists.lists_of(paper.id), results.highlights(cursor + 1),
+                     self.library.team_lines(paper.id))
         results.prepare_row(cursor + 1)
         collector.collect(1)  # the key's garbage, now rather than inside the next key
 

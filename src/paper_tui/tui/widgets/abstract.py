@@ -31,7 +31,8 @@ MARGIN = 1
 Textual would add them to every line of every paper shown, again)."""
 
 Highlights = dict[str, list[tuple[int, int]]]
-Shown = tuple["Paper | None", "Annotation | None", tuple[str, ...], Highlights]
+Shown = tuple["Paper | None", "Annotation | None", tuple[str, ...], Highlights,
+              tuple[str, ...]]
 
 
 def _styled(text: str, emphasis: Iterable[Span], matches: Iterable[tuple[int, int]],
@@ -45,7 +46,8 @@ def _styled(text: str, emphasis: Iterable[Span], matches: Iterable[tuple[int, in
 
 
 def render_header(paper: Paper, annotation: Annotation, lists: Sequence[str],
-                  highlights: dict[str, list[tuple[int, int]]], match_style: Style) -> Text:
+                  highlights: dict[str, list[tuple[int, int]]], match_style: Style,
+                  team: Sequence[str] = ()) -> Text:
     """The abstract view's text above the abstract: what a triage key changes."""
     out = Text()
     title = _styled(paper.display_title or paper.title, paper.title_emphasis,
@@ -77,6 +79,10 @@ def render_header(paper: Paper, annotation: Annotation, lists: Sequence[str],
     if lists:
         out.append("  lists: " + ", ".join(lists))
     out.append("\n")
+    if team:  # the other members' triage of this paper
+        out.append("team: ", "dim")
+        out.append(" · ".join(team))
+        out.append("\n")
     for label, link in (("url", paper.url), ("pdf", paper.pdf)):
         if link:
             out.append(f"{label}: ", "dim")
@@ -100,9 +106,10 @@ def render_abstract(paper: Paper, highlights: dict[str, list[tuple[int, int]]],
 
 
 def render_paper(paper: Paper, annotation: Annotation, lists: Sequence[str],
-                 highlights: dict[str, list[tuple[int, int]]], match_style: Style) -> Text:
+                 highlights: dict[str, list[tuple[int, int]]], match_style: Style,
+                 team: Sequence[str] = ()) -> Text:
     """The abstract view's whole text for one paper."""
-    out = render_header(paper, annotation, lists, highlights, match_style)
+    out = render_header(paper, annotation, lists, highlights, match_style, team)
     out.append_text(render_abstract(paper, highlights, match_style))
     return out
 
@@ -132,7 +139,7 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._shown: Shown = (None, None, (), {})
+        self._shown: Shown = (None, None, (), {}, ())
         self._lines: list[Strip] = []
         self._wrapped_for: Size | None = None
         """The widget size the lines were wrapped for."""
@@ -154,26 +161,29 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
     @property
     def text(self) -> Text:
         """What is shown, unwrapped (tests and screenshots read ``text.plain``)."""
-        paper, annotation, lists, highlights = self._shown
+        paper, annotation, lists, highlights, team = self._shown
         if paper is None or annotation is None:
             return Text(NO_PAPER, style="italic")
-        return render_paper(paper, annotation, lists, highlights, self._match_style())
+        return render_paper(paper, annotation, lists, highlights, self._match_style(), team)
 
     def show(self, paper: Paper | None, annotation: Annotation | None = None,
-             lists: Sequence[str] = (), highlights: Highlights | None = None) -> None:
-        """Show ``paper``, repainting only the lines that change."""
-        self._shown = (paper, annotation, tuple(lists), highlights or {})
+             lists: Sequence[str] = (), highlights: Highlights | None = None,
+             team: Sequence[str] = ()) -> None:
+        """Show ``paper``, repainting only the lines that change. ``team``: a line per
+        other team member who triaged it."""
+        self._shown = (paper, annotation, tuple(lists), highlights or {}, tuple(team))
         old = self._lines
         self.scroll_to(y=0, animate=False)  # a scroll repaints the whole view itself
         if self._wrap():
             self._refresh_changed(old)
 
     def prepare(self, paper: Paper, annotation: Annotation, lists: Sequence[str] = (),
-                highlights: Highlights | None = None) -> None:
+                highlights: Highlights | None = None, team: Sequence[str] = ()) -> None:
         """Wrap ``paper`` now so that showing it later costs no wrapping."""
         width = self.scrollable_content_region.width
         if width > 0:
-            strips = self._strips(paper, annotation, tuple(lists), highlights or {}, width)
+            strips = self._strips(paper, annotation, tuple(lists), highlights or {}, width,
+                                  tuple(team))
             self.finish_lines(strips[:self.size.height])
 
     def _match_style(self) -> Style:
@@ -182,13 +192,15 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
         return self._match
 
     def _strips(self, paper: Paper, annotation: Annotation, lists: tuple[str, ...],
-                highlights: Highlights, width: int) -> list[Strip]:
+                highlights: Highlights, width: int, team: tuple[str, ...] = ()
+                ) -> list[Strip]:
         """The paper's lines, cropped to ``width`` in the base style: header + abstract."""
         titles = tuple(highlights.get("title", ()))
-        head_key = ("head", paper, annotation, lists, titles, width)
+        head_key = ("head", paper, annotation, lists, titles, width, team)
         head = self._parts.get(head_key)
         if head is None:
-            text = render_header(paper, annotation, lists, highlights, self._match_style())
+            text = render_header(paper, annotation, lists, highlights, self._match_style(),
+                                 team)
             text.right_crop(1)  # its last newline only starts the abstract's first line
             head = self._parts[head_key] = self._render(text, width)
         body_key = ("body", paper, tuple(highlights.get("abstract", ())), width)
@@ -219,11 +231,11 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
             return False
         self._wrapped_for = self.outer_size
         self._width = width
-        paper, annotation, lists, highlights = self._shown
+        paper, annotation, lists, highlights, team = self._shown
         if paper is None or annotation is None:
             self._lines = self._render(Text(NO_PAPER, style="italic"), width)
         else:
-            self._lines = self._strips(paper, annotation, lists, highlights, width)
+            self._lines = self._strips(paper, annotation, lists, highlights, width, team)
         size = Size(width, len(self._lines))
         if size != self.virtual_size:
             # Set without Widget.virtual_size's layout pass over the whole screen: the

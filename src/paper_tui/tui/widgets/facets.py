@@ -16,8 +16,9 @@ from textual.widgets.option_list import Option
 
 from paper_tui.errors import PaperTuiError
 
-FIELDS = ("status", "tag", "venue", "year")
-HEADINGS = {"status": "Status", "tag": "Tags", "venue": "Venues", "year": "Years"}
+FIELDS = ("status", "tag", "venue", "year", "by")
+HEADINGS = {"status": "Status", "tag": "Tags", "venue": "Venues", "year": "Years",
+            "by": "Team"}
 PER_FIELD = 12
 STATUS_ORDER = ("new", "to-read", "read", "skipped")
 
