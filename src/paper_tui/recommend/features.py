@@ -33,10 +33,11 @@ def features(matrix: TermMatrix, weights: dict[str, float] | None = None
                             dtype=np.float32)
     column = (np.log((1 + n) / (1 + df)) + 1).astype(np.float32) * field_weight
     data = (1 + np.log(counts.data, dtype=np.float32)) * column[counts.indices]
-    x = sparse.csr_matrix((data, counts.indices, counts.indptr), shape=counts.shape)
-    norms = np.sqrt(np.asarray(x.multiply(x).sum(axis=1)).ravel()).astype(np.float32)
+    lengths = np.diff(counts.indptr)
+    rows = np.repeat(np.arange(counts.shape[0]), lengths)
+    norms = np.sqrt(np.bincount(rows, weights=data * data, minlength=counts.shape[0]))
     norms[norms == 0] = 1
-    x = sparse.csr_matrix((data / np.repeat(norms, np.diff(counts.indptr)),
-                           counts.indices, counts.indptr), shape=counts.shape)
+    data /= norms.astype(np.float32)[rows]
+    x = sparse.csr_matrix((data, counts.indices, counts.indptr), shape=counts.shape)
     _cache[matrix] = (key, x)
     return x
