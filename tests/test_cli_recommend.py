@@ -5,23 +5,20 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-EXE = shutil.which("paper-tui")
+import test_search_cli
+from test_search_cli import EXE
+
 pytestmark = pytest.mark.skipif(EXE is None, reason="paper-tui is not installed")
 SAMPLE = Path(__file__).parent / "data" / "papers-ml-1000.jsonl.gz"
 
 
 def run(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    assert EXE is not None
-    return subprocess.run([EXE, "--library", str(home / "lib"), *args], cwd=home,
-                          capture_output=True, text=True, timeout=120, env=dict(os.environ),
-                          stdin=subprocess.DEVNULL)
+    return test_search_cli.run(*args, cwd=home)
 
 
 @pytest.fixture(scope="module")

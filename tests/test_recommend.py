@@ -4,6 +4,7 @@ topic's papers rising after a few labels, the explanation, the term matrix and i
 from __future__ import annotations
 
 import gzip
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -39,8 +40,6 @@ def sample_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def lib(sample_dir: Path, tmp_path: Path) -> Iterator[Library]:
-    import shutil
-
     root = tmp_path / "library"
     shutil.copytree(sample_dir, root)
     with Library.open(root, config=config_mod.defaults(), bundled=False) as opened:
@@ -194,3 +193,18 @@ def test_a_damaged_cache_file_is_read_again(lib: Library) -> None:
     finally:
         other.close()
     assert path.stat().st_size > 100  # rewritten
+
+
+def test_startup_and_search_never_load_scipy(tmp_path: Path) -> None:
+    """The learner's libraries are imported by ``recommend`` only."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from paper_tui.cli import build_parser; build_parser(); "
+            "from paper_tui.library import Library; from paper_tui import config; "
+            f"lib = Library.open({str(tmp_path / 'lib')!r}, config=config.defaults()); "
+            "lib.search('learning'); lib.close(); "
+            "print(sorted(m for m in ('scipy', 'sklearn') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]"
