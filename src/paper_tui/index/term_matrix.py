@@ -132,7 +132,6 @@ def _read(snap) -> TermMatrix:
                                    shape=shape, dtype=np.float32)
     else:
         counts = sparse.csr_matrix(shape, dtype=np.float32)
-    counts.sum_duplicates()
     return TermMatrix(ids, tuple(terms), counts)
 
 

@@ -17,10 +17,7 @@ class Labels:
     skipped: frozenset[str]
     """Papers marked skipped (and nothing of the above)."""
     triaged: frozenset[str]
-    """Every paper whose status is not new (kept or skipped): never recommended."""
-
-    def __bool__(self) -> bool:
-        return bool(self.kept)
+    """Every paper whose status is not new, and every kept one: never recommended."""
 
 
 def labels_from(records: Mapping[str, Mapping[str, Any]],

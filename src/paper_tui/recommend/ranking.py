@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from paper_tui.errors import QueryError
 from paper_tui.index.term_matrix import TermMatrix, term_matrix
 from paper_tui.model import Paper
 from paper_tui.recommend.explain import Explanation, explain
@@ -150,8 +151,6 @@ class Recommender:
             results = self.library.results(query, sort="year")
             try:
                 if results.error:
-                    from paper_tui.errors import QueryError
-
                     raise QueryError(results.error)
                 ids = results.ids()
             finally:
