@@ -26,6 +26,7 @@ from paper_tui.team.layer import People, Team
 
 if TYPE_CHECKING:
     from paper_tui.importers import Hints, ImportReport
+    from paper_tui.recommend import Recommendations
 
 # A rebuild of a big library takes minutes: wait that long for another process's.
 _SYNC_LOCK_TIMEOUT = 1800
@@ -268,6 +269,13 @@ class Library:
     def similar(self, paper_id: str) -> ResultSet:
         """Papers like this one ("more like this"), from its key terms, most similar first."""
         return self.index.similar(self.resolve(paper_id))
+
+    def recommend(self, query: str = "", limit: int = 20) -> Recommendations:
+        """The ``limit`` new papers (within ``query``) this reader is likeliest to want,
+        learned from what they kept and skipped (see :mod:`paper_tui.recommend`)."""
+        from paper_tui.recommend import recommend  # scipy, scikit-learn: only when asked
+
+        return recommend(self, query, limit)
 
     def facets(self, query: str = "") -> dict[str, dict[str, int]]:
         """Hit counts of ``query`` per tag, status, venue and year (empty for a bad query)."""

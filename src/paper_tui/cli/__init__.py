@@ -22,6 +22,7 @@ COMMANDS = {
     **dict.fromkeys(("tag", "untag", "status", "star", "unstar", "note", "lists", "export",
                      "tags", "orphans"), "annotate"),
     "cite": "cite",
+    "recommend": "recommend",
     "config": "settings",
     **dict.fromkeys(("sync", "merge-driver"), "team"),
 }

@@ -1,0 +1,51 @@
+"""``recommend``: the new papers this reader is likeliest to want, best first."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from paper_tui.cli.context import Context
+from paper_tui.cli.output import line, print_json, record
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("recommend", help="new papers ranked by what you kept and skipped")
+    p.add_argument("query", nargs="?", default="",
+                   help="only papers matching this query (e.g. 'venue:neurips year:2026')")
+    p.add_argument("--limit", type=int, default=20)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--explain", action="store_true",
+                   help="show the words and authors that pushed each paper up and down")
+    p.set_defaults(handler=cmd_recommend)
+
+
+def cmd_recommend(args: argparse.Namespace, ctx: Context) -> int:
+    lib = ctx.library
+    found = lib.recommend(args.query, limit=args.limit)
+    if found.hint:
+        print(f"paper-tui: {found.hint}", file=sys.stderr)
+        if args.json:
+            print_json([])
+        return 0
+    if args.json:
+        rows = []
+        for item in found.items:
+            extra = {"score": round(item.score, 4)}
+            if args.explain:
+                why = found.explain(item.paper.id)
+                extra["explain"] = {
+                    "up": [{"text": r.text, "kind": r.kind, "weight": round(r.weight, 4)}
+                           for r in why.up],
+                    "down": [{"text": r.text, "kind": r.kind, "weight": round(r.weight, 4)}
+                             for r in why.down]}
+            rows.append(record(lib, item.paper, **extra))
+        print_json(rows)
+    else:
+        for item in found.items:
+            print(line(item.paper))
+            if args.explain:
+                print(f"    {item.score:+.2f}  {found.explain(item.paper.id).text()}")
+    print(f"{len(found.items):,} of {found.candidates:,} new papers, learned from "
+          f"{found.learned_from.text()}", file=sys.stderr)
+    return 0

@@ -1,0 +1,207 @@
+"""The index's own terms as a documents x terms matrix (term frequencies), for learning
+what a reader likes (:mod:`paper_tui.recommend`) without tokenizing every abstract again.
+
+Read straight from the posting lists of the source fields (title, name, abstract,
+authors, venue; never the reader's annotations), a term at a time. Terms in fewer than
+:data:`MIN_DF` papers are left out: a word only one paper has never ranks another. The
+matrix is cached in ``<library>/cache/`` under a key of what the index was built from (its
+sources' checksums, the schema, the paper count), so a new process loads it instead of
+walking every posting list; deleting the file changes nothing but time. Rows are keyed by
+paper id, not document number: an index rewrite of the same papers (annotations mirrored
+into it, a compaction) keeps the cached matrix valid.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import threading
+import weakref
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+from scipy import sparse
+
+from paper_tui.index.blocks import blocks, matcher
+from paper_tui.index.schema import SCHEMA_VERSION, terms_of
+from paper_tui.model import Paper
+
+if TYPE_CHECKING:
+    from paper_tui.index.paper_index import PaperIndex
+
+FIELDS = ("title", "name", "abstract", "authors", "venue")
+"""The source fields whose terms describe a paper (``keywords`` is left out on purpose: a
+list either has them or not, and the benchmark must not see them)."""
+MIN_DF = 2
+FORMAT = 1  # bump when the file's layout or the terms kept change
+CACHE_DIR = "cache"
+_PREFIX = "recommend-terms-"
+
+
+@dataclass(frozen=True, eq=False)
+class TermMatrix:
+    """Term frequencies of every paper in the index: ``counts[row, column]``."""
+
+    ids: tuple[str, ...]
+    """The paper id of each row."""
+    terms: tuple[str, ...]
+    """Each column's term as ``field:term`` (stemmed as the field is: ``abstract:learn``)."""
+    counts: sparse.csr_matrix  # float32
+    row_of: dict[str, int] = field(repr=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.row_of:
+            self.row_of.update((paper_id, row) for row, paper_id in enumerate(self.ids))
+
+    def rows(self, ids: list[str]) -> np.ndarray:
+        """The rows of the ids this matrix has (ids it lacks are left out), as int64."""
+        row_of = self.row_of
+        return np.fromiter((row_of[i] for i in ids if i in row_of), dtype=np.int64)
+
+
+_memory: weakref.WeakKeyDictionary[PaperIndex, tuple[str, TermMatrix]] = \
+    weakref.WeakKeyDictionary()
+_lock = threading.Lock()
+
+
+def term_matrix(index: PaperIndex) -> TermMatrix:
+    """The index's term matrix: from memory, from the cache file, or read from the
+    posting lists (and cached) when neither matches what the index now holds."""
+    snap = index._snapshot()
+    key = _key(index, snap.live_count)
+    with _lock:
+        kept = _memory.get(index)
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        path = index.path.parent / CACHE_DIR / f"{_PREFIX}{key}.npz"
+        found = _load(path)
+        if found is None:
+            found = _read(snap)
+            _save(path, found)
+        _memory[index] = (key, found)
+        return found
+
+
+def surface_words(paper: Paper) -> dict[str, str]:
+    """``{"field:term": the word as the paper writes it}`` for the paper's title, name and
+    abstract terms (a stem such as ``learn`` shows as "learning"), and each author word
+    mapped to the author's whole name."""
+    out: dict[str, str] = {}
+    for fieldname, text in (("title", paper.display_title), ("name", paper.name),
+                            ("abstract", paper.display_abstract)):
+        for _, term, start, end in terms_of(text or ""):
+            out.setdefault(f"{fieldname}:{term}", text[start:end])
+    for author in paper.authors:
+        for _, term, _, _ in terms_of(author, stemmed=False):
+            out.setdefault(f"authors:{term}", author)
+    if paper.venue:
+        out.setdefault(f"venue:{paper.venue.casefold()}", paper.venue)
+    return out
+
+
+# -- reading the posting lists ------------------------------------------------------------
+def _read(snap) -> TermMatrix:
+    live = np.asarray(snap.live)
+    live_docs = np.flatnonzero(live)
+    row_of_doc = np.full(len(live), -1, dtype=np.int64)
+    row_of_doc[live_docs] = np.arange(len(live_docs))
+    terms: list[str] = []
+    columns: list[np.ndarray] = []
+    rows: list[np.ndarray] = []
+    values: list[np.ndarray] = []
+    with snap._lock:
+        for fieldname, btext, docs, weights in _postings(snap):
+            mine = row_of_doc[docs]
+            keep = mine >= 0
+            if np.count_nonzero(keep) < MIN_DF:
+                continue
+            rows.append(mine[keep])
+            values.append(weights[keep])
+            columns.append(np.full(len(rows[-1]), len(terms), dtype=np.int32))
+            terms.append(f"{fieldname}:{btext.decode('utf-8', 'replace')}")
+        all_ids = snap.all_ids
+    ids = tuple(all_ids[d] for d in live_docs)
+    shape = (len(ids), len(terms))
+    if rows:
+        counts = sparse.csr_matrix((np.concatenate(values).astype(np.float32),
+                                    (np.concatenate(rows), np.concatenate(columns))),
+                                   shape=shape, dtype=np.float32)
+    else:
+        counts = sparse.csr_matrix(shape, dtype=np.float32)
+    return TermMatrix(ids, tuple(terms), counts)
+
+
+def _postings(snap) -> Iterator[tuple[str, bytes, np.ndarray, np.ndarray]]:
+    """(field, term, global doc numbers, frequencies) of every term in :data:`FIELDS` held
+    by at least :data:`MIN_DF` documents (deleted ones counted), read from each segment's
+    blocks without going through the search caches (this reads everything once)."""
+    schema = snap.reader.schema
+    for fieldname in FIELDS:
+        if fieldname not in schema:
+            continue
+        for btext, info in snap.reader.iter_field(fieldname):
+            if info.doc_frequency() < MIN_DF:
+                continue
+            docs: list[np.ndarray] = []
+            weights: list[np.ndarray] = []
+            for reader, offset in snap.leaves:
+                m = matcher(reader, fieldname, btext)
+                if m is None:
+                    continue
+                for ids, ws, _ in blocks(m):
+                    docs.append(ids.astype(np.int64) + offset)
+                    weights.append(ws)
+            if docs:
+                yield fieldname, btext, np.concatenate(docs), np.concatenate(weights)
+
+
+# -- the cache file -----------------------------------------------------------------------
+def _key(index: PaperIndex, live_count: int) -> str:
+    """What the matrix depends on: the sources indexed (their checksums), the analysis
+    (schema version), the terms kept, and how many papers there are."""
+    what = json.dumps([FORMAT, SCHEMA_VERSION, FIELDS, MIN_DF, live_count,
+                       sorted(index.indexed_sources().items())])
+    return hashlib.blake2b(what.encode(), digest_size=10).hexdigest()
+
+
+def _save(path: Path, found: TermMatrix) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        with open(tmp, "wb") as out:
+            np.savez(out, data=found.counts.data, indices=found.counts.indices,
+                     indptr=found.counts.indptr, shape=np.array(found.counts.shape),
+                     ids=_joined(found.ids), terms=_joined(found.terms))
+        os.replace(tmp, path)
+        for old in path.parent.glob(f"{_PREFIX}*.npz"):
+            if old != path:
+                old.unlink(missing_ok=True)
+    except OSError:  # a read-only library still recommends, just without the cache
+        pass
+
+
+def _load(path: Path) -> TermMatrix | None:
+    try:
+        with np.load(path) as data:
+            shape = tuple(int(n) for n in data["shape"])
+            counts = sparse.csr_matrix((data["data"], data["indices"], data["indptr"]),
+                                       shape=shape)
+            ids, terms = _split(data["ids"]), _split(data["terms"])
+    except (OSError, ValueError, KeyError, EOFError):
+        return None
+    if len(ids) != shape[0] or len(terms) != shape[1]:
+        return None
+    return TermMatrix(ids, terms, counts)
+
+
+def _joined(items: tuple[str, ...]) -> np.ndarray:
+    return np.frombuffer("\n".join(items).encode(), dtype=np.uint8)
+
+
+def _split(data: np.ndarray) -> tuple[str, ...]:
+    text = data.tobytes().decode()
+    return tuple(text.split("\n")) if text else ()
