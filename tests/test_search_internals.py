@@ -17,11 +17,10 @@ import pytest
 from whoosh.matching.wrappers import FilterMatcher
 
 from paper_tui import config as config_mod
-from paper_tui.index import ResultSet
 from paper_tui.index.packed import PackedNumbers, PackedValues, narrowest
 from paper_tui.index.positions import PackedPositions
 from paper_tui.index.results import TOP
-from paper_tui.index.schema import MAX_EXPANSION, term_positions
+from paper_tui.index.schema import MAX_EXPANSION, folded_positions, folded_words
 from paper_tui.index.snapshot import SizedLRU
 from paper_tui.index.vocabulary import Vocabulary, distance
 from paper_tui.library import Library
@@ -67,7 +66,7 @@ def test_lazy_ranking_is_the_full_sort(big: Library, query: str, all_words: str)
     lazy = big.results(query)  # the top page first, the rest while scrolling
     assert [lazy.paper(i).id for i in range(len(lazy))] == ranked
     scores = [lazy.score(i) for i in range(len(lazy))]
-    snap = big.index._snapshot()
+    snap = big.index.view()
     docs = [snap.docnum(paper_id) for paper_id in ranked]
     strict = len(big.results(all_words))
     for group in (range(strict), range(strict, len(ranked))):  # all words, then some
@@ -82,7 +81,7 @@ def test_index_of_and_ids_rank_what_is_still_pending(big: Library) -> None:
 
 
 def test_postings_and_positions_equal_whooshs_matcher_and_the_text(big: Library) -> None:
-    snap = big.index._snapshot()
+    snap = big.index.view()
     checked = 0
     for reader, offset in snap.leaves:
         for fieldname in ("abstract", "title"):
@@ -116,7 +115,7 @@ def test_postings_and_positions_equal_whooshs_matcher_and_the_text(big: Library)
             for doc in range(0, reader.doc_count_all(), 97):  # positions are the text's
                 paper = Paper.from_dict(reader.stored_fields(doc)["paper"])
                 text = paper.display_abstract if fieldname == "abstract" else paper.display_title
-                for term, expected in term_positions(text).items():
+                for term, expected in folded_positions(folded_words(text)).items():
                     value = reader.postings(fieldname, term.encode())
                     value.skip_to(doc)
                     assert value.id() == doc
@@ -172,20 +171,20 @@ def test_a_new_view_after_a_change_does_not_reuse_cached_postings(big: Library,
                                                                   tmp_path: Path) -> None:
     before = big.results("zebra")
     assert len(before) == 0 and len(big.results("model")) > 0
-    old_view = big.index._snapshot()
+    old_view = big.index.view()
     source = tmp_path / "zebra.jsonl"
     source.write_text(json.dumps({"title": "A model of zebra stripes", "authors": ["Z Z"],
                                   "abstract": "Zebra stripes, modelled.", "venue": "icml",
                                   "year": 2020}) + "\n", encoding="utf-8")
     big.import_paths([source])
-    assert big.index._snapshot() is not old_view
+    assert big.index.view() is not old_view
     assert [h.paper.title for h in big.search("zebra").hits] == ["A model of zebra stripes"]
     assert "A model of zebra stripes" in {h.paper.title for h in big.search("model",
                                                                               limit=None).hits}
 
 
 def test_papers_and_title_words_kept_per_view_are_what_is_stored(big: Library) -> None:
-    snap = big.index._snapshot()
+    snap = big.index.view()
     ids = big.results("model").ids()[:60]
     docs = [snap.docnum(paper_id) for paper_id in ids]
     first = [snap.paper(d) for d in docs]
@@ -242,7 +241,7 @@ def test_edit_distance_and_fuzzy_words_equal_brute_force(tmp_path: Path) -> None
 
 
 def test_a_result_set_for_a_query_with_no_hits_costs_no_ranking(big: Library) -> None:
-    results = ResultSet(big.index, "xyzzy~")
+    results = big.index.results("xyzzy~")
     assert len(results) == 0 and results.ids() == []
 
 

@@ -78,7 +78,7 @@ QUERIES = ["model", "robot graph", "control OR vision", "model -title:sparse", "
 
 
 def _snap(lib: Library) -> Snapshot:
-    snap = lib.index._snapshot()
+    snap = lib.index.view()
     assert any(reader.has_deletions() for reader, _ in snap.leaves)
     assert len(snap.leaves) > 1
     assert snap.live_count == int(np.count_nonzero(snap.live)) < snap.size

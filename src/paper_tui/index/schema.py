@@ -147,14 +147,10 @@ def folded_words(text: str) -> list[str]:
     return [w.lower() if w.isascii() else fold(w) for w in WORD.findall(text)]
 
 
-def term_positions(text: str, stemmed: bool = True) -> dict[str, list[int]]:
-    """``{term: positions}`` as the field's analyzer would index ``text`` (the hot path of
-    indexing: whole-list operations instead of a generator of tokens)."""
-    return folded_positions(folded_words(text), stemmed)
-
-
 def folded_positions(folded: list[str], stemmed: bool = True) -> dict[str, list[int]]:
-    """:func:`term_positions` of a text from its :func:`folded_words`."""
+    """``{term: positions}`` as the field's analyzer would index a text whose
+    :func:`folded_words` are ``folded`` (the hot path of indexing: whole-list operations
+    instead of a generator of tokens)."""
     kept = [w for w in folded if len(w) > 1 and w not in STOP_WORDS]
     if not kept:
         return {}
