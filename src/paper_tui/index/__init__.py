@@ -23,18 +23,12 @@ from paper_tui.index.results import Hit, ResultSet, SearchPage, fragments, highl
 from paper_tui.index.schema import (
     SCHEMA_VERSION,
     SORTS,
-    Codec,
     FoldedText,
     FoldFilter,
     Spans,
     stem,
     terms_of,
 )
-
-# Whoosh pickles the schema and each segment's codec into the index's TOC by class path.
-# Indexes written while this package was one module name these three here: keep them
-# importable under those names, or every such index fails to open and is rebuilt.
-_Codec = Codec
 
 __all__ = ["SCHEMA_VERSION", "SORTS", "FoldFilter", "FoldedText", "Hit", "PaperIndex",
            "ResultSet", "SearchPage", "Spans", "fragments", "highlight_spans", "stem",

@@ -92,7 +92,7 @@ class PaperIndex:
             error: Exception | None = None
             for attempt in range(_OPEN_ATTEMPTS):
                 try:
-                    self._ix = windex.open_dir(str(self.path))
+                    self._ix = windex.open_dir(str(self.path), schema=build_schema())
                     self.view()  # reads the TOC and segments: a corrupt index fails
                     return False
                 except Exception as exc:
@@ -237,7 +237,7 @@ class PaperIndex:
         ix, self._ix = self._ix, None
         if ix is not None:
             ix.close()
-        self._ix = windex.open_dir(str(self.path))
+        self._ix = windex.open_dir(str(self.path), schema=build_schema())
 
     def _drop_snapshot(self) -> None:
         with self._snap_lock:

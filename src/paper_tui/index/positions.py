@@ -14,6 +14,7 @@ from __future__ import annotations
 import pickle
 from array import array
 from collections.abc import Callable
+from typing import Any
 
 from whoosh.formats import Positions
 
@@ -23,8 +24,23 @@ from paper_tui.index.packed import PackedValues, from_bytes, to_bytes
 _WIDTH = 4  # bytes per position (uint32)
 
 
+def pickled_as(cls: type, obj: Any, *drop: str) -> tuple:
+    """``__reduce__`` of ``obj`` as an instance of Whoosh's ``cls`` with the same
+    attributes (but ``drop``): Whoosh pickles the schema into the index's TOC, which must
+    not name a paper-tui class (moving one would make every index unreadable). We open
+    an index with our own schema (``open_dir(..., schema=build_schema())``), so the
+    pickled one is never read back by us; it is the nearest thing Whoosh has. (``cls()``
+    must work without arguments; the attributes are then set over its defaults.)"""
+    state = {k: v for k, v in obj.__dict__.items() if k not in drop}
+    return cls, (), state
+
+
 class PackedPositions(Positions):
-    """Whoosh's ``Positions`` format with a plain value: the positions, uint32 each."""
+    """Whoosh's ``Positions`` format with a plain value: the positions, uint32 each
+    (pickled as a ``Positions``: see :func:`pickled_as`)."""
+
+    def __reduce__(self):
+        return pickled_as(Positions, self)
 
     def encode(self, poslist) -> bytes:
         return to_bytes(array("I", poslist))
