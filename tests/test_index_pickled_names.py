@@ -1,5 +1,6 @@
-"""Nothing in the index's TOC names a paper-tui class: Whoosh pickles the schema and each
-segment's codec there, and a class path that moved would make every index unreadable."""
+"""Nothing in the index names a paper-tui class: Whoosh pickles the schema and each
+segment's codec into the TOC, and each posting block, and a class path that moved would make
+every index unreadable."""
 
 from __future__ import annotations
 
@@ -27,6 +28,8 @@ def test_the_toc_names_only_whooshs_classes(tmp_path: Path) -> None:
     index.close()
     tocs = list((tmp_path / "index").glob("_MAIN_*.toc"))
     assert tocs and all(b"paper_tui" not in toc.read_bytes() for toc in tocs)
+    # nor in the posting blocks (stdlib arrays, bytes and struct.unpack), nor any file
+    assert all(b"paper_tui" not in path.read_bytes() for path in (tmp_path / "index").iterdir())
     # Whoosh alone reads it: its own classes in place of ours
     ix = windex.open_dir(str(tmp_path / "index"))
     assert type(ix.schema["abstract"]) is TEXT and type(ix.schema["abstract"].format) is Positions

@@ -17,7 +17,7 @@ import pytest
 from whoosh.matching.wrappers import FilterMatcher
 
 from paper_tui import config as config_mod
-from paper_tui.index.packed import PackedNumbers, PackedValues, narrowest
+from paper_tui.index.packed import narrowest, pack_block, read_block
 from paper_tui.index.positions import PackedPositions
 from paper_tui.index.results import TOP
 from paper_tui.index.schema import MAX_EXPANSION, folded_positions, folded_words
@@ -132,21 +132,23 @@ def test_packed_positions_round_trip() -> None:
         assert fmt.decode_frequency(value) == len(positions)
         assert fmt.decode_weight(value) == 2.0 * len(positions)
     values = [fmt.encode(p) for p in ([1], [2, 3], [4, 5, 6])]
-    for packed in (PackedValues.pack(values), PackedValues.pack([])):
-        again = pickle.loads(pickle.dumps(packed, 2))
-        assert len(again) == len(packed)
-        assert [again[i] for i in range(len(again))] == [packed[i] for i in range(len(packed))]
-    assert PackedValues.pack(values)[-1] == values[-1]
+    for some in (values, []):
+        block = pack_block(array("B", [1] * len(some)), None, some, fixed=False)
+        assert pickle.loads(block)[2] == tuple(some)  # as Whoosh reads them
+        ours = read_block(block)  # as we do
+        assert bytes(ours.values()) == b"".join(some)
+        assert ours.value_ends().tolist() == np.cumsum([len(v) for v in some]).tolist()
 
 
 @pytest.mark.parametrize(("numbers", "typecode"), [
     ([0, 1, 255], "B"), ([3, 256, 7], "H"), ([70000, 1], "I"), ([2**32 - 1], "I"), ([], "B")])
 def test_packed_ids_are_the_narrowest_array_and_read_back_both_ways(numbers: list[int],
                                                                     typecode: str) -> None:
-    packed = PackedNumbers.of(narrowest(array("I", numbers)))
-    assert packed.typecode == typecode
-    again = pickle.loads(pickle.dumps(packed, 4))
-    assert list(again) == numbers == again.array().tolist()  # as Whoosh, as numpy reads it
+    block = pack_block(narrowest(array("I", numbers)), None, None, fixed=False)
+    ours = read_block(block)
+    assert ours.typecode == typecode
+    again = pickle.loads(block)[0]
+    assert list(again) == numbers == ours.gaps().tolist()  # as Whoosh, as numpy reads it
     assert len(again) == len(numbers)
     if numbers:
         assert again[-1] == numbers[-1]
@@ -154,8 +156,8 @@ def test_packed_ids_are_the_narrowest_array_and_read_back_both_ways(numbers: lis
 
 def test_packed_weights_keep_float32_values() -> None:
     weights = array("f", [1.0, 2.0, 0.5, 3.25, 1e6])
-    packed = pickle.loads(pickle.dumps(PackedNumbers.of(weights), 4))
-    assert list(packed) == list(weights) == packed.array().tolist()
+    block = pack_block(array("B", [1] * len(weights)), weights, None, fixed=False)
+    assert list(pickle.loads(block)[1]) == list(weights) == read_block(block).weights().tolist()
 
 
 def test_phrase_hits_equal_a_scan_of_the_text(big: Library) -> None:

@@ -2,9 +2,9 @@
 block's ids and weights read as numpy arrays.
 
 Whoosh's codec writes a posting list as blocks of up to 1,024 postings, each a pickled
-``(ids, weights, values)`` tuple after a small pickled info tuple; our writer packs the
-parts (``packed.py``). Finding a term and walking its blocks go through Whoosh's private
-parts (:mod:`~paper_tui.index.whoosh_internals`).
+``(ids, weights, values)`` tuple after a small pickled info tuple; our writer's blocks
+are read in place, without unpickling (``packed.py``). Finding a term and walking its
+blocks go through Whoosh's private parts (:mod:`~paper_tui.index.whoosh_internals`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import zlib
 from collections.abc import Iterator
 
 from paper_tui.index.lazy import np
-from paper_tui.index.packed import PackedNumbers
+from paper_tui.index.packed import read_block
 from paper_tui.index.whoosh_internals import (
     RawBlock,
     is_block_matcher,
@@ -50,18 +50,17 @@ def blocks(matcher) -> Iterator[tuple[np.ndarray, np.ndarray, Span]]:
 
 def _ids_weights(block: RawBlock) -> tuple[np.ndarray, np.ndarray]:
     """A block's (ids, weights) as numpy arrays (int32, float32)."""
-    raw = block.data
-    ids, weights, _ = pickle.loads(zlib.decompress(raw) if block.compressed else raw)
+    raw = zlib.decompress(block.data) if block.compressed else block.data
     n = block.length
-    if isinstance(ids, PackedNumbers):  # our writer's blocks
-        ids = ids.array()
-    else:  # Whoosh's own: a tuple
+    ours = read_block(raw)
+    if ours is not None:  # our writer's: read in place
+        ids, weights = ours.gaps(), ours.weights()
+    else:  # Whoosh's own: a pickled tuple of tuples (or arrays)
+        ids, weights, _ = pickle.loads(raw)
         ids = np.fromiter(ids, dtype=np.int32, count=n)
+        if weights is None or isinstance(weights, float):
+            weights = np.full(n, 1.0 if weights is None else weights, dtype=np.float32)
+        else:
+            weights = np.fromiter(weights, dtype=np.float32, count=n)
     ids = ids.astype(np.int32) if block.byteids else np.cumsum(ids, dtype=np.int32)  # gaps
-    if weights is None or isinstance(weights, float):
-        weights = np.full(n, 1.0 if weights is None else weights, dtype=np.float32)
-    elif isinstance(weights, PackedNumbers):
-        weights = weights.array()
-    else:
-        weights = np.fromiter(weights, dtype=np.float32, count=n)
     return ids, weights

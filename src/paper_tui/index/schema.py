@@ -30,7 +30,8 @@ from paper_tui.query import WORD, fold
 SCHEMA_VERSION = 10
 """7: positions packed (index/positions.py); 8: every block part packed; 9: no annotation
 fields (the reader's work is answered from the overlay, :mod:`paper_tui.overlay`); 10: the
-TOC pickles Whoosh's classes, not ours (an index is opened with :func:`build_schema`)."""
+TOC pickles Whoosh's classes, not ours (an index is opened with :func:`build_schema`), and
+posting blocks only stdlib types (:mod:`paper_tui.index.packed`)."""
 Progress = Callable[[int], None]
 Spans = dict[str, list[tuple[int, int]]]
 """Character spans of matched words: ``{"title": [(start, end)], "abstract": [...]}``."""

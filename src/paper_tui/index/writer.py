@@ -33,7 +33,7 @@ from whoosh.util.numeric import length_to_byte
 from whoosh.writing import SegmentWriter
 
 from paper_tui.errors import StoreError
-from paper_tui.index.packed import PackedNumbers, PackedValues, narrowest
+from paper_tui.index.packed import narrowest, pack_block
 from paper_tui.index.schema import (
     CODEC,
     FoldedText,
@@ -151,7 +151,6 @@ class PostingBuffer:
 
 
 _NO_LENGTH = length_to_byte(0)  # no length statistics: see ``Codec``
-BLOCK_PROTOCOL = 4  # byte strings pickled as they are (protocol 2 re-encodes them as text)
 
 
 class _TermWriter:
@@ -181,16 +180,11 @@ class _TermWriter:
             blockmax = max(0, max(ws))
             maxweight = max(maxweight, blockmax)
             first = ws[0]
-            if ws.count(first) == len(ws):
-                mini_weights = None if first == 1.0 else first
-            else:
-                mini_weights = PackedNumbers.of(ws)
-            if fixedsize is None or fixedsize < 0:
-                mini_values = PackedValues.pack(vs)
-            else:
-                mini_values = b"".join(vs) if fixedsize else None
-            gaps = PackedNumbers.of(narrowest(array("I", map(sub, ids, chain((0,), ids)))))
-            data = dumps((gaps, mini_weights, mini_values), BLOCK_PROTOCOL)
+            mini_weights = (None if first == 1.0 else first) if ws.count(first) == len(ws) \
+                else ws
+            gaps = narrowest(array("I", map(sub, ids, chain((0,), ids))))
+            data = pack_block(gaps, mini_weights, vs if fixedsize != 0 else None,
+                              fixed=fixedsize is not None and fixedsize > 0)
             info = dumps((len(ids), ids[-1], blockmax, 0, 0, _NO_LENGTH), 2)
             size = len(info) + len(data)
             parts += (pack_int(-size if start + limit >= count else size), info, data)
