@@ -4,6 +4,8 @@ written for."""
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -50,3 +52,17 @@ def test_another_whoosh_is_refused_in_one_line(installed: tuple[int, ...]) -> No
     assert "\n" not in message
     assert ".".join(map(str, installed)) in message and "2.7" in message
     assert "pip install 'whoosh-reloaded>=2.7.5,<2.8'" in message
+
+
+def test_the_cli_says_so_in_one_line_on_another_whoosh(tmp_path: Path) -> None:
+    """A real process, with Whoosh reporting another version before paper-tui loads it."""
+    script = ("import sys, whoosh; whoosh.__version__ = (2, 8, 0); "
+              "from paper_tui.cli import main; sys.exit(main(sys.argv[1:]))")
+    done = subprocess.run([sys.executable, "-c", script, "--library", str(tmp_path / "lib"),
+                           "list"], capture_output=True, text=True, timeout=120,
+                          cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.splitlines() == [
+        "paper-tui: paper-tui needs whoosh-reloaded 2.7.x (it reads and writes Whoosh's index "
+        "internals), but 2.8.0 is installed: run pip install 'whoosh-reloaded>=2.7.5,<2.8'"]
+    assert not (tmp_path / "lib").exists() or not any((tmp_path / "lib").rglob("*.toc"))

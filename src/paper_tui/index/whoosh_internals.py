@@ -27,12 +27,15 @@ from whoosh.codec.whoosh3 import (
 from whoosh.reading import TermNotFound
 from whoosh.writing import SegmentWriter
 
+from paper_tui.errors import PaperTuiError
+
 WRITTEN_FOR = (2, 7)
 """The whoosh-reloaded minor version whose internals this module reads and writes."""
 
 
-class WhooshVersionError(ImportError):
-    """The installed Whoosh is not the version this module was written for."""
+class WhooshVersionError(PaperTuiError, ImportError):
+    """The installed Whoosh is not the version this module was written for (a user's
+    error to fix, so the fronts print it as one line)."""
 
 
 def check_version(installed: tuple[int, ...]) -> None:
