@@ -93,9 +93,8 @@ _HEAD = len(_START) + 4 + _HEADER.size  # where the header's byte string ends
 def _array_op(numbers: array, first: bool) -> tuple[bytes, bytes]:
     """The opcodes before an array's bytes, and its bytes (see :data:`_ARRAY`)."""
     data = numbers.tobytes()
-    n = len(data)
-    return (_ARRAY if first else _ARRAY_AGAIN) + b"\x8c\x01" + numbers.typecode.encode() + \
-        (b"C" + bytes([n]) if n < 256 else b"B" + n.to_bytes(4, "little")), data
+    typecode = b"\x8c\x01" + numbers.typecode.encode()  # SHORT_BINUNICODE
+    return (_ARRAY if first else _ARRAY_AGAIN) + typecode + _bytes_op(data), data
 
 
 def pack_block(gaps: array, weights: array | float | None, values: Sequence[bytes] | None,
