@@ -56,7 +56,7 @@ def test_scores_read_whooshs_field_lengths(tmp_path: Path) -> None:
     index = PaperIndex(tmp_path / "index")
     index.open()
     index.add(papers)
-    snap = index._snapshot()
+    snap = index.view()
     for reader, _ in snap.leaves:
         for field in ("title", "abstract", "authors"):
             raw = length_bytes(reader, field)

@@ -46,12 +46,13 @@ def test_segments_are_whooshs_byte_for_byte(tmp_path: Path) -> None:
     for path in (whoosh_dir, ours_dir):
         path.mkdir()
         windex.create_in(str(path), build_schema())
-    writer = SegmentWriter(windex.open_dir(str(whoosh_dir)), codec=CODEC, compound=False)
+    writer = SegmentWriter(windex.open_dir(str(whoosh_dir), schema=build_schema()), codec=CODEC,
+                           compound=False)
     for doc in docs:
         writer.add_document(**doc)
     writer.commit()
     words: set[str] = set()
-    with open_writer(windex.open_dir(str(ours_dir)), ours_dir) as writer:
+    with open_writer(windex.open_dir(str(ours_dir), schema=build_schema()), ours_dir) as writer:
         for doc in docs:
             add_document(writer, doc, words)
     theirs, ours = segment_files(whoosh_dir), segment_files(ours_dir)
@@ -78,7 +79,8 @@ def test_segments_are_whooshs_byte_for_byte(tmp_path: Path) -> None:
         assert postings[0] == postings[1], (fieldname, btext)
     # and our readers read Whoosh's own blocks (tuples; single postings inlined in the term
     # info) as they read ours: postings, positions, phrases
-    snaps = [Snapshot(windex.open_dir(str(path))) for path in (whoosh_dir, ours_dir)]
+    snaps = [Snapshot(windex.open_dir(str(path), schema=build_schema()))
+             for path in (whoosh_dir, ours_dir)]
     every = np.arange(len(docs))
     for fieldname, btext in lexicons[0]:
         if fieldname in ("abstract", "title"):

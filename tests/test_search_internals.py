@@ -17,11 +17,10 @@ import pytest
 from whoosh.matching.wrappers import FilterMatcher
 
 from paper_tui import config as config_mod
-from paper_tui.index import ResultSet
-from paper_tui.index.packed import PackedNumbers, PackedValues, narrowest
+from paper_tui.index.packed import narrowest, pack_block, read_block
 from paper_tui.index.positions import PackedPositions
 from paper_tui.index.results import TOP
-from paper_tui.index.schema import MAX_EXPANSION, term_positions
+from paper_tui.index.schema import MAX_EXPANSION, folded_positions, folded_words
 from paper_tui.index.snapshot import SizedLRU
 from paper_tui.index.vocabulary import Vocabulary, distance
 from paper_tui.library import Library
@@ -67,7 +66,7 @@ def test_lazy_ranking_is_the_full_sort(big: Library, query: str, all_words: str)
     lazy = big.results(query)  # the top page first, the rest while scrolling
     assert [lazy.paper(i).id for i in range(len(lazy))] == ranked
     scores = [lazy.score(i) for i in range(len(lazy))]
-    snap = big.index._snapshot()
+    snap = big.index.view()
     docs = [snap.docnum(paper_id) for paper_id in ranked]
     strict = len(big.results(all_words))
     for group in (range(strict), range(strict, len(ranked))):  # all words, then some
@@ -82,7 +81,7 @@ def test_index_of_and_ids_rank_what_is_still_pending(big: Library) -> None:
 
 
 def test_postings_and_positions_equal_whooshs_matcher_and_the_text(big: Library) -> None:
-    snap = big.index._snapshot()
+    snap = big.index.view()
     checked = 0
     for reader, offset in snap.leaves:
         for fieldname in ("abstract", "title"):
@@ -116,7 +115,7 @@ def test_postings_and_positions_equal_whooshs_matcher_and_the_text(big: Library)
             for doc in range(0, reader.doc_count_all(), 97):  # positions are the text's
                 paper = Paper.from_dict(reader.stored_fields(doc)["paper"])
                 text = paper.display_abstract if fieldname == "abstract" else paper.display_title
-                for term, expected in term_positions(text).items():
+                for term, expected in folded_positions(folded_words(text)).items():
                     value = reader.postings(fieldname, term.encode())
                     value.skip_to(doc)
                     assert value.id() == doc
@@ -133,21 +132,23 @@ def test_packed_positions_round_trip() -> None:
         assert fmt.decode_frequency(value) == len(positions)
         assert fmt.decode_weight(value) == 2.0 * len(positions)
     values = [fmt.encode(p) for p in ([1], [2, 3], [4, 5, 6])]
-    for packed in (PackedValues.pack(values), PackedValues.pack([])):
-        again = pickle.loads(pickle.dumps(packed, 2))
-        assert len(again) == len(packed)
-        assert [again[i] for i in range(len(again))] == [packed[i] for i in range(len(packed))]
-    assert PackedValues.pack(values)[-1] == values[-1]
+    for some in (values, []):
+        block = pack_block(array("B", [1] * len(some)), None, some, fixed=False)
+        assert pickle.loads(block)[2] == tuple(some)  # as Whoosh reads them
+        ours = read_block(block)  # as we do
+        assert bytes(ours.values()) == b"".join(some)
+        assert ours.value_ends().tolist() == np.cumsum([len(v) for v in some]).tolist()
 
 
 @pytest.mark.parametrize(("numbers", "typecode"), [
     ([0, 1, 255], "B"), ([3, 256, 7], "H"), ([70000, 1], "I"), ([2**32 - 1], "I"), ([], "B")])
 def test_packed_ids_are_the_narrowest_array_and_read_back_both_ways(numbers: list[int],
                                                                     typecode: str) -> None:
-    packed = PackedNumbers.of(narrowest(array("I", numbers)))
-    assert packed.typecode == typecode
-    again = pickle.loads(pickle.dumps(packed, 4))
-    assert list(again) == numbers == again.array().tolist()  # as Whoosh, as numpy reads it
+    block = pack_block(narrowest(array("I", numbers)), None, None, fixed=False)
+    ours = read_block(block)
+    assert ours.typecode == typecode
+    again = pickle.loads(block)[0]
+    assert list(again) == numbers == ours.gaps().tolist()  # as Whoosh, as numpy reads it
     assert len(again) == len(numbers)
     if numbers:
         assert again[-1] == numbers[-1]
@@ -155,8 +156,8 @@ def test_packed_ids_are_the_narrowest_array_and_read_back_both_ways(numbers: lis
 
 def test_packed_weights_keep_float32_values() -> None:
     weights = array("f", [1.0, 2.0, 0.5, 3.25, 1e6])
-    packed = pickle.loads(pickle.dumps(PackedNumbers.of(weights), 4))
-    assert list(packed) == list(weights) == packed.array().tolist()
+    block = pack_block(array("B", [1] * len(weights)), weights, None, fixed=False)
+    assert list(pickle.loads(block)[1]) == list(weights) == read_block(block).weights().tolist()
 
 
 def test_phrase_hits_equal_a_scan_of_the_text(big: Library) -> None:
@@ -172,20 +173,20 @@ def test_a_new_view_after_a_change_does_not_reuse_cached_postings(big: Library,
                                                                   tmp_path: Path) -> None:
     before = big.results("zebra")
     assert len(before) == 0 and len(big.results("model")) > 0
-    old_view = big.index._snapshot()
+    old_view = big.index.view()
     source = tmp_path / "zebra.jsonl"
     source.write_text(json.dumps({"title": "A model of zebra stripes", "authors": ["Z Z"],
                                   "abstract": "Zebra stripes, modelled.", "venue": "icml",
                                   "year": 2020}) + "\n", encoding="utf-8")
     big.import_paths([source])
-    assert big.index._snapshot() is not old_view
+    assert big.index.view() is not old_view
     assert [h.paper.title for h in big.search("zebra").hits] == ["A model of zebra stripes"]
     assert "A model of zebra stripes" in {h.paper.title for h in big.search("model",
                                                                               limit=None).hits}
 
 
 def test_papers_and_title_words_kept_per_view_are_what_is_stored(big: Library) -> None:
-    snap = big.index._snapshot()
+    snap = big.index.view()
     ids = big.results("model").ids()[:60]
     docs = [snap.docnum(paper_id) for paper_id in ids]
     first = [snap.paper(d) for d in docs]
@@ -242,7 +243,7 @@ def test_edit_distance_and_fuzzy_words_equal_brute_force(tmp_path: Path) -> None
 
 
 def test_a_result_set_for_a_query_with_no_hits_costs_no_ranking(big: Library) -> None:
-    results = ResultSet(big.index, "xyzzy~")
+    results = big.index.results("xyzzy~")
     assert len(results) == 0 and results.ids() == []
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 import math
-import pickle
 import random
+from array import array
 from collections.abc import Iterator
 
 import numpy as np
@@ -15,7 +15,7 @@ from whoosh import query as wq
 from whoosh.filedb.structfile import BufferFile
 
 from paper_tui import config as config_mod
-from paper_tui.index.packed import PackedValues
+from paper_tui.index.packed import narrowest, pack_block
 from paper_tui.index.positions import (
     PackedPositions,
     block_positions,
@@ -78,7 +78,7 @@ QUERIES = ["model", "robot graph", "control OR vision", "model -title:sparse", "
 
 
 def _snap(lib: Library) -> Snapshot:
-    snap = lib.index._snapshot()
+    snap = lib.index.view()
     assert any(reader.has_deletions() for reader, _ in snap.leaves)
     assert len(snap.leaves) > 1
     assert snap.live_count == int(np.count_nonzero(snap.live)) < snap.size
@@ -206,8 +206,9 @@ def test_positions_of_packed_blocks_equal_the_formats_decoding() -> None:
     # blocks of 128 postings pickled as our writer does, in one file
     data, spans = b"", []
     for start in range(0, len(values), 128):
-        block = pickle.dumps((tuple(ids[start:start + 128].tolist()), None,
-                              PackedValues.pack(values[start:start + 128])), 2)
+        gaps = np.diff(ids[start:start + 128], prepend=ids[start - 1] if start else 0)
+        block = pack_block(narrowest(array("I", gaps.tolist())), None,
+                           values[start:start + 128], fixed=False)
         spans.append((len(data), len(data) + len(block)))
         data += block
     postfile = BufferFile(data)

@@ -87,11 +87,10 @@ def cmd_search(args: argparse.Namespace, ctx: Context) -> int:
     if args.similar:
         results = lib.similar(args.similar)
         hits = [results.hit(i) for i in range(min(args.limit, len(results)))]
-        total, exact, suggestion, error = results.total, True, None, results.error
+        total, suggestion, error = results.total, None, results.error
     else:
         page = lib.search(args.query, sort=args.sort, limit=args.limit)
-        hits, total, exact, suggestion, error = (page.hits, page.total, page.exact,
-                                                 page.suggestion, page.error)
+        hits, total, suggestion, error = page.hits, page.total, page.suggestion, page.error
     if error:
         raise QueryError(error)
     if args.json:
@@ -104,8 +103,7 @@ def cmd_search(args: argparse.Namespace, ctx: Context) -> int:
         return 0
     for hit in hits:
         print(line(hit.paper))
-    about = "" if exact else "about "
-    print(f"{about}{total:,} hits" + (f"; did you mean: {suggestion}" if suggestion else ""),
+    print(f"{total:,} hits" + (f"; did you mean: {suggestion}" if suggestion else ""),
           file=sys.stderr)
     return 0
 

@@ -14,8 +14,10 @@ annotations, which live in YAML). Three ideas keep it fast in pure Python:
   per index version and shared by every query.
 
 Modules: ``schema`` (fields, analysis), ``snapshot`` (a point-in-time reader), ``plan``
-(query parsing), ``vocabulary`` (fuzzy/prefix words), ``results`` (hits, result sets),
-``writer`` (writing segments), ``paper_index`` (the index object the library uses).
+(query parsing), ``vocabulary`` (fuzzy/prefix words, "did you mean"), ``results`` (hits,
+result sets), ``writer`` (writing segments), ``packed`` (a posting block's bytes),
+``whoosh_internals`` (every use of Whoosh's private parts), ``paper_index`` (the index
+object the library uses). Nothing in an index names one of our classes: code can move.
 """
 
 from paper_tui.index.paper_index import PaperIndex
@@ -23,18 +25,12 @@ from paper_tui.index.results import Hit, ResultSet, SearchPage, fragments, highl
 from paper_tui.index.schema import (
     SCHEMA_VERSION,
     SORTS,
-    Codec,
     FoldedText,
     FoldFilter,
     Spans,
     stem,
     terms_of,
 )
-
-# Whoosh pickles the schema and each segment's codec into the index's TOC by class path.
-# Indexes written while this package was one module name these three here: keep them
-# importable under those names, or every such index fails to open and is rebuilt.
-_Codec = Codec
 
 __all__ = ["SCHEMA_VERSION", "SORTS", "FoldFilter", "FoldedText", "Hit", "PaperIndex",
            "ResultSet", "SearchPage", "Spans", "fragments", "highlight_spans", "stem",

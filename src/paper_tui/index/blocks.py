@@ -2,9 +2,9 @@
 block's ids and weights read as numpy arrays.
 
 Whoosh's codec writes a posting list as blocks of up to 1,024 postings, each a pickled
-``(ids, weights, values)`` tuple after a small pickled info tuple; our writer packs the
-parts (``packed.py``). The block walk uses the matcher's fields (whoosh-reloaded is pinned
-below 2.8).
+``(ids, weights, values)`` tuple after a small pickled info tuple; our writer's blocks
+are read in place, without unpickling (``packed.py``). Finding a term and walking its
+blocks go through Whoosh's private parts (:mod:`~paper_tui.index.whoosh_internals`).
 """
 
 from __future__ import annotations
@@ -13,11 +13,13 @@ import pickle
 import zlib
 from collections.abc import Iterator
 
-from whoosh.codec.whoosh3 import W3LeafMatcher
-from whoosh.reading import TermNotFound
-
 from paper_tui.index.lazy import np
-from paper_tui.index.packed import PackedNumbers
+from paper_tui.index.packed import read_block
+from paper_tui.index.whoosh_internals import (
+    RawBlock,
+    is_block_matcher,
+    posting_blocks,
+)
 
 Span = tuple[int, int] | None
 """Where a block's pickled data starts and ends in the postings file (None: not on disk
@@ -30,24 +32,10 @@ def segment_id(reader) -> str | None:
     return segment.segment_id() if segment is not None else None
 
 
-def matcher(reader, fieldname: str, btext: bytes):
-    """The postings matcher of one term in one segment, deletions not filtered (None when
-    the segment lacks the term): one hash lookup, and no block read yet (Whoosh's
-    ``reader.postings`` looks the term up twice and, wrapped for deletions, reads and
-    unpickles the first block whole, positions included)."""
-    terms = getattr(reader, "_terms", None)  # an empty index's reader has none
-    if terms is None:
-        return None
-    try:
-        return terms.matcher(fieldname, btext, reader.schema[fieldname].format)
-    except TermNotFound:
-        return None
-
-
 def blocks(matcher) -> Iterator[tuple[np.ndarray, np.ndarray, Span]]:
     """(ids, weights, span) of the postings as numpy arrays (int32, float32), a block at a
     time for on-disk postings."""
-    if type(matcher) is not W3LeafMatcher:  # a few postings inlined in the term info
+    if not is_block_matcher(matcher):  # a few postings inlined in the term info
         ids, weights = [], []
         while matcher.is_active():
             ids.append(matcher.id())
@@ -55,29 +43,24 @@ def blocks(matcher) -> Iterator[tuple[np.ndarray, np.ndarray, Span]]:
             matcher.next()
         yield np.array(ids, dtype=np.int32), np.array(weights, dtype=np.float32), None
         return
-    m = matcher
-    while not m._atend:
-        ids, weights = _ids_weights(m)
-        yield ids, weights, None if m._compression else (m._dataoffset, m._nextoffset)
-        if m._lastblock:
-            break
-        m._goto(m._nextoffset)
+    for block in posting_blocks(matcher):
+        ids, weights = _ids_weights(block)
+        yield ids, weights, None if block.compressed else (block.start, block.end)
 
 
-def _ids_weights(m: W3LeafMatcher) -> tuple[np.ndarray, np.ndarray]:
-    """The current block's (ids, weights) as numpy arrays (int32, float32)."""
-    raw = m._postfile.get(m._dataoffset, m._nextoffset - m._dataoffset)
-    ids, weights, _ = pickle.loads(zlib.decompress(raw) if m._compression else raw)
-    n = m._blocklength
-    if isinstance(ids, PackedNumbers):  # our writer's blocks
-        ids = ids.array()
-    else:  # Whoosh's own: a tuple
+def _ids_weights(block: RawBlock) -> tuple[np.ndarray, np.ndarray]:
+    """A block's (ids, weights) as numpy arrays (int32, float32)."""
+    raw = zlib.decompress(block.data) if block.compressed else block.data
+    n = block.length
+    ours = read_block(raw)
+    if ours is not None:  # our writer's: read in place
+        ids, weights = ours.gaps(), ours.weights()
+    else:  # Whoosh's own: a pickled tuple of tuples (or arrays)
+        ids, weights, _ = pickle.loads(raw)
         ids = np.fromiter(ids, dtype=np.int32, count=n)
-    ids = ids.astype(np.int32) if m._byteids else np.cumsum(ids, dtype=np.int32)  # gaps
-    if weights is None or isinstance(weights, float):
-        weights = np.full(n, 1.0 if weights is None else weights, dtype=np.float32)
-    elif isinstance(weights, PackedNumbers):
-        weights = weights.array()
-    else:
-        weights = np.fromiter(weights, dtype=np.float32, count=n)
+        if weights is None or isinstance(weights, float):
+            weights = np.full(n, 1.0 if weights is None else weights, dtype=np.float32)
+        else:
+            weights = np.fromiter(weights, dtype=np.float32, count=n)
+    ids = ids.astype(np.int32) if block.byteids else np.cumsum(ids, dtype=np.int32)  # gaps
     return ids, weights

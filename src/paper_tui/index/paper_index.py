@@ -16,6 +16,7 @@ from whoosh import index as windex
 from whoosh import qparser
 from whoosh import query as wq
 from whoosh.analysis.filters import STOP_WORDS
+from whoosh.query.qcore import QueryError as WhooshQueryError
 
 from paper_tui import atomic
 from paper_tui.errors import QueryError
@@ -33,7 +34,7 @@ from paper_tui.index.schema import (
     stem,
 )
 from paper_tui.index.snapshot import Segments, Snapshot
-from paper_tui.index.vocabulary import Vocabulary, common_prefix
+from paper_tui.index.vocabulary import Vocabulary
 from paper_tui.index.writer import Adder, open_writer
 from paper_tui.model import Paper
 from paper_tui.query import ANNOTATION_FIELDS, clean, fold, plain_words
@@ -93,8 +94,8 @@ class PaperIndex:
             error: Exception | None = None
             for attempt in range(_OPEN_ATTEMPTS):
                 try:
-                    self._ix = windex.open_dir(str(self.path))
-                    self._snapshot()  # reads the TOC and segments: a corrupt index fails
+                    self._ix = windex.open_dir(str(self.path), schema=build_schema())
+                    self.view()  # reads the TOC and segments: a corrupt index fails
                     return False
                 except Exception as exc:
                     error = exc
@@ -205,7 +206,7 @@ class PaperIndex:
         return self.reading(lambda: self._ids_of_source(source))
 
     def _ids_of_source(self, source: str) -> set[str]:
-        snap = self._snapshot()
+        snap = self.view()
         docs = snap.term_docs("source", source).tolist()
         ids: set[str] = set()
         for reader, offset in snap.leaves:
@@ -238,13 +239,15 @@ class PaperIndex:
         ix, self._ix = self._ix, None
         if ix is not None:
             ix.close()
-        self._ix = windex.open_dir(str(self.path))
+        self._ix = windex.open_dir(str(self.path), schema=build_schema())
 
     def _drop_snapshot(self) -> None:
         with self._snap_lock:
             self._snap = None
 
-    def _snapshot(self) -> Snapshot:
+    def view(self) -> Snapshot:
+        """The index as it is now: a point-in-time view (renewed when another commit made
+        it stale), which :class:`ResultSet` and the other readers read from."""
         with self._snap_lock:
             snap = self._snap
             if snap is None or not snap.up_to_date():
@@ -253,11 +256,11 @@ class PaperIndex:
             return snap
 
     def count(self) -> int:
-        return self.reading(lambda: self._snapshot().live_count)
+        return self.reading(lambda: self.view().live_count)
 
     def get(self, paper_id: str) -> Paper | None:
         def read() -> Paper | None:
-            snap = self._snapshot()
+            snap = self.view()
             doc = snap.docnum(paper_id)
             return snap.paper(doc) if doc is not None else None
 
@@ -265,8 +268,8 @@ class PaperIndex:
 
     def ids_with_prefix(self, prefix: str, limit: int = 3) -> list[str]:
         def read() -> list[str]:
-            snap = self._snapshot()
-            with snap._lock:
+            snap = self.view()
+            with snap.exclusive():
                 found = snap.reader.expand_prefix("id", prefix)
                 return [btext.decode() for _, btext in zip(range(limit), found,
                                                            strict=False)]
@@ -279,7 +282,7 @@ class PaperIndex:
         cleaned = clean(query)
         if not cleaned:
             return None
-        snap = snap or self._snapshot()
+        snap = snap or self.view()
         if self._parser is None:
             self._parser = build_parser(query_schema())
         try:
@@ -326,62 +329,41 @@ class PaperIndex:
 
         return q.accept(visit)
 
-    def suggest(self, query: str, snap: Snapshot | None = None) -> str | None:
-        """"Did you mean": the query with unknown words replaced by close known ones."""
-        snap = snap or self._snapshot()
-        reader = snap.reader
-        vocabulary = self._vocabulary()
-        changed = query
-        any_change = False
-
-        def frequency(word: str) -> int:
-            return sum(reader.doc_frequency(f, stem(word)) for f in ("title", "abstract"))
-
-        for word in dict.fromkeys(plain_words(query)):
-            if len(word) < 3 or word in STOP_WORDS or (word in vocabulary and frequency(word)):
-                continue
-            best = None
-            for dist in (1, 2):
-                cands = [c for c in vocabulary.near(word, dist, 1) if frequency(c)]
-                if cands:
-                    best = max(cands, key=lambda w: (common_prefix(w, word), frequency(w), w))
-                    break
-            if best and best != word:
-                pattern = re.compile(rf"(?<!\w){re.escape(word)}(?!\w)", re.IGNORECASE)
-                replaced = pattern.sub(best, changed)
-                if replaced == changed:  # the typed form differs from the folded one
-                    replaced = re.sub(rf"(?<!\w)\w*{re.escape(word[1:])}(?!\w)", best, changed,
-                                      flags=re.IGNORECASE)
-                any_change = any_change or replaced != changed
-                changed = replaced
-        return changed if any_change else None
-
     def search(self, query: str, *, sort: str = "relevance", limit: int | None = 50,
                offset: int = 0) -> SearchPage:
         def read() -> SearchPage:
-            results = ResultSet(self, query, sort)
+            results = self._result_set(query, sort)
             try:
                 end = len(results) if limit is None else min(len(results), offset + limit)
                 hits = [results.hit(i) for i in range(offset, end)]
-                return SearchPage(hits, results.total, True, results.suggestion,
-                                  results.error)
+                return SearchPage(hits, results.total, results.suggestion, results.error)
             finally:
                 results.close()
 
         return self.reading(read)
 
     def results(self, query: str, *, sort: str = "relevance") -> ResultSet:
-        return self.reading(lambda: ResultSet(self, query, sort))
+        return self.reading(lambda: self._result_set(query, sort))
+
+    def _result_set(self, query: str, sort: str) -> ResultSet:
+        """The hits of ``query`` in the current view (a query error in their ``error``)."""
+        view = self.view()
+        try:
+            with view.exclusive():
+                plan = self.plan(query, view) if query.strip() else None
+        except (QueryError, WhooshQueryError) as exc:
+            return ResultSet(view, query, sort, error=str(exc))
+        return ResultSet(view, query, sort, plan=plan, vocabulary=self._vocabulary())
 
     def similar(self, paper_id: str, numterms: int = 12) -> ResultSet:
         """Papers like ``paper_id``: its key terms (Bo1 model) as a weighted query."""
-        snap = self._snapshot()
+        snap = self.view()
         doc = snap.docnum(paper_id)
         if doc is None:
-            return ResultSet(self, "", "relevance", error=f"no paper with id {paper_id!r}")
+            return ResultSet(snap, "", "relevance", error=f"no paper with id {paper_id!r}")
         paper = snap.paper(doc)
         text = f"{paper.display_title} {paper.display_title} {paper.display_abstract}"
-        with snap._lock:
+        with snap.exclusive():
             key = snap.searcher.key_terms_from_text("abstract", text, numterms=numterms,
                                                      normalize=True)
         subqueries: list[wq.Query] = []
@@ -390,12 +372,12 @@ class PaperIndex:
             subqueries.append(wq.Term("title", term, boost=weight * BOOSTS["title"]))
         q = wq.Or(subqueries)
         plan = Plan(q, None, positive_terms(q, {}))
-        return ResultSet(self, "", "relevance", plan=plan, exclude={doc})
+        return ResultSet(snap, "", "relevance", plan=plan, exclude={doc})
 
     def facets(self, query: str) -> dict[str, dict[str, int]]:
         """Hit counts per tag, status, venue and year for ``query`` (empty if it is invalid)."""
         def read() -> dict[str, dict[str, int]]:
-            results = ResultSet(self, query, "relevance")
+            results = self._result_set(query, "relevance")
             try:
                 return {} if results.error else results.facets()
             finally:

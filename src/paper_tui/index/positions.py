@@ -4,7 +4,7 @@ Whoosh's ``Positions`` format stores a posting's positions as a pickled list of 
 pickled object per posting. Reading the positions of a common word ("learning": 40,000
 postings in the abstracts) for a phrase meant unpickling thousands of them: about a third
 of a phrase query's time. Here a posting's value is its positions as little-endian uint32,
-and a block keeps its values joined (:class:`~paper_tui.index.packed.PackedValues`), which
+and a block keeps its values joined (:func:`~paper_tui.index.packed.pack_block`), which
 numpy reads at once. :class:`PackedPositions` decodes a value as Whoosh's format API says,
 so Whoosh's own readers still work on these files.
 """
@@ -14,17 +14,33 @@ from __future__ import annotations
 import pickle
 from array import array
 from collections.abc import Callable
+from typing import Any
 
 from whoosh.formats import Positions
 
 from paper_tui.index.lazy import np
-from paper_tui.index.packed import PackedValues, from_bytes, to_bytes
+from paper_tui.index.packed import from_bytes, read_block, to_bytes
 
 _WIDTH = 4  # bytes per position (uint32)
 
 
+def pickled_as(cls: type, obj: Any, *drop: str) -> tuple:
+    """``__reduce__`` of ``obj`` as an instance of Whoosh's ``cls`` with the same
+    attributes (but ``drop``): Whoosh pickles the schema into the index's TOC, which must
+    not name a paper-tui class (moving one would make every index unreadable). We open
+    an index with our own schema (``open_dir(..., schema=build_schema())``), so the
+    pickled one is never read back by us; it is the nearest thing Whoosh has. (``cls()``
+    must work without arguments; the attributes are then set over its defaults.)"""
+    state = {k: v for k, v in obj.__dict__.items() if k not in drop}
+    return cls, (), state
+
+
 class PackedPositions(Positions):
-    """Whoosh's ``Positions`` format with a plain value: the positions, uint32 each."""
+    """Whoosh's ``Positions`` format with a plain value: the positions, uint32 each
+    (pickled as a ``Positions``: see :func:`pickled_as`)."""
+
+    def __reduce__(self):
+        return pickled_as(Positions, self)
 
     def encode(self, poslist) -> bytes:
         return to_bytes(array("I", poslist))
@@ -48,16 +64,19 @@ to the segment) and how many positions it has, then all their positions (int64 a
 def read_values(postfile, start: int, end: int) -> tuple[np.ndarray, np.ndarray]:
     """(where each value ends, all positions), counted in positions (int64), of the posting
     block pickled at ``start:end`` of ``postfile`` (an uncompressed block)."""
-    return values_positions(pickle.loads(postfile.get(start, end - start))[2])
+    data = postfile.get(start, end - start)
+    block = read_block(data)
+    if block is None:  # not our writer's: Whoosh's own tuple of values
+        return values_positions(pickle.loads(data)[2])
+    return (block.value_ends() // _WIDTH,
+            np.frombuffer(block.values(), dtype="<u4").astype(np.int64))
 
 
 def values_positions(values) -> tuple[np.ndarray, np.ndarray]:
-    """(where each value ends, all positions), counted in positions (int64), of a block's
-    :class:`PackedValues` or of any sequence of :class:`PackedPositions` values."""
-    if not isinstance(values, PackedValues):
-        values = PackedValues.pack(values)
-    return (values.end_offsets().astype(np.int64) // _WIDTH,
-            np.frombuffer(values.blob, dtype="<u4").astype(np.int64))
+    """(where each value ends, all positions), counted in positions (int64), of any
+    sequence of :class:`PackedPositions` values."""
+    ends = np.cumsum(np.fromiter(map(len, values), dtype=np.int64, count=len(values)))
+    return ends // _WIDTH, np.frombuffer(b"".join(values), dtype="<u4").astype(np.int64)
 
 
 def ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:

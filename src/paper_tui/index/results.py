@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from whoosh.query.qcore import QueryError as WhooshQueryError
 
@@ -13,10 +12,8 @@ from paper_tui.index.lazy import cached, np
 from paper_tui.index.plan import Plan
 from paper_tui.index.schema import SORTS, Spans, terms_of
 from paper_tui.index.snapshot import Snapshot
+from paper_tui.index.vocabulary import Vocabulary, did_you_mean
 from paper_tui.model import Paper
-
-if TYPE_CHECKING:
-    from paper_tui.index.paper_index import PaperIndex
 
 TOP = 100
 """Hits ranked when a query runs; the rest are ranked as someone scrolls to them."""
@@ -47,10 +44,8 @@ class Hit:
 class SearchPage:
     hits: list[Hit]
     total: int
-    exact: bool = True
     suggestion: str | None = None
     error: str | None = None
-    facets: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 def highlight_spans(paper: Paper, terms: dict[str, set[str]],
@@ -112,18 +107,21 @@ class ResultSet:
     In relevance order (BM25F over the query's words, title boosted), papers matching all
     words come first, then those matching some. Valid until ``close()``; a query error is
     in ``error`` (never raised), with no hits.
+
+    Built on one view of the index (``PaperIndex.view()``) from the query's ``plan`` (None:
+    every paper, in the list order); ``vocabulary`` gives the "did you mean" suggestion.
     """
 
-    def __init__(self, index: PaperIndex, query: str, sort: str = "relevance", *,
+    def __init__(self, view: Snapshot, query: str, sort: str = "relevance", *,
                  plan: Plan | None = None, exclude: set[int] | None = None,
-                 error: str | None = None) -> None:
+                 error: str | None = None, vocabulary: Vocabulary | None = None) -> None:
         if sort not in SORTS:
             raise ValueError(f"unknown sort {sort!r}")
         self.query = query
         self.sort = sort
         self.error = error
         self._suggestion: str | None = None
-        self._index = index
+        self._vocabulary = vocabulary
         self._exclude = sorted(exclude or ())
         self._cache: dict[int, Paper] = {}
         self._docs: list[int] = []  # ranked so far
@@ -137,14 +135,11 @@ class ResultSet:
         self._all: np.ndarray | None = None
         self._count = 0
         self._plan: Plan | None = plan
-        self._snap = index._snapshot()
+        self._snap = view
         if error is not None:
             return
         try:
-            if plan is None and query.strip():
-                with self._snap._lock:
-                    self._plan = index.plan(query, self._snap)
-            with self._snap._lock:
+            with view.exclusive():
                 self._run()
         except (QueryError, WhooshQueryError) as exc:
             self.error = str(exc)
@@ -193,7 +188,7 @@ class ResultSet:
         if not self._pending:
             return
         assert self._plan is not None
-        with self._snap._lock:
+        with self._snap.exclusive():
             while self._pending and (wanted is None or wanted > 0):
                 group, scores = self._pending.pop(0)
                 if scores is None:
@@ -224,9 +219,11 @@ class ResultSet:
     @property
     def suggestion(self) -> str | None:
         """"Did you mean …" when nothing matched."""
-        if self._suggestion is None and not self._count and not self.error and self.query:
-            with self._snap._lock:
-                self._suggestion = self._index.suggest(self.query, self._snap) or ""
+        if self._suggestion is None and not self._count and not self.error and self.query \
+                and self._vocabulary is not None:
+            with self._snap.exclusive():
+                self._suggestion = did_you_mean(self.query, self._vocabulary,
+                                                self._snap.reader) or ""
         return self._suggestion or None
 
     def paper(self, i: int) -> Paper:
@@ -268,7 +265,7 @@ class ResultSet:
     def facets(self) -> dict[str, dict[str, int]]:
         """Counts per tag, status, venue, year and team member (``by``) among the hits,
         most frequent first."""
-        with self._snap._lock:
+        with self._snap.exclusive():
             return self._facets()
 
     def _facets(self) -> dict[str, dict[str, int]]:

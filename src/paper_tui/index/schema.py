@@ -7,7 +7,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import fields as dataclass_fields
 from typing import Any
 
-from whoosh.analysis import Filter, IDTokenizer, RegexTokenizer, StemFilter, StopFilter
+from whoosh.analysis import (
+    Filter,
+    IDTokenizer,
+    LowercaseFilter,
+    RegexTokenizer,
+    StemFilter,
+    StopFilter,
+)
 from whoosh.analysis.filters import STOP_WORDS
 from whoosh.codec.whoosh3 import W3Codec
 from whoosh.columns import VarBytesColumn
@@ -15,13 +22,16 @@ from whoosh.fields import BOOLEAN, COLUMN, ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.lang import stemmer_for_language
 from whoosh.system import pack_uint
 
-from paper_tui.index.positions import PackedPositions
+from paper_tui.index.positions import PackedPositions, pickled_as
+from paper_tui.index.whoosh_internals import codec_arguments
 from paper_tui.model import Paper
 from paper_tui.query import WORD, fold
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 """7: positions packed (index/positions.py); 8: every block part packed; 9: no annotation
-fields (the reader's work is answered from the overlay, :mod:`paper_tui.store.overlay`)."""
+fields (the reader's work is answered from the overlay, :mod:`paper_tui.store.overlay`); 10: the
+TOC pickles Whoosh's classes, not ours (an index is opened with :func:`build_schema`), and
+posting blocks only stdlib types (:mod:`paper_tui.index.packed`)."""
 Progress = Callable[[int], None]
 Spans = dict[str, list[tuple[int, int]]]
 """Character spans of matched words: ``{"title": [(start, end)], "abstract": [...]}``."""
@@ -35,9 +45,14 @@ K1, B = 1.2, 0.75  # BM25F, as Whoosh's default weighting
 class Codec(W3Codec):
     """Whoosh's codec, minus per-block length statistics: they only serve Whoosh's own
     scorer (we rank with :meth:`Snapshot.scores`) and cost a column lookup per posting
-    when a segment is written."""
+    when a segment is written. Pickled (into the TOC, with each segment) as the
+    ``W3Codec`` it reads like: ``length_stats`` is only read by a segment writer, and ours
+    is always given :data:`CODEC`."""
 
     length_stats = False
+
+    def __reduce__(self):
+        return W3Codec, codec_arguments(self)
 
 
 CODEC = Codec(blocklimit=1024, compression=0)
@@ -52,7 +67,11 @@ MAX_FUZZY = 12  # words a fuzzy~ query may expand to, closest first
 # -- analysis ------------------------------------------------------------------------------
 class FoldFilter(Filter):
     """Lower case without accents or compatibility forms: ``Rodolà`` = ``rodola``,
-    ``MemR³`` = ``memr3``, ``ﬁ`` = ``fi``."""
+    ``MemR³`` = ``memr3``, ``ﬁ`` = ``fi``. Pickled as Whoosh's ``LowercaseFilter`` (see
+    :func:`~paper_tui.index.positions.pickled_as`)."""
+
+    def __reduce__(self):
+        return LowercaseFilter, ()
 
     def __call__(self, tokens):
         for t in tokens:
@@ -93,7 +112,11 @@ def terms_of(text: str, stemmed: bool = True) -> Iterator[tuple[int, str, int, i
 
 
 class FoldedText(TEXT):
-    """A TEXT field whose ``index()`` is a fast path giving the same terms as its analyzer."""
+    """A TEXT field whose ``index()`` is a fast path giving the same terms as its analyzer
+    (pickled as a ``TEXT``: see :func:`~paper_tui.index.positions.pickled_as`)."""
+
+    def __reduce__(self):
+        return pickled_as(TEXT, self, "stemmed")
 
     def __init__(self, stemmed: bool = True, phrase: bool = True, field_boost: float = 1.0):
         super().__init__(analyzer=analyzer(stemmed), phrase=phrase, field_boost=field_boost)
@@ -147,14 +170,10 @@ def folded_words(text: str) -> list[str]:
     return [w.lower() if w.isascii() else fold(w) for w in WORD.findall(text)]
 
 
-def term_positions(text: str, stemmed: bool = True) -> dict[str, list[int]]:
-    """``{term: positions}`` as the field's analyzer would index ``text`` (the hot path of
-    indexing: whole-list operations instead of a generator of tokens)."""
-    return folded_positions(folded_words(text), stemmed)
-
-
 def folded_positions(folded: list[str], stemmed: bool = True) -> dict[str, list[int]]:
-    """:func:`term_positions` of a text from its :func:`folded_words`."""
+    """``{term: positions}`` as the field's analyzer would index a text whose
+    :func:`folded_words` are ``folded`` (the hot path of indexing: whole-list operations
+    instead of a generator of tokens)."""
     kept = [w for w in folded if len(w) > 1 and w not in STOP_WORDS]
     if not kept:
         return {}

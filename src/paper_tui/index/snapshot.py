@@ -7,19 +7,19 @@ import threading
 from array import array
 from bisect import bisect_right
 from collections import OrderedDict
-from collections.abc import Collection, Hashable
+from collections.abc import Collection, Hashable, Iterator
+from contextlib import contextmanager
 from functools import cache, wraps
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from whoosh import index as windex
 from whoosh import query as wq
-from whoosh.codec.whoosh3 import LENGTHS_COLUMN, _lenfield
 from whoosh.util.numeric import byte_to_length
 
 from paper_tui import atomic
 from paper_tui.index.annotation_filter import AnnotationFilter, is_annotation_leaf
-from paper_tui.index.blocks import blocks, matcher, segment_id
+from paper_tui.index.blocks import blocks, segment_id
 from paper_tui.index.lazy import cached, np
 from paper_tui.index.positions import (
     PackedPositions,
@@ -28,6 +28,7 @@ from paper_tui.index.positions import (
     read_values,
 )
 from paper_tui.index.schema import K1, B
+from paper_tui.index.whoosh_internals import length_bytes, postings_file, term_matcher
 from paper_tui.model import Paper
 
 # What is kept decoded, counted in postings (a common word has 20,000-60,000 in the
@@ -148,6 +149,14 @@ class Snapshot:
         self._starts = [offset for _, offset in self.leaves]
         self._norm_cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
+    @contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """Hold this view for a run of reads: its Whoosh reader's files are read by one
+        thread at a time (every method here takes the same reentrant lock itself; this is
+        for reading ``reader``/``searcher`` directly, or for many calls in one go)."""
+        with self._lock:
+            yield
+
     def up_to_date(self) -> bool:
         try:
             return self.searcher.up_to_date()
@@ -236,7 +245,7 @@ class Snapshot:
         key = (segment, fieldname, btext)
         found = self._segments.postings.get(key)
         if found is None:
-            m = matcher(reader, fieldname, btext)
+            m = term_matcher(reader, fieldname, btext)
             read = list(blocks(m)) if m is not None else []
             if read:
                 ids = np.concatenate([ids for ids, _, _ in read])
@@ -290,10 +299,11 @@ class Snapshot:
                 continue
             wanted = candidates[lo:hi] - offset
             if found.firsts is None:
-                ids, counts, at = matcher_positions(matcher(reader, fieldname, btext), wanted)
+                ids, counts, at = matcher_positions(term_matcher(reader, fieldname, btext),
+                                                  wanted)
             else:
                 key = (segment_id(reader), fieldname, btext)
-                postfile = reader._terms._postfile
+                postfile = postings_file(reader)
                 spans = found.spans
 
                 def read(k: int, key=key, postfile=postfile, spans=spans):
@@ -522,9 +532,6 @@ class Snapshot:
         docs = self.term_docs("id", paper_id)
         return int(docs[0]) if len(docs) else None
 
-    def close(self) -> None:
-        self.searcher.close()
-
 
 LENGTHS = [byte_to_length(b) for b in range(256)]
 
@@ -540,18 +547,3 @@ def _no_postings() -> Postings:
     found.ids.flags.writeable = found.weights.flags.writeable = False
     return found
 
-
-def length_bytes(reader, fieldname: str) -> bytes:
-    """The per-document field lengths Whoosh keeps, one byte per document (see
-    ``byte_to_length``), read in one go instead of one column lookup per document."""
-    count = reader.doc_count_all()
-    perdoc = getattr(reader, "_perdoc", None)
-    name = _lenfield(fieldname)
-    if perdoc is None or not perdoc.has_column(name):
-        return bytes(count)
-    column = perdoc.column_reader(name, LENGTHS_COLUMN)
-    try:  # the column is a plain run of bytes; documents after the last are 0
-        raw = column._dbfile.get(column._basepos, column._count)
-        return bytes(raw) + bytes(count - len(raw))
-    except AttributeError:  # another codec: the slow, public way
-        return bytes(column)

@@ -26,8 +26,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 from scipy import sparse
 
-from paper_tui.index.blocks import blocks, matcher
+from paper_tui.index.blocks import blocks
 from paper_tui.index.schema import SCHEMA_VERSION, terms_of
+from paper_tui.index.whoosh_internals import term_matcher
 from paper_tui.model import Paper
 
 if TYPE_CHECKING:
@@ -71,7 +72,7 @@ _lock = threading.Lock()
 def term_matrix(index: PaperIndex) -> TermMatrix:
     """The index's term matrix: from memory, from the cache file, or read from the
     posting lists (and cached) when neither matches what the index now holds."""
-    snap = index._snapshot()
+    snap = index.view()
     key = _key(index, snap.live_count)
     with _lock:
         kept = _memory.get(index)
@@ -113,7 +114,7 @@ def _read(snap) -> TermMatrix:
     columns: list[np.ndarray] = []
     rows: list[np.ndarray] = []
     values: list[np.ndarray] = []
-    with snap._lock:
+    with snap.exclusive():
         for fieldname, btext, docs, weights in _postings(snap):
             mine = row_of_doc[docs]
             keep = mine >= 0
@@ -149,7 +150,7 @@ def _postings(snap) -> Iterator[tuple[str, bytes, np.ndarray, np.ndarray]]:
             docs: list[np.ndarray] = []
             weights: list[np.ndarray] = []
             for reader, offset in snap.leaves:
-                m = matcher(reader, fieldname, btext)
+                m = term_matcher(reader, fieldname, btext)
                 if m is None:
                     continue
                 for ids, ws, _ in blocks(m):

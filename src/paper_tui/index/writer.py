@@ -24,7 +24,7 @@ from pickle import dumps
 from typing import Any
 
 from whoosh import index as windex
-from whoosh.codec.whoosh3 import WHOOSH3_HEADER_MAGIC, W3FieldWriter, W3PostingsWriter, W3TermInfo
+from whoosh.codec.whoosh3 import WHOOSH3_HEADER_MAGIC, W3FieldWriter
 from whoosh.fields import Schema
 from whoosh.formats import Format
 from whoosh.index import LockError
@@ -33,7 +33,7 @@ from whoosh.util.numeric import length_to_byte
 from whoosh.writing import SegmentWriter
 
 from paper_tui.errors import StoreError
-from paper_tui.index.packed import PackedNumbers, PackedValues, narrowest
+from paper_tui.index.packed import narrowest, pack_block
 from paper_tui.index.schema import (
     CODEC,
     FoldedText,
@@ -44,6 +44,7 @@ from paper_tui.index.schema import (
     sortkey,
     stored_fields,
 )
+from paper_tui.index.whoosh_internals import TERMINFO, FieldFiles, field_files, mark_added
 from paper_tui.model import Paper
 
 VOCABULARY_FIELDS = frozenset({"title", "abstract", "name", "authors"})
@@ -139,10 +140,7 @@ class PostingBuffer:
             terms = self._fields[fieldname]
             fieldobj = schema[fieldname]
             fieldwriter.start_field(fieldname, fieldobj)
-            postwriter = fieldwriter._postwriter
-            if not isinstance(postwriter, W3PostingsWriter):  # whoosh-reloaded is pinned < 2.8
-                raise TypeError(f"unexpected posting writer {postwriter!r}")
-            write = _TermWriter(fieldwriter, postwriter._blocklimit, fieldobj.format)
+            write = _TermWriter(field_files(fieldwriter), fieldobj.format)
             for tbytes in sorted(terms):
                 write(tbytes, *terms[tbytes])
             fieldwriter.finish_field()
@@ -153,8 +151,6 @@ class PostingBuffer:
 
 
 _NO_LENGTH = length_to_byte(0)  # no length statistics: see ``Codec``
-BLOCK_PROTOCOL = 4  # byte strings pickled as they are (protocol 2 re-encodes them as text)
-_TERMINFO = W3TermInfo._struct
 
 
 class _TermWriter:
@@ -162,11 +158,11 @@ class _TermWriter:
     ``start_term``/``add``/``finish_term``, a block at a time instead of a Python call per
     posting, with the block's parts packed (``packed.py``)."""
 
-    def __init__(self, fieldwriter: W3FieldWriter, blocklimit: int, fmt: Format) -> None:
-        self._postfile = fieldwriter._postfile
-        self._tindex = fieldwriter._tindex
-        self._prefix = pack_ushort(fieldwriter._fieldid)
-        self._limit = blocklimit
+    def __init__(self, files: FieldFiles, fmt: Format) -> None:
+        self._postfile = files.postfile
+        self._tindex = files.terms
+        self._prefix = pack_ushort(files.prefix)
+        self._limit = files.blocklimit
         self._fixedsize = fmt.fixed_value_size()
 
     def __call__(self, tbytes: bytes, docs: array, weights: array, values: list[bytes]
@@ -184,21 +180,16 @@ class _TermWriter:
             blockmax = max(0, max(ws))
             maxweight = max(maxweight, blockmax)
             first = ws[0]
-            if ws.count(first) == len(ws):
-                mini_weights = None if first == 1.0 else first
-            else:
-                mini_weights = PackedNumbers.of(ws)
-            if fixedsize is None or fixedsize < 0:
-                mini_values = PackedValues.pack(vs)
-            else:
-                mini_values = b"".join(vs) if fixedsize else None
-            gaps = PackedNumbers.of(narrowest(array("I", map(sub, ids, chain((0,), ids)))))
-            data = dumps((gaps, mini_weights, mini_values), BLOCK_PROTOCOL)
+            mini_weights = (None if first == 1.0 else first) if ws.count(first) == len(ws) \
+                else ws
+            gaps = narrowest(array("I", map(sub, ids, chain((0,), ids))))
+            data = pack_block(gaps, mini_weights, vs if fixedsize != 0 else None,
+                              fixed=fixedsize is not None and fixedsize > 0)
             info = dumps((len(ids), ids[-1], blockmax, 0, 0, _NO_LENGTH), 2)
             size = len(info) + len(data)
             parts += (pack_int(-size if start + limit >= count else size), info, data)
         postfile.write(b"".join(parts))
-        terminfo = _TERMINFO.pack(False, total, count, 0, _NO_LENGTH, maxweight, docs[0],
+        terminfo = TERMINFO.pack(False, total, count, 0, _NO_LENGTH, maxweight, docs[0],
                                   docs[-1])
         terminfo += pack_long(offset) + pack_int(postfile.tell() - offset)
         self._tindex.add(self._prefix + tbytes, terminfo)
@@ -255,7 +246,7 @@ def add_document(writer: SegmentWriter, fields: dict[str, Any],
         perdoc.cancel_doc()
         raise
     perdoc.finish_doc()
-    writer._added = True
+    mark_added(writer)
     writer.docnum += 1
 
 
