@@ -154,9 +154,9 @@ def _layer(module: str) -> int:
     best = None
     for depth, names in enumerate(LAYERS):
         for name in names:
-            if module == name or module.startswith(name + "."):
-                if best is None or len(name) > best[1]:
-                    best = (depth, len(name))
+            inside = module == name or module.startswith(name + ".")
+            if inside and (best is None or len(name) > best[1]):
+                best = (depth, len(name))
     assert best is not None, f"{module} is in no layer: add it to LAYERS"
     return best[0]
 
