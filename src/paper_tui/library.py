@@ -16,6 +16,7 @@ import filelock
 from paper_tui import config as config_mod
 from paper_tui import paths
 from paper_tui.errors import SkippedRecord, SourceError, SourceNotice, UnknownPaperError
+from paper_tui.index import SORTS as INDEX_SORTS
 from paper_tui.index import PaperIndex, ResultSet, SearchPage
 from paper_tui.index.schema import note_terms
 from paper_tui.index.writer import Prepared, prepare
@@ -28,6 +29,9 @@ if TYPE_CHECKING:
     from paper_tui.importers import Hints, ImportReport
     from paper_tui.recommend import Recommendations
 
+FOR_YOU = "for-you"
+SORTS = (*INDEX_SORTS, FOR_YOU)
+"""How results can be ordered: the index's sorts, and the recommender's."""
 # A rebuild of a big library takes minutes: wait that long for another process's.
 _SYNC_LOCK_TIMEOUT = 1800
 Progress = Callable[[str, int, int | None], None]
@@ -258,13 +262,44 @@ class Library:
 
     def search(self, query: str = "", *, sort: str = "relevance", limit: int | None = 50,
                offset: int = 0) -> SearchPage:
-        return self.index.search(query, sort=sort, limit=limit, offset=offset)
+        if sort != FOR_YOU:
+            return self.index.search(query, sort=sort, limit=limit, offset=offset)
+        results = self.results(query, sort=sort)
+        try:
+            end = len(results) if limit is None else min(len(results), offset + limit)
+            return SearchPage([results.hit(i) for i in range(offset, end)], results.total,
+                              results.suggestion, results.error)
+        finally:
+            results.close()
 
     def results(self, query: str = "", *, sort: str = "relevance") -> ResultSet:
-        """All hits of ``query``, loaded lazily (for the TUI's virtual results list).
+        """All hits of ``query``, loaded lazily (for the TUI's virtual results list), in
+        one of :data:`SORTS` ("for-you": what this reader is likeliest to want first).
 
         A query error does not raise: it is in ``ResultSet.error`` with no hits."""
-        return self.index.results(query, sort=sort)
+        if sort != FOR_YOU:
+            return self.index.results(query, sort=sort)
+        from paper_tui.recommend import recommender  # scipy: only when this sort is on
+        from paper_tui.recommend.for_you import ForYouResults
+
+        rec = recommender(self)
+        rec.refresh()
+        return ForYouResults(self.index.results(query, sort="relevance"), rec)
+
+    def refresh_recommendations(self) -> bool:
+        """Learn again from the reader's labels if they changed (a worker's call after a
+        triage key); True when the "for-you" order may have changed."""
+        from paper_tui.recommend import recommender
+
+        return recommender(self).refresh()
+
+    def why(self, paper_id: str) -> str:
+        """What pushed a paper up and down for this reader (one line; "" before anything
+        was kept)."""
+        from paper_tui.recommend import recommender
+
+        rec = recommender(self)
+        return rec.explain(paper_id).text() if rec.ready else ""
 
     def similar(self, paper_id: str) -> ResultSet:
         """Papers like this one ("more like this"), from its key terms, most similar first."""

@@ -10,6 +10,7 @@ import textwrap
 from paper_tui.cli.context import Context, progress_printer
 from paper_tui.cli.output import line, print_json, record
 from paper_tui.errors import QueryError
+from paper_tui.library import SORTS
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -30,7 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("query", nargs="?", default="")
     p.add_argument("--json", action="store_true")
     p.add_argument("--limit", type=int, default=20)
-    p.add_argument("--sort", choices=("relevance", "year", "title"), default="relevance",
+    p.add_argument("--sort", choices=SORTS, default="relevance",
                    help="relevance (default: papers with all the words first), newest year, "
                         "or title")
     p.add_argument("--similar", metavar="ID",

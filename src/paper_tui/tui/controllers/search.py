@@ -22,6 +22,7 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.worker import get_current_worker
 
+from paper_tui.library import FOR_YOU, SORTS
 from paper_tui.tui.host import ResultsPane
 from paper_tui.tui.widgets.status_line import status_text
 
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
     from paper_tui.model import Paper
     from paper_tui.tui.widgets.status_line import StatusLine
 
-SORTS = ("relevance", "year", "title")
 RECOUNT_DELAY = 0.05
 """Seconds after a change before the status line's triage count is worked out again."""
 
@@ -109,6 +109,10 @@ class SearchController:
 
     def similar(self, paper_id: str, label: str) -> None:
         self._start(partial(self.host.library.similar, paper_id), 0.0, None, f"like: {label}")
+
+    @property
+    def for_you(self) -> bool:
+        return self.sort == FOR_YOU
 
     def cycle_sort(self) -> str:
         self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
@@ -204,6 +208,7 @@ class SearchController:
             return
         results = self.host.results_list.results
         hits = None if results is None else len(results)
+        sort = getattr(results, "sort_label", self.sort)  # "for you: 12 kept, 31 skipped"
         self.host.status_line.show(status_text(
-            hits, self.searching, self._triaged, self._total, self.sort, self.mode,
+            hits, self.searching, self._triaged, self._total, sort, self.mode,
             self.error, getattr(results, "suggestion", None)))

@@ -325,7 +325,7 @@ class ReadingListScreen(_ListActions, ResultsScreen):
             return
         lists = [getattr(x, "name", x) for x in self.library.lists.lists_of(paper.id)]
         view.show(paper, self.library.annotations.get(paper.id), lists, {},
-                  self.library.team_lines(paper.id))
+                  tuple(f"team: {line}" for line in self.library.team_lines(paper.id)))
 
     def on_results_list_highlighted(self, message: ResultsList.Highlighted) -> None:
         message.stop()

@@ -49,6 +49,10 @@ APP_KEYS = [
 the footer and the help show them in their place among this screen's keys."""
 
 
+class Relearned(Message):
+    """The recommender learned from new labels: the "for you" order may have changed."""
+
+
 class MainScreen(ResultsScreen):
     """The library searched: the query, its results, the paper under the cursor."""
 
@@ -126,6 +130,25 @@ class MainScreen(ResultsScreen):
 
     def triage_counted(self, change: int) -> None:
         self.search.update_status(change)
+        if self.search.for_you:  # learn from the key, off its path, then reorder
+            self.run_worker(self._learn_again, thread=True, group="for-you",
+                            exclusive=True, exit_on_error=False)
+
+    def _learn_again(self) -> None:
+        if self.library.refresh_recommendations():
+            self.post_message(Relearned())
+
+    def on_relearned(self, message: Relearned) -> None:
+        if self.search.for_you:
+            self.refresh_results()
+
+    def context_lines(self, paper_id: str) -> tuple[str, ...]:
+        lines = super().context_lines(paper_id)
+        if self.search.for_you:
+            why = self.library.why(paper_id)
+            if why:
+                lines = (*lines, f"for you: {why}")
+        return lines
 
     def library_shown(self) -> None:
         """Results are on screen: the editors can be built (once, soon after the first)."""

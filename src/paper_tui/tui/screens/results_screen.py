@@ -157,10 +157,14 @@ class ResultsScreen(ReaderScreen):
         else:
             note = self.library.annotations.get(paper.id)
             view.show(paper, note, self.library.lists.lists_of(paper.id),
-                      results.highlights(results.cursor), self.library.team_lines(paper.id))
+                      results.highlights(results.cursor), self.context_lines(paper.id))
             self.app.call_after_refresh(self.prepare_next, results, results.results, view,
                                         results.cursor)
         self._shown = (results.results, results.cursor, note if paper else None)
+
+    def context_lines(self, paper_id: str) -> tuple[str, ...]:
+        """Lines the abstract view shows under the reader's own marks: the team's."""
+        return tuple(f"team: {line}" for line in self.library.team_lines(paper_id))
 
     def prepare_next(self, results: ResultsList, shown: Any, view: AbstractView,
                      cursor: int) -> None:
@@ -175,7 +179,7 @@ class ResultsScreen(ReaderScreen):
         paper = results.results.paper(cursor + 1)
         view.prepare(paper, self.library.annotations.get(paper.id),
                      self.library.lists.lists_of(paper.id), results.highlights(cursor + 1),
-                     self.library.team_lines(paper.id))
+                     self.context_lines(paper.id))
         results.prepare_row(cursor + 1)
         collector.collect(1)  # the key's garbage, now rather than inside the next key
 

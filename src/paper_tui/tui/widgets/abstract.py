@@ -79,10 +79,10 @@ def render_header(paper: Paper, annotation: Annotation, lists: Sequence[str],
     if lists:
         out.append("  lists: " + ", ".join(lists))
     out.append("\n")
-    if team:  # the other members' triage of this paper
-        out.append("team: ", "dim")
-        out.append(" · ".join(team))
-        out.append("\n")
+    for line in team:  # the other members' triage, why it is ranked here
+        label, _, rest = line.partition(": ")
+        out.append(f"{label}: ", "dim")
+        out.append(rest + "\n")
     for label, link in (("url", paper.url), ("pdf", paper.pdf)):
         if link:
             out.append(f"{label}: ", "dim")
