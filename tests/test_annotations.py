@@ -214,7 +214,7 @@ def test_library_wires_annotations_into_extras_and_the_index(library: Library) -
     library.lists.add("reading group", [paper.id])
     extras = library.paper_extras(paper.id)
     assert extras == {"status": "to-read", "starred": False, "tags": ["triage-me"],
-                      "note": "", "lists": ["Reading group"]}
+                      "note": "", "lists": ["Reading group"], "also_in": []}
     assert [h.paper.id for h in library.search("tag:triage-me").hits] == [paper.id]
     assert library.orphans() == []
     library.annotations.set_status(["gone-paper-1234"], "read")

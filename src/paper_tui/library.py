@@ -57,6 +57,7 @@ class Library:
         self.lists = self.annotations.lists
         # The index never holds the reader's work: its annotation words are answered from
         # the store's in-memory sets, so a change is seen by the next search at once.
+        self.annotations.versions_of = self.index.versions_of
         self.team = Team(root)
         store = self.annotations.store
         self.index.use_annotations(self.annotations.overlay, People(
@@ -261,10 +262,13 @@ class Library:
         return paper
 
     def search(self, query: str = "", *, sort: str = "relevance", limit: int | None = 50,
-               offset: int = 0) -> SearchPage:
+               offset: int = 0, all_versions: bool | None = None) -> SearchPage:
+        """A page of ``query``'s hits; ``all_versions``: list every version of a paper
+        from two sources (default: config ``search.all_versions``, else the fullest)."""
         if sort != FOR_YOU:
-            return self.index.search(query, sort=sort, limit=limit, offset=offset)
-        results = self.results(query, sort=sort)
+            return self.index.search(query, sort=sort, limit=limit, offset=offset,
+                                     all_versions=self._all_versions(all_versions))
+        results = self.results(query, sort=sort, all_versions=all_versions)
         try:
             end = len(results) if limit is None else min(len(results), offset + limit)
             return SearchPage([results.hit(i) for i in range(offset, end)], results.total,
@@ -272,19 +276,26 @@ class Library:
         finally:
             results.close()
 
-    def results(self, query: str = "", *, sort: str = "relevance") -> ResultSet:
+    def _all_versions(self, asked: bool | None) -> bool:
+        return bool(self.config.get("search.all_versions", False)) if asked is None \
+            else asked
+
+    def results(self, query: str = "", *, sort: str = "relevance",
+                all_versions: bool | None = None) -> ResultSet:
         """All hits of ``query``, loaded lazily (for the TUI's virtual results list), in
         one of :data:`SORTS` ("for-you": what this reader is likeliest to want first).
 
         A query error does not raise: it is in ``ResultSet.error`` with no hits."""
+        every = self._all_versions(all_versions)
         if sort != FOR_YOU:
-            return self.index.results(query, sort=sort)
+            return self.index.results(query, sort=sort, all_versions=every)
         from paper_tui.recommend import recommender  # scipy: only when this sort is on
         from paper_tui.recommend.for_you import ForYouResults
 
         rec = recommender(self)
         rec.refresh()
-        return ForYouResults(self.index.results(query, sort="relevance"), rec)
+        return ForYouResults(self.index.results(query, sort="relevance", all_versions=every),
+                             rec)
 
     def refresh_recommendations(self) -> bool:
         """Learn again from the reader's labels if they changed (a worker's call after a
@@ -328,7 +339,26 @@ class Library:
         """What the library knows of a paper beyond its record (annotations, lists)."""
         note = self.annotations.get(paper_id)
         return {"status": note.status, "starred": note.starred, "tags": list(note.tags),
-                "note": note.note, "lists": self.lists.lists_of(paper_id)}
+                "note": note.note, "lists": self.lists.lists_of(paper_id),
+                "also_in": [other for other in self.index.versions_of(paper_id)
+                            if other != paper_id]}
+
+    def also_in(self, paper_id: str) -> list[str]:
+        """The other versions of a paper from another source, as the reader would name
+        them: ``arXiv 2401.01234``, ``NeurIPS 2024`` (none for most papers)."""
+        out = []
+        for other in self.index.versions_of(paper_id):
+            if other == paper_id:
+                continue
+            paper = self.index.get(other)
+            if paper is None:
+                continue
+            if other.startswith("arxiv-"):
+                out.append(f"arXiv {other.removeprefix('arxiv-')}")
+            else:
+                out.append(" ".join(x for x in (paper.venue, str(paper.year or "")) if x)
+                           or paper.source or other)
+        return out
 
     def team_lines(self, paper_id: str) -> tuple[str, ...]:
         """One short line per other team member who triaged a paper (``alice: to read ★

@@ -90,3 +90,22 @@ def make_id(venue: str, year: int | None, title: str, authors: tuple[str, ...] |
     ).hexdigest()[:10]
     prefix = slug(venue)[:12] + (str(year) if year else "")
     return f"{prefix or 'paper'}-{digest}"
+
+
+def version_key(paper: Paper) -> str:
+    """What two versions of one paper share (an arXiv preprint and its proceedings
+    version): the source's title and the first author's family name, folded. Empty when
+    either is missing or the title was derived: such papers are never grouped."""
+    if paper.title_generated or not paper.authors:
+        return ""
+    title = slug(paper.display_title or paper.title)
+    family = slug(paper.authors[0].split()[-1]) if paper.authors[0].split() else ""
+    return f"{title}|{family}" if len(title) >= 12 and family else ""
+
+
+def fullness(paper: Paper) -> int:
+    """How much a record holds, to pick the one a group of versions shows: an abstract
+    first, then a venue other than arXiv, links, a BibTeX entry, keywords."""
+    return (8 * bool(paper.abstract.strip()) + 4 * bool(paper.venue and
+                                                        slug(paper.venue) != "arxiv")
+            + 2 * bool(paper.pdf or paper.url) + bool(paper.bibtex) + bool(paper.keywords))

@@ -34,6 +34,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--sort", choices=SORTS, default="relevance",
                    help="relevance (default: papers with all the words first), newest year, "
                         "or title")
+    p.add_argument("--all-versions", action="store_true",
+                   help="list every version of a paper from two sources (arXiv and the "
+                        "proceedings), not only the fullest")
     p.add_argument("--similar", metavar="ID",
                    help="papers like this one (an id or a unique prefix) instead of a query")
     p.set_defaults(handler=cmd_search)
@@ -90,7 +93,8 @@ def cmd_search(args: argparse.Namespace, ctx: Context) -> int:
         hits = [results.hit(i) for i in range(min(args.limit, len(results)))]
         total, suggestion, error = results.total, None, results.error
     else:
-        page = lib.search(args.query, sort=args.sort, limit=args.limit)
+        page = lib.search(args.query, sort=args.sort, limit=args.limit,
+                          all_versions=args.all_versions or None)
         hits, total, suggestion, error = page.hits, page.total, page.suggestion, page.error
     if error:
         raise QueryError(error)

@@ -17,6 +17,7 @@ from typing import NamedTuple, Protocol
 from whoosh import query as wq
 
 from paper_tui.index.lazy import np
+from paper_tui.index.versions import Versions
 from paper_tui.index.vocabulary import distance
 from paper_tui.query import ANNOTATION_FIELDS
 
@@ -38,6 +39,8 @@ class Snapshot(Protocol):
 
     size: int
     live: np.ndarray
+
+    versions: Versions
 
     def mask(self, ids: np.ndarray) -> np.ndarray: ...
     def doc_numbers(self, ids: Collection[str]) -> np.ndarray: ...
@@ -89,7 +92,9 @@ class AnnotationFilter:
             if found is not None and found.version == version:
                 return found
             ids, version = sets.ids(field, value)
-            docs = np.sort(snap.doc_numbers(ids))
+            docs = snap.doc_numbers(ids)
+            # a mark on one version of a paper from two sources holds for the one shown
+            docs = np.union1d(docs, snap.versions.shown_for(docs))
             mask = snap.mask(docs)
             mask.flags.writeable = docs.flags.writeable = False
             found = self._cache[(field, value)] = _Mapped(version, docs, mask)

@@ -330,9 +330,9 @@ class PaperIndex:
         return q.accept(visit)
 
     def search(self, query: str, *, sort: str = "relevance", limit: int | None = 50,
-               offset: int = 0) -> SearchPage:
+               offset: int = 0, all_versions: bool = False) -> SearchPage:
         def read() -> SearchPage:
-            results = self._result_set(query, sort)
+            results = self._result_set(query, sort, all_versions)
             try:
                 end = len(results) if limit is None else min(len(results), offset + limit)
                 hits = [results.hit(i) for i in range(offset, end)]
@@ -342,10 +342,20 @@ class PaperIndex:
 
         return self.reading(read)
 
-    def results(self, query: str, *, sort: str = "relevance") -> ResultSet:
-        return self.reading(lambda: self._result_set(query, sort))
+    def results(self, query: str, *, sort: str = "relevance", all_versions: bool = False
+                ) -> ResultSet:
+        return self.reading(lambda: self._result_set(query, sort, all_versions))
 
-    def _result_set(self, query: str, sort: str) -> ResultSet:
+    def versions_of(self, paper_id: str) -> tuple[str, ...]:
+        """The ids of every version of a paper from two sources, the one shown first;
+        ``(paper_id,)`` when it has none (a lookup in a table made once per view; the
+        view last read, not a fresh look at the disk: this runs for every row drawn)."""
+        view = self._snap
+        if view is None:
+            view = self.reading(self.view)
+        return view.version_ids.get(paper_id, (paper_id,))
+
+    def _result_set(self, query: str, sort: str, all_versions: bool = False) -> ResultSet:
         """The hits of ``query`` in the current view (a query error in their ``error``)."""
         view = self.view()
         try:
@@ -353,7 +363,8 @@ class PaperIndex:
                 plan = self.plan(query, view) if query.strip() else None
         except (QueryError, WhooshQueryError) as exc:
             return ResultSet(view, query, sort, error=str(exc))
-        return ResultSet(view, query, sort, plan=plan, vocabulary=self._vocabulary())
+        return ResultSet(view, query, sort, plan=plan, vocabulary=self._vocabulary(),
+                         all_versions=all_versions)
 
     def similar(self, paper_id: str, numterms: int = 12) -> ResultSet:
         """Papers like ``paper_id``: its key terms (Bo1 model) as a weighted query."""

@@ -114,7 +114,10 @@ class ResultSet:
 
     def __init__(self, view: Snapshot, query: str, sort: str = "relevance", *,
                  plan: Plan | None = None, exclude: set[int] | None = None,
-                 error: str | None = None, vocabulary: Vocabulary | None = None) -> None:
+                 error: str | None = None, vocabulary: Vocabulary | None = None,
+                 all_versions: bool = False) -> None:
+        """``all_versions``: list every version of a paper from two sources (else the one
+        each group shows, which the others' matches count for)."""
         if sort not in SORTS:
             raise ValueError(f"unknown sort {sort!r}")
         self.query = query
@@ -123,6 +126,7 @@ class ResultSet:
         self._suggestion: str | None = None
         self._vocabulary = vocabulary
         self._exclude = sorted(exclude or ())
+        self._all_versions = all_versions
         self._cache: dict[int, Paper] = {}
         self._docs: list[int] = []  # ranked so far
         self._scores: list[float] = []  # their scores
@@ -147,13 +151,15 @@ class ResultSet:
 
     def _run(self) -> None:
         snap, plan = self._snap, self._plan
+        hidden = {} if self._all_versions else snap.versions.primary_of
         if plan is None:
-            self._count = snap.live_count
-            self._docs = snap.order("list" if self.sort == "relevance" else self.sort)
+            docs = snap.order("list" if self.sort == "relevance" else self.sort)
+            self._docs = [d for d in docs if d not in hidden] if hidden else docs
+            self._count = len(self._docs) if hidden else snap.live_count
             return
-        strict = self._without_excluded(snap.docs(plan.strict))
-        every = self._without_excluded(snap.docs(plan.loose)) if plan.loose is not None \
-            else strict
+        strict = self._shown(self._without_excluded(snap.docs(plan.strict)), hidden)
+        every = self._shown(self._without_excluded(snap.docs(plan.loose)), hidden) \
+            if plan.loose is not None else strict
         self._all, self._count = every, int(np.count_nonzero(every))
         if not self._count:
             return
@@ -171,6 +177,19 @@ class ResultSet:
             if len(rest):
                 self._pending.append((rest, None))
         self._rank_more(TOP)
+
+    @staticmethod
+    def _shown(mask: np.ndarray, hidden: dict[int, int]) -> np.ndarray:
+        """The mask with each hidden version's match moved to its group's shown one."""
+        if not hidden:
+            return mask
+        docs = np.fromiter(hidden, dtype=np.int64, count=len(hidden))
+        matched = docs[mask[docs]]
+        mask = mask.copy()
+        mask[docs] = False
+        if len(matched):
+            mask[[hidden[int(d)] for d in matched]] = True
+        return mask
 
     def _without_excluded(self, mask: np.ndarray) -> np.ndarray:
         if not self._exclude:

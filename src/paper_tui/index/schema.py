@@ -24,14 +24,15 @@ from whoosh.system import pack_uint
 
 from paper_tui.index.positions import PackedPositions, pickled_as
 from paper_tui.index.whoosh_internals import codec_arguments
-from paper_tui.model import Paper
+from paper_tui.model import Paper, fullness, version_key
 from paper_tui.query import WORD, fold
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 """7: positions packed (index/positions.py); 8: every block part packed; 9: no annotation
 fields (the reader's work is answered from the overlay, :mod:`paper_tui.store.overlay`); 10: the
 TOC pickles Whoosh's classes, not ours (an index is opened with :func:`build_schema`), and
-posting blocks only stdlib types (:mod:`paper_tui.index.packed`)."""
+posting blocks only stdlib types (:mod:`paper_tui.index.packed`); 11: the versionkey column
+(versions of one paper from two sources, :mod:`paper_tui.index.versions`)."""
 Progress = Callable[[int], None]
 Spans = dict[str, list[tuple[int, int]]]
 """Character spans of matched words: ``{"title": [(start, end)], "abstract": [...]}``."""
@@ -205,6 +206,7 @@ def build_schema() -> Schema:
         year=ID(),
         keywords=KEYWORD(commas=True, lowercase=True, scorable=True),
         sortkey=COLUMN(VarBytesColumn()),
+        versionkey=COLUMN(VarBytesColumn()),
         paper=STORED(),
     )
 
@@ -235,6 +237,15 @@ def stored_fields(paper: Paper) -> dict[str, Any]:
     """The paper as stored in the index (what :meth:`Paper.from_dict` reads back); plain
     attribute reads, as ``dataclasses.asdict`` costs more than indexing the title."""
     return {name: getattr(paper, name) for name in _PAPER_FIELDS}
+
+
+def versionkey(paper: Paper) -> bytes:
+    """``key \x1f year \x1f fullness`` (:func:`~paper_tui.model.version_key`): what groups
+    the versions of one paper, and which of them is shown; empty for a paper never grouped."""
+    key = version_key(paper)
+    if not key:
+        return b""
+    return f"{key}\x1f{paper.year or 0}\x1f{fullness(paper)}".encode()
 
 
 def sortkey(paper: Paper) -> bytes:

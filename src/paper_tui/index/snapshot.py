@@ -28,6 +28,7 @@ from paper_tui.index.positions import (
     read_values,
 )
 from paper_tui.index.schema import K1, B
+from paper_tui.index.versions import Versions, group_versions
 from paper_tui.index.whoosh_internals import length_bytes, postings_file, term_matcher
 from paper_tui.model import Paper
 
@@ -427,6 +428,31 @@ class Snapshot:
             count = reader.doc_count_all()
             keys.extend(list(column) if column is not None else [b""] * count)
         return keys
+
+    @cached
+    def versions(self) -> Versions:
+        """The versions of one paper from two sources among the live documents."""
+        with self._lock:
+            keys: list[bytes] = []
+            for reader, _ in self.leaves:
+                count = reader.doc_count_all()
+                if reader.has_column("versionkey"):
+                    keys.extend(reader.column_reader("versionkey"))
+                else:
+                    keys.extend([b""] * count)
+            return group_versions(keys, self.live)
+
+    @cached
+    def version_ids(self) -> dict[str, tuple[str, ...]]:
+        """Paper id -> the ids of its group's versions (shown one first), for grouped
+        papers only."""
+        all_ids = self.all_ids
+        out: dict[str, tuple[str, ...]] = {}
+        for docs in self.versions.members.values():
+            ids = tuple(all_ids[d] for d in docs)
+            for pid in ids:
+                out[pid] = ids
+        return out
 
     @cached
     def all_ids(self) -> list[str]:

@@ -43,6 +43,7 @@ from paper_tui.index.schema import (
     shared_values,
     sortkey,
     stored_fields,
+    versionkey,
 )
 from paper_tui.index.whoosh_internals import TERMINFO, FieldFiles, field_files, mark_added
 from paper_tui.model import Paper
@@ -301,6 +302,7 @@ def document(paper: Paper) -> dict:
         "year": str(paper.year) if paper.year else "",
         "keywords": ",".join(paper.keywords),
         "sortkey": sortkey(paper),
+        "versionkey": versionkey(paper),
         "paper": stored_fields(paper),
     }
     return {k: v for k, v in doc.items() if v not in (None, "")}

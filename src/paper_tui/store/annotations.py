@@ -78,6 +78,9 @@ class Annotations:
                                   self._commit)
         self._stores = (self.store, self.lists.store)
         self._overlay = Overlay(note_terms or _plain_words, self._searchable_all)
+        self.versions_of: Callable[[str], Sequence[str]] = lambda paper_id: (paper_id,)
+        """Every version of a paper from two sources (the library sets it from the index):
+        a change to one is made to all, and a paper with none shows another's."""
         self._undo: deque[_Entry] = deque(maxlen=UNDO_LIMIT)
         self._save_listeners: list[Callable[[str | None], None]] = []
         self._change_listeners: list[Callable[[set[str]], None]] = []
@@ -112,7 +115,13 @@ class Annotations:
         return [(pid, self.searchable(pid)) for pid in self._annotated_ids()]
 
     def get(self, paper_id: str) -> Annotation:
-        record = self._ready().get(paper_id)
+        store = self._ready()
+        record = store.get(paper_id)
+        if record is None:  # marked on another version of the paper before this one came?
+            for other in self.versions_of(paper_id):
+                record = store.get(other) if other != paper_id else None
+                if record is not None:
+                    break
         if record is None:
             return _EMPTY
         return Annotation(record.get("status", "new"), record.get("starred", False),
@@ -221,7 +230,9 @@ class Annotations:
 
     def _change(self, ids: Sequence[str], update: Callable[[Annotation], Record],
                 what: str) -> None:
-        ids = list(dict.fromkeys(ids))
+        # a change to one version of a paper from two sources is made to every version,
+        # so it holds whichever is shown, after a re-import, and on a team mate's machine
+        ids = list(dict.fromkeys(v for pid in ids for v in self.versions_of(pid)))
         before: dict[str, Record | None] = {}
         now = time.time()
         store = self._ready()

@@ -163,8 +163,11 @@ class ResultsScreen(ReaderScreen):
         self._shown = (results.results, results.cursor, note if paper else None)
 
     def context_lines(self, paper_id: str) -> tuple[str, ...]:
-        """Lines the abstract view shows under the reader's own marks: the team's."""
-        return tuple(f"team: {line}" for line in self.library.team_lines(paper_id))
+        """Lines the abstract view shows under the reader's own marks: the paper's other
+        versions, the team's marks."""
+        also = self.library.also_in(paper_id)
+        return ((f"also in: {', '.join(also)}",) if also else ()) + tuple(
+            f"team: {line}" for line in self.library.team_lines(paper_id))
 
     def prepare_next(self, results: ResultsList, shown: Any, view: AbstractView,
                      cursor: int) -> None:

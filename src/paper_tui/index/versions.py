@@ -1,0 +1,83 @@
+"""Versions of one paper from two sources (an arXiv preprint and the proceedings paper):
+grouped from the ``versionkey`` column, one of each group shown.
+
+Two documents are versions of one paper when their source titles and first authors'
+family names agree (folded) and their years are at most one apart; a shared title with
+another first author stays two papers. The group shows its fullest record (an abstract,
+a proceedings venue, links…); the others are hidden from results unless asked for, and
+what matches them (a word, a tag) is a match of the one shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from paper_tui.index.lazy import np
+
+YEAR_GAP = 1
+
+
+@dataclass(frozen=True)
+class Versions:
+    """The groups of one view of the index, by document number."""
+
+    primary_of: dict[int, int] = field(default_factory=dict)
+    """Each hidden document -> the document shown for its group."""
+    members: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    """Each shown document that has versions -> every document of its group (it first)."""
+
+    @property
+    def hidden(self) -> frozenset[int]:
+        return frozenset(self.primary_of)
+
+    def shown_for(self, docs: np.ndarray) -> np.ndarray:
+        """``docs`` with each hidden one replaced by its group's shown one (unique)."""
+        if not self.primary_of or not len(docs):
+            return docs
+        mapped = np.fromiter((self.primary_of.get(int(d), int(d)) for d in docs),
+                             dtype=np.int64, count=len(docs))
+        return np.unique(mapped)
+
+    def group(self, doc: int) -> tuple[int, ...]:
+        """Every document of ``doc``'s group, the shown one first (``(doc,)`` alone)."""
+        primary = self.primary_of.get(doc, doc)
+        return self.members.get(primary, (doc,))
+
+
+def group_versions(keys: Sequence[bytes], live: np.ndarray) -> Versions:
+    """The groups among the live documents, from their ``versionkey`` values."""
+    by_key: dict[bytes, list[tuple[int, int, int]]] = {}
+    for doc, raw in enumerate(keys):
+        if not raw or not live[doc]:
+            continue
+        key, _, rest = raw.rpartition(b"\x1f")  # key \x1f year \x1f fullness
+        key, _, year = key.rpartition(b"\x1f")
+        by_key.setdefault(key, []).append((int(year or 0), -int(rest or 0), doc))
+    primary_of: dict[int, int] = {}
+    members: dict[int, tuple[int, ...]] = {}
+    for found in by_key.values():
+        if len(found) < 2:
+            continue
+        found.sort()
+        cluster = [found[0]]
+        for item in found[1:]:
+            if item[0] - cluster[-1][0] <= YEAR_GAP:
+                cluster.append(item)
+            else:
+                _keep(cluster, primary_of, members)
+                cluster = [item]
+        _keep(cluster, primary_of, members)
+    return Versions(primary_of, members)
+
+
+def _keep(cluster: list[tuple[int, int, int]], primary_of: dict[int, int],
+          members: dict[int, tuple[int, ...]]) -> None:
+    if len(cluster) < 2:
+        return
+    # the fullest record, then the newest, then the first indexed
+    best = min(cluster, key=lambda item: (item[1], -item[0], item[2]))[2]
+    docs = [best] + [doc for _, _, doc in cluster if doc != best]
+    members[best] = tuple(docs)
+    for doc in docs[1:]:
+        primary_of[doc] = best
