@@ -10,6 +10,7 @@ what matches them (a word, a tag) is a match of the one shown.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -38,6 +39,30 @@ class Versions:
         mapped = np.fromiter((self.primary_of.get(int(d), int(d)) for d in docs),
                              dtype=np.int64, count=len(docs))
         return np.unique(mapped)
+
+    def pairs(self) -> array:
+        """Every group as ``count, shown, other members…`` (int32), for the cache file."""
+        out = array("i")
+        for _, docs in sorted(self.members.items()):
+            out.append(len(docs))
+            out.extend(docs)
+        return out
+
+    @classmethod
+    def from_pairs(cls, data: array) -> Versions:
+        primary_of: dict[int, int] = {}
+        members: dict[int, tuple[int, ...]] = {}
+        i = 0
+        while i < len(data):
+            n = data[i]
+            docs = tuple(data[i + 1:i + 1 + n])
+            if n < 2 or len(docs) != n:
+                raise ValueError("a damaged versions file")
+            members[docs[0]] = docs
+            for doc in docs[1:]:
+                primary_of[doc] = docs[0]
+            i += 1 + n
+        return cls(primary_of, members)
 
     def group(self, doc: int) -> tuple[int, ...]:
         """Every document of ``doc``'s group, the shown one first (``(doc,)`` alone)."""
