@@ -463,7 +463,11 @@ class Snapshot:
                     keys.extend(reader.column_reader("versionkey"))
                 else:
                     keys.extend([b""] * count)
-            return group_versions(keys, self.live)
+            deleted: set[int] = set()  # (no numpy: the first screen goes without it)
+            for reader, offset in self.leaves:
+                if reader.has_deletions():
+                    deleted.update(offset + d for d in reader.deleted_docs_set)
+            return group_versions(keys, deleted)
 
     @cached
     def version_ids(self) -> dict[str, tuple[str, ...]]:

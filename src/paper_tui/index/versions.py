@@ -11,7 +11,7 @@ what matches them (a word, a tag) is a match of the one shown.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 
 from paper_tui.index.lazy import np
@@ -70,11 +70,11 @@ class Versions:
         return self.members.get(primary, (doc,))
 
 
-def group_versions(keys: Sequence[bytes], live: np.ndarray) -> Versions:
-    """The groups among the live documents, from their ``versionkey`` values."""
+def group_versions(keys: Sequence[bytes], deleted: Container[int]) -> Versions:
+    """The groups among the documents not ``deleted``, from their ``versionkey`` values."""
     by_key: dict[bytes, list[tuple[int, int, int]]] = {}
     for doc, raw in enumerate(keys):
-        if not raw or not live[doc]:
+        if not raw or doc in deleted:
             continue
         key, _, rest = raw.rpartition(b"\x1f")  # key \x1f year \x1f fullness
         key, _, year = key.rpartition(b"\x1f")
