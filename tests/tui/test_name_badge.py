@@ -111,14 +111,25 @@ async def test_the_abstract_view_header(sample_library):
                      == "Sketched-KONS")
         assert badge.style == view.get_component_rich_style("abstract--name", partial=True)
         assert isinstance(badge.style, Style) and badge.style.bgcolor is not None
+        for theme in THEMES:  # switched while the paper is shown: the new theme's badge
+            app.theme = theme
+            await _settle(pilot)
+            drawn = _style_of(next(line for line in _strips(view) if "Sketched-KONS" in
+                                   line.text), "Sketched-KONS")
+            wanted = view.get_component_rich_style("abstract--name", partial=True)
+            assert (drawn.color, drawn.bgcolor) == (wanted.color, wanted.bgcolor), theme
 
         await _show(app, pilot, bare.id)
         assert view.text.plain.rstrip().endswith(NO_ABSTRACT)
         assert NO_ABSTRACT in [line.strip() for line in _lines(view)]
 
 
+def _strips(view: AbstractView) -> list[Strip]:
+    return [view.render_line(y) for y in range(view.scrollable_content_region.height)]
+
+
 def _lines(view: AbstractView) -> list[str]:
-    return [view.render_line(y).text for y in range(view.scrollable_content_region.height)]
+    return [strip.text for strip in _strips(view)]
 
 
 async def test_a_derived_title_says_so(started):

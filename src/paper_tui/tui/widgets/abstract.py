@@ -294,8 +294,11 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
         super().notify_style_update()
         self._base = self._match = self._name = None
         self._parts.clear()
-        if self.is_mounted:
-            self._wrap()
+        # Wrapped again when next drawn, not now: Textual updates the component styles
+        # (abstract--match, abstract--name) only after telling the widget, so lines wrapped
+        # here would keep the previous theme's colours.
+        self._wrapped_for = None
+        self.refresh()
 
     def render_line(self, y: int) -> Strip:
         if self._wrapped_for != self.outer_size:  # first paint, or resized
