@@ -49,3 +49,53 @@ def test_bundled_abstracts_render_without_latex_left(library) -> None:
         assert "$" not in paper.display_abstract or "\\$" in paper.abstract, paper.id
         assert "\\emph" not in paper.display_abstract
         assert "**" not in paper.display_abstract
+
+
+# Real abstracts from the corpus (id first), cut to the sentence that matters.
+UNDERSCORE_EMPHASIS = [
+    ("colm2025-MsgdEkcLRz", "To address this gap, we introduce _LawFlow_, a dataset of "
+     "complete end-to-end legal workflows", ["LawFlow"]),
+    ("colm2025-dujG4nGClA", "benchmarking against a non-private method inspired by _Clio_  "
+     "(Tamkin et al. 2024).", ["Clio"]),
+    ("aistats2025-N6U1Ue7YgT", "we extend the _batch-and-match_ (BaM) framework for "
+     "score-based BBVI to\nproblems where it is p", ["batch-and-match"]),
+    ("aistats2025-N6U1Ue7YgT", "we add an extra step to\neach iteration of BaM---a "
+     "_patch_---that projects each newly updated covariance matrix", ["patch"]),
+    ("acl2021-2021.acl-long.89", "whether a neural retrieval model can be _universal_ and "
+     "perform robustly", ["universal"]),
+]
+
+
+@pytest.mark.parametrize(("paper_id", "raw", "italic"), UNDERSCORE_EMPHASIS,
+                         ids=[case[0] for case in UNDERSCORE_EMPHASIS])
+def test_markdown_underscores_are_italic(paper_id: str, raw: str, italic: list[str]) -> None:
+    text, spans = render(raw)
+    assert "_" not in text
+    assert [(text[s:e], style) for s, e, style in spans] == [(w, "italic") for w in italic]
+
+
+def test_several_words_in_underscores_and_double_underscores() -> None:
+    text, spans = render("from the _Global North_ than the _Global South_, and __all__ of it")
+    assert text == "from the Global North than the Global South, and all of it"
+    assert [(text[s:e], style) for s, e, style in spans] == [
+        ("Global North", "italic"), ("Global South", "italic"), ("all", "bold")]
+
+
+@pytest.mark.parametrize("raw", [
+    # aaai2022-04057, aaai2022-11192, aaai2022-05008: identifiers, a URL, math without $
+    "a  set of named attributes (e.g.: number_of_atoms, stock_price, etc). These",
+    "Our code for post-OCR correction is shared at https://github.com/jarobyte91/"
+    "post_ocr_correction.",
+    "as the sum of differences p_high_j-p_low_j over all items (normalized by social welfare).",
+    "file_name_v2, a_b, x_1 and snake_case_ stay",
+    "a link to https://example.org/_private_/page and a _ lone _ underscore",
+])
+def test_underscores_inside_words_and_links_stay(raw: str) -> None:
+    text, spans = render(raw)
+    assert text == raw and spans == ()
+
+
+def test_underscores_in_math_are_subscripts_not_emphasis() -> None:
+    text, spans = render("$x_i + y_j$ and _both_ of them, \\_escaped\\_ too")
+    assert text == "xᵢ + yⱼ and both of them, _escaped_ too"
+    assert [(text[s:e], style) for s, e, style in spans] == [("both", "italic")]

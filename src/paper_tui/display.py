@@ -1,8 +1,8 @@
 """LaTeX and Markdown in titles and abstracts -> display text with emphasis spans.
 
-``L$^2$EAP`` -> ``L²EAP``, ``$\\times$`` -> ``×``, ``\\emph{x}`` / ``*x*`` -> italic,
-``**x**`` -> bold, ``$200{,}000$`` -> ``200,000``. Run once per paper at import time; the
-result is stored with the paper so no frame ever re-renders LaTeX.
+``L$^2$EAP`` -> ``L²EAP``, ``$\\times$`` -> ``×``, ``\\emph{x}`` / ``*x*`` / ``_x_`` ->
+italic, ``**x**`` / ``__x__`` -> bold, ``$200{,}000$`` -> ``200,000``. Run once per paper
+at import time; the result is stored with the paper so no frame ever re-renders LaTeX.
 """
 
 from __future__ import annotations
@@ -24,12 +24,27 @@ _SUP_OK = set("0123456789+-=()nijkT")
 _SUB_OK = set("0123456789+-=()aeijkmnoprstux")
 
 # Emphasis: macro with a braced argument, Markdown bold, Markdown italic, or inline math.
-_TOKEN = re.compile(
+_COMMON = (
     r"(?P<macro>\\(?P<cmd>emph|textit|textbf|mathbf|mathit|textsc|boldsymbol|bm)\s*\{)"
     r"|(?P<bold>(?<![\\*])\*\*(?=\S)(?P<bold_body>.+?)(?<=\S)\*\*(?!\*))"
     r"|(?P<italic>(?<![\w\\*])\*(?=[^\s*])(?P<italic_body>[^*\n]+?)(?<=[^\s*])\*(?![\w*]))"
     r"|(?P<math>(?<!\\)\$(?P<math_body>[^$]+?)(?<!\\)\$)"
 )
+# Markdown ``__bold__`` and ``_italic_``, outside math only (there ``_`` is a subscript), and
+# only at word boundaries, so ``file_name_v2``, ``a_b``, ``x_1``, ``\|Mx\|_p`` and the
+# ``/_private_/`` of a URL stay as they are: opened after white space or an opening bracket
+# or quote, closed before white space or punctuation, never next to a backslash (``\_``).
+_OPEN = r"(?<![^\s(\[{\"'“‘])"
+_CLOSE = r"(?![^\s)\]}.,;:!?\"'”’-])"
+_UNDERSCORES = (
+    rf"|(?P<ubold>{_OPEN}__(?=[^\s_])(?P<ubold_body>[^\n]{{1,300}}?)(?<=[^\s_\\])__{_CLOSE})"
+    rf"|(?P<uitalic>{_OPEN}_(?=[^\s_])(?P<uitalic_body>[^\n]{{1,300}}?)(?<=[^\s_\\])_{_CLOSE})"
+)
+_TOKEN = re.compile(_COMMON + _UNDERSCORES)
+_COMMON_TOKEN = re.compile(_COMMON)
+"""In math, and in text without an underscore (most of it: a faster search)."""
+_BODIES = (("bold_body", "bold"), ("italic_body", "italic"), ("ubold_body", "bold"),
+           ("uitalic_body", "italic"))
 _STYLE = {"emph": "italic", "textit": "italic", "mathit": "italic", "textbf": "bold",
           "mathbf": "bold", "boldsymbol": "bold", "bm": "bold", "textsc": ""}
 _SCRIPT = re.compile(r"(?P<op>[\^_])(?:\{(?P<group>[^{}]*)\}|(?P<single>\\?[A-Za-z0-9+\-=]))")
@@ -94,8 +109,9 @@ def _closing_brace(text: str, start: int) -> int:
 def _render(text: str, math: bool, out: list[str], spans: list[Span], pos: int) -> int:
     """Append the display form of ``text`` to ``out``; return the new output length."""
     cursor = 0
+    token = _TOKEN if not math and "_" in text else _COMMON_TOKEN
     while cursor < len(text):
-        m = _TOKEN.search(text, cursor)
+        m = token.search(text, cursor)
         if m is None:
             break
         if m.start() > cursor:
@@ -118,9 +134,9 @@ def _render(text: str, math: bool, out: list[str], spans: list[Span], pos: int) 
         if m.group("math"):
             pos = _render(_scripts(m.group("math_body")), True, out, spans, pos)
         else:
-            style = "bold" if m.group("bold") else "italic"
+            body, style = next((m.group(g), style) for g, style in _BODIES if m.group(g))
             start = pos
-            pos = _render(m.group("bold_body") or m.group("italic_body"), math, out, spans, pos)
+            pos = _render(body, math, out, spans, pos)
             if pos > start:
                 spans.append((start, pos, style))
         cursor = m.end()

@@ -11,6 +11,10 @@ from typing import Any
 Span = tuple[int, int, str]
 """``(start, end, style)`` over a display string; style is ``"italic"`` or ``"bold"``."""
 
+NO_ABSTRACT = "(no abstract in the source)"
+DERIVED_TITLE = "(title derived from the abstract)"
+"""What a view says of a record without an abstract, and of a title it derived itself."""
+
 
 @dataclass(frozen=True, slots=True)
 class Paper:
@@ -60,6 +64,16 @@ class Paper:
     def label(self) -> str:
         """What a list row shows first: the short name when there is one, else the title."""
         return self.name or self.display_title or self.title
+
+    @property
+    def badge(self) -> str:
+        """The derived name to show beside the title, in a style of its own, never as part
+        of it: ``""`` when the title already says the name (a source's ``NAME: …`` title, or
+        a derived title, which starts with it)."""
+        if not self.name:
+            return ""
+        said = re.compile(rf"(?<![\w-]){re.escape(self.name.casefold())}(?![\w-])")
+        return "" if said.search((self.display_title or self.title).casefold()) else self.name
 
 
 _WS = re.compile(r"\s+")

@@ -26,8 +26,8 @@ def print_json(data: Any) -> None:
 
 
 def line(paper: Paper) -> str:
+    """``id  title  [venue year]``, the title as the source gave it; a name derived from the
+    abstract follows as ``name: NAME``, never glued into the title."""
     where = " ".join(x for x in (paper.venue, str(paper.year or "")) if x)
-    label = paper.display_title
-    if paper.name and not label.startswith(paper.name):
-        label = f"{paper.name}: {label}"
-    return f"{paper.id}  {label}  [{where}]"
+    out = f"{paper.id}  {paper.display_title or paper.title}  [{where}]"
+    return f"{out}  name: {paper.badge}" if paper.badge else out

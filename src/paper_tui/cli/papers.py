@@ -11,6 +11,7 @@ from paper_tui.cli.context import Context, progress_printer
 from paper_tui.cli.output import line, print_json, record
 from paper_tui.errors import QueryError
 from paper_tui.library import SORTS
+from paper_tui.model import DERIVED_TITLE, NO_ABSTRACT
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -123,6 +124,8 @@ def cmd_show(args: argparse.Namespace, ctx: Context) -> int:
         print_json(record(lib, paper, team=team))
         return 0
     print(paper.display_title)
+    if paper.title_generated:
+        print(DERIVED_TITLE)
     if paper.name:
         print(f"Name:    {paper.name}")
     if paper.authors:
@@ -146,7 +149,8 @@ def cmd_show(args: argparse.Namespace, ctx: Context) -> int:
         did += ["a note"] if seen["note"] else []
         print(f"{'Team:':<8} {name}: {', '.join(did)}")
     print()
-    print(textwrap.fill(paper.display_abstract, width=88))
+    print(textwrap.fill(paper.display_abstract, width=88) if paper.abstract
+          else NO_ABSTRACT)
     if extras["note"]:
         print("\nNote:")
         print(textwrap.indent(extras["note"], "  "))

@@ -14,7 +14,7 @@ from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from paper_tui.model import Paper, Span
+from paper_tui.model import DERIVED_TITLE, NO_ABSTRACT, Paper, Span
 from paper_tui.tui.widgets.lines import DirectLines
 from paper_tui.tui.widgets.scrollbar import LineScrolled
 
@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 
 STATUS_LABELS = {"new": "new", "to-read": "to read", "read": "read", "skipped": "skipped"}
 NO_PAPER = "No paper to show."
+NAME_NOTE = "  name from the abstract"
+BADGE = Style(bold=True, reverse=True)
+"""The name badge's look outside the app (the view uses its ``abstract--name`` style)."""
 CACHED_PARTS = 64
 """Wrapped headers and abstracts kept (a few screens' worth of papers, at most two widths)."""
 
@@ -47,16 +50,21 @@ def _styled(text: str, emphasis: Iterable[Span], matches: Iterable[tuple[int, in
 
 def render_header(paper: Paper, annotation: Annotation, lists: Sequence[str],
                   highlights: dict[str, list[tuple[int, int]]], match_style: Style,
-                  team: Sequence[str] = ()) -> Text:
-    """The abstract view's text above the abstract: what a triage key changes."""
+                  team: Sequence[str] = (), name_style: Style = BADGE) -> Text:
+    """The abstract view's text above the abstract: what a triage key changes.
+
+    The title is the source's, as it gave it; a name derived from the abstract is a badge
+    on a line of its own, and a title derived for a title-less record says so."""
     out = Text()
     title = _styled(paper.display_title or paper.title, paper.title_emphasis,
                     highlights.get("title", ()), match_style, "bold")
     out.append_text(title)
     out.append("\n")
-    if paper.name and not (paper.display_title or "").startswith(paper.name):
-        out.append(paper.name, "italic")
-        out.append("\n")
+    if paper.title_generated:
+        out.append(DERIVED_TITLE + "\n", "dim italic")
+    if paper.badge:
+        out.append(f" {paper.badge} ", name_style)
+        out.append(NAME_NOTE + "\n", "dim")
     if paper.authors:
         out.append(", ".join(paper.authors))
         out.append("\n")
@@ -92,7 +100,9 @@ def render_header(paper: Paper, annotation: Annotation, lists: Sequence[str],
         out.append("\nNote\n", "bold")
         out.append(annotation.note.rstrip() + "\n")
     out.append("\n")
-    if paper.truncated:
+    if not paper.abstract:
+        out.append(NO_ABSTRACT + "\n", "italic")
+    elif paper.truncated:
         out.append("(the abstract is cut at the start in the source list)\n", "italic")
     return out
 
@@ -107,9 +117,9 @@ def render_abstract(paper: Paper, highlights: dict[str, list[tuple[int, int]]],
 
 def render_paper(paper: Paper, annotation: Annotation, lists: Sequence[str],
                  highlights: dict[str, list[tuple[int, int]]], match_style: Style,
-                 team: Sequence[str] = ()) -> Text:
+                 team: Sequence[str] = (), name_style: Style = BADGE) -> Text:
     """The abstract view's whole text for one paper."""
-    out = render_header(paper, annotation, lists, highlights, match_style, team)
+    out = render_header(paper, annotation, lists, highlights, match_style, team, name_style)
     out.append_text(render_abstract(paper, highlights, match_style))
     return out
 
@@ -134,8 +144,11 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
     DEFAULT_CSS = """
     AbstractView { overflow-x: hidden; overflow-y: scroll; }
     AbstractView > .abstract--match { color: $accent; text-style: bold underline; }
+    AbstractView > .abstract--name {
+        color: $text-secondary; background: $secondary-muted; text-style: bold;
+    }
     """
-    COMPONENT_CLASSES = {"abstract--match"}
+    COMPONENT_CLASSES = {"abstract--match", "abstract--name"}
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -146,6 +159,7 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
         self._width = 0
         self._base: Style | None = None
         self._match: Style | None = None
+        self._name: Style | None = None
         self._parts: LRUCache[tuple, list[Strip]] = LRUCache(CACHED_PARTS)
 
     @property
@@ -164,7 +178,8 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
         paper, annotation, lists, highlights, team = self._shown
         if paper is None or annotation is None:
             return Text(NO_PAPER, style="italic")
-        return render_paper(paper, annotation, lists, highlights, self._match_style(), team)
+        return render_paper(paper, annotation, lists, highlights, self._match_style(), team,
+                            self._name_style())
 
     def show(self, paper: Paper | None, annotation: Annotation | None = None,
              lists: Sequence[str] = (), highlights: Highlights | None = None,
@@ -191,6 +206,11 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
             self._match = self.get_component_rich_style("abstract--match", partial=True)
         return self._match
 
+    def _name_style(self) -> Style:
+        if self._name is None:
+            self._name = self.get_component_rich_style("abstract--name", partial=True)
+        return self._name
+
     def _strips(self, paper: Paper, annotation: Annotation, lists: tuple[str, ...],
                 highlights: Highlights, width: int, team: tuple[str, ...] = ()
                 ) -> list[Strip]:
@@ -200,7 +220,7 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
         head = self._parts.get(head_key)
         if head is None:
             text = render_header(paper, annotation, lists, highlights, self._match_style(),
-                                 team)
+                                 team, self._name_style())
             text.right_crop(1)  # its last newline only starts the abstract's first line
             head = self._parts[head_key] = self._render(text, width)
         body_key = ("body", paper, tuple(highlights.get("abstract", ())), width)
@@ -272,10 +292,13 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._base = self._match = None
+        self._base = self._match = self._name = None
         self._parts.clear()
-        if self.is_mounted:
-            self._wrap()
+        # Wrapped again when next drawn, not now: Textual updates the component styles
+        # (abstract--match, abstract--name) only after telling the widget, so lines wrapped
+        # here would keep the previous theme's colours.
+        self._wrapped_for = None
+        self.refresh()
 
     def render_line(self, y: int) -> Strip:
         if self._wrapped_for != self.outer_size:  # first paint, or resized

@@ -32,13 +32,8 @@ STATUS_MARKS = {"new": "·", "to-read": "+", "read": "✓", "skipped": "×"}
 AnnotationOf = Callable[[str], "Annotation"]
 
 
-def row_label(paper: Paper) -> tuple[str, int]:
-    """The text a row shows and where the display title starts in it."""
-    title = paper.display_title or paper.title
-    if paper.name and not title.lower().startswith(paper.name.lower()):
-        prefix = f"{paper.name}: "
-        return prefix + title, len(prefix)
-    return title, 0
+NAME_SHARE = 3
+"""A name badge takes at most a third of the room for the title."""
 
 
 class ResultsList(DirectLines, LineScrolled, ScrollView, can_focus=True):
@@ -58,7 +53,7 @@ class ResultsList(DirectLines, LineScrolled, ScrollView, can_focus=True):
     COMPONENT_CLASSES = {
         "results--cursor", "results--cursor-blurred", "results--match", "results--star",
         "results--meta", "results--tag", "results--mark", "results--to-read",
-        "results--read", "results--skipped", "results--new",
+        "results--read", "results--skipped", "results--new", "results--name",
     }
 
     DEFAULT_CSS = """
@@ -80,6 +75,10 @@ class ResultsList(DirectLines, LineScrolled, ScrollView, can_focus=True):
     ResultsList > .results--read { color: $success; }
     ResultsList > .results--skipped { color: $text-disabled; }
     ResultsList > .results--new { color: $text-muted; }
+    /* A derived name is a badge beside the source's title, never read as part of it. */
+    ResultsList > .results--name {
+        color: $text-secondary; background: $secondary-muted; text-style: bold;
+    }
     """
 
     cursor: reactive[int] = reactive(0, always_update=True, init=False, repaint=False)
@@ -237,15 +236,18 @@ class ResultsList(DirectLines, LineScrolled, ScrollView, can_focus=True):
                paper.venue, paper.year, spans, width, cursor, note, paper.id in self.marked)
         strip = self._lines.get(key)
         if strip is None:
-            text = self._row(paper, note, spans, width)
+            text, badge = self._row(paper, note, spans, width)
             if cursor:
                 text.stylize(self._style(cursor))
+                if badge:  # the badge keeps its own look on the cursor's row too
+                    text.stylize(self._style("name"), *badge)
             strip = Strip(text.render(self.app.console), cell_len(text.plain))
             strip = self._lines[key] = strip.crop_extend(0, width, self._base())
         return strip
 
     def _row(self, paper: Paper, note: Annotation, spans: tuple[tuple[int, int], ...],
-             width: int) -> Text:
+             width: int) -> tuple[Text, tuple[int, int] | None]:
+        """The row's text, and where its name badge is in it (None: no badge)."""
         status = note.status if note.status in STATUS_MARKS else "new"
         text = Text(no_wrap=True, overflow="ellipsis", end="")
         text.append("▌" if paper.id in self.marked else " ", self._style("mark"))
@@ -258,16 +260,24 @@ class ResultsList(DirectLines, LineScrolled, ScrollView, can_focus=True):
         where = " ".join(x for x in (paper.venue, str(paper.year or "")) if x)
         if where and width >= 50:
             right.append(f"  {where}", self._style("meta"))
-        label, offset = row_label(paper)
         room = max(8, width - 4 - right.cell_len - 1)
-        title = Text(label, no_wrap=True, end="")
+        badge = None
+        if paper.badge:
+            chip = Text(f" {paper.badge} ", no_wrap=True, end="")
+            chip.truncate(max(4, room // NAME_SHARE), overflow="ellipsis")
+            badge = (len(text), len(text) + len(chip))
+            text.append_text(chip)
+            text.stylize(self._style("name"), *badge)
+            text.append(" ")
+            room = max(8, room - chip.cell_len - 1)
+        title = Text(paper.display_title or paper.title, no_wrap=True, end="")
         for start, end, kind in paper.title_emphasis:
-            title.stylize("italic" if kind == "italic" else "bold", start + offset, end + offset)
+            title.stylize("italic" if kind == "italic" else "bold", start, end)
         match = self._style("match")
         for start, end in spans:
-            title.stylize(match, start + offset, end + offset)
+            title.stylize(match, start, end)
         title.truncate(room, overflow="ellipsis", pad=True)
         text.append_text(title)
         text.append(" ")
         text.append_text(right)
-        return text
+        return text, badge
