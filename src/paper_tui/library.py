@@ -319,7 +319,7 @@ class Library:
     def recommend(self, query: str = "", limit: int = 20) -> Recommendations:
         """The ``limit`` new papers (within ``query``) this reader is likeliest to want,
         learned from what they kept and skipped (see :mod:`paper_tui.recommend`)."""
-        from paper_tui.recommend import recommend  # scipy, scikit-learn: only when asked
+        from paper_tui.recommend import recommend  # scipy: only when asked
 
         return recommend(self, query, limit)
 

@@ -1,6 +1,6 @@
 """What to read next: the new papers ranked by what this library's reader kept (to-read,
 read, starred, tagged, listed) and skipped, each with the words and authors behind its
-place. Never imports textual or whoosh; scikit-learn only when a model is fitted.
+place. Never imports textual or whoosh; scipy is imported only when a recommendation is asked for.
 
 The app keeps one :class:`Recommender` per library (``recommender(library)``): call
 ``refresh()`` in a worker after a triage key, then ``rank(ids)`` for the rows on screen,
