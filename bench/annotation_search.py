@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import random
 import shutil
 import statistics
@@ -33,6 +32,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+import results_file
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus" / "papers-ml.jsonl.gz"
@@ -194,11 +195,7 @@ def main() -> None:
                 tag_wall[name].append(time.perf_counter() - start)
         print(f"round {round_ + 1} of {args.rounds} done", flush=True)
     report = {
-        "command": "python bench/annotation_search.py " + " ".join(sys.argv[1:]),
-        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
-                   f"Python {platform.python_version()}",
-        "load_average_at_end": os.getloadavg(),
+        **results_file.run_header("annotation_search.py", sys.argv[1:]),
         "library": f"{CORPUS.name}, {ANNOTATED:,} annotated papers, {LISTS} lists",
         "latency": {kind: {name: summarize(latency[name][kind]) for name in trees}
                     for kind in latency["after"]},
