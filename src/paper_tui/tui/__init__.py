@@ -23,8 +23,20 @@ if TYPE_CHECKING:
 
 def run(ctx: Context, import_paths: Sequence[Path] = ()) -> int:
     """Open the app on the context's library (importing ``import_paths`` in the
-    background, then showing them); returns the exit status."""
+    background, then showing them); returns the exit status: 70 after a bug, which the
+    user sees as one line (the traceback goes to a crash log)."""
+    import sys
+
+    from paper_tui.cli.crash import INTERNAL_ERROR, internal_error_line, write_crash_log
+    from paper_tui.tui import textual_internals
     from paper_tui.tui.app import PaperApp
 
-    PaperApp(ctx.library, ctx.config, import_paths=import_paths).run()
+    app = PaperApp(ctx.library, ctx.config, import_paths=import_paths)
+    crashes: list[BaseException] = []
+    textual_internals.report_crashes(app, crashes.append)
+    app.run()
+    if crashes:
+        log = write_crash_log(crashes[0], ["paper-tui", *sys.argv[1:]])
+        print(internal_error_line(crashes[0], log), file=sys.stderr)
+        return INTERNAL_ERROR
     return 0

@@ -101,3 +101,28 @@ def vertical_scrollbar(view: Widget, make: Callable[[], ScrollBar]) -> ScrollBar
         bar.display = False
         start(view, bar)
     return bar
+
+
+def report_crashes(app: App[Any], crashed: Callable[[BaseException], None]) -> None:
+    """Hand the app's unhandled exception to ``crashed`` instead of letting Textual print
+    its traceback on the user's terminal as the app exits (the front prints one line and
+    writes a crash log). Out of reach, Textual prints its traceback as it always has."""
+    handle = getattr(app, "_handle_exception", None)
+    print_errors = getattr(app, "_print_error_renderables", None)
+    if handle is None or print_errors is None or not hasattr(app, "_exit_renderables"):
+        return
+    seen: list[BaseException] = []
+
+    def handle_and_keep(error: Exception) -> None:
+        if not seen:
+            seen.append(error)
+            crashed(error)
+        handle(error)
+
+    def print_none_of_ours() -> None:
+        if seen:
+            app._exit_renderables.clear()
+        print_errors()
+
+    app._handle_exception = handle_and_keep  # type: ignore[method-assign]
+    app._print_error_renderables = print_none_of_ours  # type: ignore[method-assign]
