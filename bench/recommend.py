@@ -28,6 +28,15 @@ papers-ml.jsonl.gz``, ~2 minutes), each with 5 kept and 50 skipped papers; and t
 after one more label on 5,000 papers (ICLR-sized: the first 5,000 of the corpus's NeurIPS
 papers) in one process, as the app does it (median of 20).
 
+**In the app** (``--app``: only this; results in ``bench/results/recommend-app.json``): the
+same 5,000 NeurIPS papers, 10 to-read on one topic (titles with "reinforcement") and 30
+others skipped, so the model exists. Interleaved, 3 rounds of the for-you sort against the
+relevance sort (``search.sort`` in a config file): a triage key ``x`` to the next paper
+shown (``bench/tui.py``'s ``key_latency``, 30 presses, one every ``--gap`` s), and, for
+for-you, from the key to the first frame that shows the list ranked again (the search the
+``Relearned`` message starts, applied: ``search.shown_generation`` past the key's); and
+first paint in tmux with each sort (``bench/tui.py``'s ``first_paint``, ``--config``).
+
 Run: ``pip install '.[bench]'`` (scikit-learn), then ``python bench/recommend.py --variants
 --quality-only`` (about 10 minutes; run it under ``nice``) and ``python bench/recommend.py
 --speed-only --big /tmp/rec-big`` (not under ``nice``: it times processes); results in
@@ -57,7 +66,7 @@ from paper_tui.library import Library
 from paper_tui.model import Paper
 from paper_tui.recommend.features import FIELD_WEIGHTS, features
 from paper_tui.recommend.learner import Settings, fit
-from results_file import save
+from results_file import RESULTS_DIR, run_header, save
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "papers-ml.jsonl.gz"
 WORK = Path(os.environ.get("TMPDIR", "/tmp")) / "bench-recommend"
@@ -332,14 +341,137 @@ def refresh_median(root: Path, rng: random.Random, runs: int = 20) -> dict:
                 "load_average": round(os.getloadavg()[0], 2)}
 
 
+# -- in the app ---------------------------------------------------------------------------
+APP_LIBRARY = WORK / "app-nips-5000"
+TOPIC_WORD = "reinforcement"
+
+
+def app_library(records: list[dict], rng: random.Random) -> Path:
+    """The first 5,000 NeurIPS papers (imported once), 10 to-read whose titles say
+    :data:`TOPIC_WORD` and 30 others skipped; every other label a previous run left undone."""
+    root = APP_LIBRARY
+    cfg = config_mod.defaults()
+    if not (root / "index").exists():
+        root.mkdir(parents=True, exist_ok=True)
+        path = root / "list.jsonl"
+        neurips = [r for r in records if r["venue"] == "nips"][:5000]
+        path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in neurips),
+                        encoding="utf-8")
+        with Library.open(root, config=cfg, bundled=False) as lib:
+            lib.import_paths([path])
+    with Library.open(root, config=cfg, bundled=False) as lib:
+        earlier = list(lib.annotations.store.snapshot())
+        lib.annotations.set_status(earlier, "new")
+        ids = lib.results("").ids()
+        on_topic = [i for i in ids if TOPIC_WORD in lib.paper(i).title.lower()]
+        others = [i for i in ids if i not in set(on_topic)]
+        label(lib, rng.sample(on_topic, 10), rng.sample(others, 30))
+    return root
+
+
+def sort_config(directory: Path, sort: str) -> Path:
+    path = directory / f"{sort}.yaml"
+    path.write_text(f"search:\n  sort: {sort}\n", encoding="utf-8")
+    return path
+
+
+def ms_summary(times: list[float]) -> dict:
+    import tui
+
+    return {"p50": round(statistics.median(times) * 1e3, 1),
+            "p95": round(tui.p95(times) * 1e3, 1), "max": round(max(times) * 1e3, 1),
+            "n": len(times)}
+
+
+def app_speed(gap: float, seed: int, argv: list[str]) -> None:
+    """Issue 18's app targets: a triage key with the for-you sort as fast as with
+    relevance, the list ranked again within 300 ms of the key, first paint unchanged."""
+    import asyncio
+    import tempfile
+
+    import tui
+    from paper_tui.tui.app import PaperApp
+
+    rng = random.Random(seed)
+    root = app_library(read_corpus(), rng)
+    sorts = ("relevance", "for-you")
+    keys: dict[str, list] = {s: [[], [], 0] for s in sorts}
+    reranked: list[float] = []
+    not_reranked = 0
+    paint: dict[str, list[float]] = {s: [] for s in sorts}
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp) / "home"
+        env = {"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config")}
+        os.environ.update(env)  # never read or write the real user's config
+        files = {s: sort_config(Path(tmp), s) for s in sorts}
+        waiting: list[tuple[float, int]] = []  # the last key: sent at, search generation
+
+        def on_key(app: PaperApp, sent_at: float) -> None:
+            nonlocal not_reranked
+            not_reranked += len(waiting)  # the previous key's ranking never came
+            waiting[:] = [(sent_at, app.main.search.generation)]
+
+        def on_frame(app: PaperApp, drawn_at: float) -> None:
+            if waiting and app.main.search.shown_generation > waiting[0][1]:
+                reranked.append(drawn_at - waiting.pop()[0])
+
+        for round_ in range(3):
+            for sort in sorts if round_ % 2 == 0 else sorts[::-1]:
+                config = config_mod.load(files[sort], user_file=Path("/nonexistent"))
+                hooks = {"on_key": on_key, "on_frame": on_frame} if sort == "for-you" \
+                    else {}
+                times, cpu, frames = asyncio.run(tui.key_latency(
+                    root, "x", 30, gap, config=config, **hooks))
+                not_reranked += len(waiting)
+                waiting.clear()
+                keys[sort][0] += times
+                keys[sort][1] += cpu
+                keys[sort][2] += frames
+                print(f"round {round_ + 1}, {sort}: x p50 "
+                      f"{statistics.median(times) * 1e3:.1f} ms", flush=True)
+        for _ in range(5):
+            for sort in sorts:
+                paint[sort] += tui.first_paint(root, env, 1, f"--config {files[sort]}")
+    result: dict = run_header("recommend.py", argv)
+    result["library"] = "first 5,000 NeurIPS papers of papers-ml.jsonl.gz; 10 to-read " \
+        f"(titles with {TOPIC_WORD!r}), 30 skipped; x every {gap} s, 3 rounds x 30"
+    for sort in sorts:
+        result[f"triage_key_to_next_paper_ms, {sort}"] = tui.latency_summary(*keys[sort])
+    result["triage_key_to_reranked_list_ms, for-you"] = {
+        **ms_summary(reranked), "keys_with_no_new_ranking": not_reranked}
+    for sort in sorts:
+        result[f"first_paint_s, {sort}"] = {
+            "median": round(statistics.median(paint[sort]), 3),
+            "max": round(max(paint[sort]), 3), "runs": len(paint[sort])}
+    save_path = RESULTS_DIR / "recommend-app.json"
+    save_path.write_text(json.dumps(result, indent=2) + "\n")
+    print(f"\n{'':<36}{'relevance':>12}{'for-you':>12}")
+    for what, unit in (("p50", "ms"), ("p95", "ms")):
+        cells = [result[f"triage_key_to_next_paper_ms, {s}"][what] for s in sorts]
+        print(f"{'x to next paper ' + what + ' (' + unit + ')':<36}"
+              + "".join(f"{c:>12}" for c in cells))
+    rr = result["triage_key_to_reranked_list_ms, for-you"]
+    for what in ("p50", "p95"):
+        print(f"{'x to re-ranked list ' + what + ' (ms)':<36}{'-':>12}{rr[what]:>12}")
+    cells = [result[f"first_paint_s, {s}"]["median"] for s in sorts]
+    print(f"{'first paint median (s)':<36}" + "".join(f"{c:>12}" for c in cells))
+    print(f"-> {save_path}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--big", type=Path, help="a library holding the whole corpus")
     parser.add_argument("--variants", action="store_true", help="also score the alternatives")
     parser.add_argument("--quality-only", action="store_true")
     parser.add_argument("--speed-only", action="store_true")
+    parser.add_argument("--app", action="store_true", help="only the app's for-you sort")
+    parser.add_argument("--gap", type=float, default=0.5,
+                        help="--app: seconds between triage keys")
     parser.add_argument("--seed", type=int, default=18)
     args = parser.parse_args()
+    if args.app:
+        app_speed(args.gap, args.seed, sys.argv[1:])
+        return
     WORK.mkdir(parents=True, exist_ok=True)
     records = read_corpus()
     by_list: dict = {}

@@ -31,9 +31,14 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import paper_tui.tui  # noqa: F401  (before textual: sets the app's frame cap, as paper-tui does)
 import results_file
+
+if TYPE_CHECKING:
+    from paper_tui.config import Config
+    from paper_tui.tui.app import PaperApp
 
 SESSION = "paper-tui-bench"
 
@@ -42,8 +47,10 @@ def _tmux(*args: str) -> str:
     return subprocess.run(["tmux", *args], capture_output=True, text=True, check=False).stdout
 
 
-def first_paint(library: Path, env: dict[str, str], runs: int) -> list[float]:
-    """Seconds from launching ``paper-tui`` to the results on screen, per run."""
+def first_paint(library: Path, env: dict[str, str], runs: int, options: str = ""
+                ) -> list[float]:
+    """Seconds from launching ``paper-tui`` to the results on screen, per run.
+    ``options``: more of the command line (``--config FILE``)."""
     exe = shutil.which("paper-tui")
     if exe is None:
         sys.exit("paper-tui is not installed (pip install -e .)")
@@ -56,7 +63,7 @@ def first_paint(library: Path, env: dict[str, str], runs: int) -> list[float]:
                         "-e", f"XDG_CONFIG_HOME={env['XDG_CONFIG_HOME']}",
                         # the tree asked for, whatever tmux server (another's) is up
                         "-e", f"PYTHONPATH={os.environ.get('PYTHONPATH', '')}",
-                        f"{exe} --library {library}"], check=True)
+                        f"{exe} --library {library} {options}"], check=True)
         while time.perf_counter() - start < 30:
             screen = _tmux("capture-pane", "-p", "-t", SESSION)
             if " hits" in screen:
@@ -71,7 +78,10 @@ def first_paint(library: Path, env: dict[str, str], runs: int) -> list[float]:
     return times
 
 
-async def key_latency(library: Path, key: str, presses: int, gap: float
+async def key_latency(library: Path, key: str, presses: int, gap: float, *,
+                      config: Config | None = None,
+                      on_key: Callable[[PaperApp, float], None] | None = None,
+                      on_frame: Callable[[PaperApp, float], None] | None = None,
                       ) -> tuple[list[float], list[float], int]:
     """Seconds from ``key`` (a triage key, or ``s``) leaving the terminal driver to the
     frame that shows its outcome encoded for the terminal, per key press.
@@ -82,7 +92,12 @@ async def key_latency(library: Path, key: str, presses: int, gap: float
     the test pilot, whose per-key bookkeeping would run inside the measured time.
     Returns the times, the UI thread's CPU time in each (what the app itself spent,
     whatever else runs on the machine) and the number of frames drawn while the keys were
-    pressed."""
+    pressed.
+
+    ``config``: the app's settings (default: the shipped ones). For measuring what a key
+    sets off after its own frame: ``on_key(app, sent_at)`` runs as each key is sent,
+    ``on_frame(app, drawn_at)`` after every frame drawn (encoded for the terminal) from the
+    first key to ``gap`` after the last."""
     from textual import events
 
     from paper_tui import config as config_mod
@@ -97,21 +112,27 @@ async def key_latency(library: Path, key: str, presses: int, gap: float
         sent_cpu = 0.0
         done: Callable[[], bool] = staticmethod(lambda: False)
         frames = 0
+        timing = False
 
         def _display(self, screen, renderable) -> None:
             super()._display(screen, renderable)
-            if renderable is None or self.sent_at is None:
+            if renderable is None or not (self.sent_at is not None
+                                          or (on_frame and self.timing)):
                 return
             if self.is_headless:  # what the terminal driver would write
                 renderable.render_segments(self.console)
             now, now_cpu = time.perf_counter(), time.thread_time()
+            if on_frame and self.timing:
+                on_frame(self, now)
+            if self.sent_at is None:
+                return
             self.frames += 1
             if self.done():
                 times.append(now - self.sent_at)
                 cpu.append(now_cpu - self.sent_cpu)
                 self.sent_at = None
 
-    cfg = config_mod.defaults()
+    cfg = config if config is not None else config_mod.defaults()
     lib = Library.open(library, config=cfg)
     app = TimedApp(lib, cfg)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -132,9 +153,13 @@ async def key_latency(library: Path, key: str, presses: int, gap: float
                 following = results.results.paper(target)
                 app.done = lambda t=target, p=following: (
                     results.cursor == t and view.paper is p)
+            app.timing = True
             app.sent_at, app.sent_cpu = time.perf_counter(), time.thread_time()
             app._driver.send_message(events.Key(key, key))
+            if on_key:
+                on_key(app, app.sent_at)
             await asyncio.sleep(gap)
+        app.timing = False
         assert app.sent_at is None, f"no frame showed the outcome of {key!r}"
         frames = app.frames
         await pilot.press("g")
