@@ -74,6 +74,7 @@ class Recommender:
         self.settings = settings or Settings()
         self._state: _State | None = None
         self._refreshing = threading.Lock()
+        self._explained: tuple[_State | None, dict[tuple[str, int], Explanation]] = (None, {})
 
     def refresh(self) -> bool:
         """Re-read the labels (and the index's terms if the papers changed); refit when
@@ -134,8 +135,19 @@ class Recommender:
         return [ids[i] for i in order]
 
     def explain(self, paper_id: str, n: int = 3) -> Explanation:
-        """The words, authors and venue that pushed this paper up and down the most."""
+        """The words, authors and venue that pushed this paper up and down the most
+        (kept per model: the app asks again for the paper under the cursor on each key)."""
         state = self._ready()
+        explained_for, explained = self._explained
+        if explained_for is not state or len(explained) > 512:
+            explained = {}  # another model: the old reasons are stale
+            self._explained = (state, explained)
+        found = explained.get((paper_id, n))
+        if found is None:
+            found = explained[(paper_id, n)] = self._explain(state, paper_id, n)
+        return found
+
+    def _explain(self, state: _State, paper_id: str, n: int) -> Explanation:
         row = state.matrix.row_of.get(paper_id)
         paper = self.library.index.get(paper_id)
         if state.model is None or row is None or paper is None:

@@ -85,6 +85,7 @@ class SearchController:
         self.sort = sort
         self.debounce = max(0.0, float(config.get("search.debounce_ms", 0))) / 1000
         self.mode = ""
+        self._first = True  # no search shown yet
         self.generation = 0
         self.shown_generation = 0
         self._lock = threading.Lock()
@@ -104,7 +105,10 @@ class SearchController:
         was waiting: only the newest is searched)."""
         self.query = query
         paper = self.host.current_paper() if keep else None
-        self._start(partial(self.host.library.results, query, sort=self.sort),
+        # The first screen in the list's order; the "for you" one follows (learning from
+        # the labels imports the learner's libraries: first paint does not wait for that)
+        sort = "relevance" if self._first and self.for_you else self.sort
+        self._start(partial(self.host.library.results, query, sort=sort),
                     0.0 if immediate else self.debounce, paper.id if paper else None, "")
 
     def similar(self, paper_id: str, label: str) -> None:
@@ -177,6 +181,10 @@ class SearchController:
             old.close()
         self._search_status()
         self.host.library_shown()
+        if self._first:
+            self._first = False
+            if self.for_you:
+                self.search(self.query, immediate=True, keep=True)
 
     def update_status(self, triaged_change: int = 0) -> None:
         """Redraw the status line now; the triage count follows a moment later.

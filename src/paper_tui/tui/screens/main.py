@@ -130,9 +130,10 @@ class MainScreen(ResultsScreen):
 
     def triage_counted(self, change: int) -> None:
         self.search.update_status(change)
-        if self.search.for_you:  # learn from the key, off its path, then reorder
-            self.run_worker(self._learn_again, thread=True, group="for-you",
-                            exclusive=True, exit_on_error=False)
+        if self.search.for_you:  # learn from the key after its frame, then reorder
+            self.app.call_after_refresh(self.run_worker, self._learn_again, thread=True,
+                                        group="for-you", exclusive=True,
+                                        exit_on_error=False)
 
     def _learn_again(self) -> None:
         if self.library.refresh_recommendations():
