@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -31,6 +32,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import paper_tui.tui  # noqa: F401  (before textual: sets the app's frame cap, as paper-tui does)
 import results_file
@@ -71,7 +73,8 @@ def first_paint(library: Path, env: dict[str, str], runs: int) -> list[float]:
     return times
 
 
-async def key_latency(library: Path, key: str, presses: int, gap: float
+async def key_latency(library: Path, key: str, presses: int, gap: float,
+                      around: Callable[[Any], contextlib.AbstractAsyncContextManager] | None = None
                       ) -> tuple[list[float], list[float], int]:
     """Seconds from ``key`` (a triage key, or ``s``) leaving the terminal driver to the
     frame that shows its outcome encoded for the terminal, per key press.
@@ -82,7 +85,10 @@ async def key_latency(library: Path, key: str, presses: int, gap: float
     the test pilot, whose per-key bookkeeping would run inside the measured time.
     Returns the times, the UI thread's CPU time in each (what the app itself spent,
     whatever else runs on the machine) and the number of frames drawn while the keys were
-    pressed."""
+    pressed.
+
+    ``around(app)``, when given, is entered just before the first press and left after the
+    last one's frame, before the library is put back (e.g. a sync running meanwhile)."""
     from textual import events
 
     from paper_tui import config as config_mod
@@ -121,21 +127,23 @@ async def key_latency(library: Path, key: str, presses: int, gap: float
         results = app.results_screen.results_list
         presses = min(presses, len(results) - 1)
         view = app.query_one("#abstract")
-        for _ in range(presses):
-            paper = app.results_screen.current_paper()
-            if key == "s":
-                starred = not app.annotations.get(paper.id).starred
-                app.done = lambda p=paper, s=starred: (
-                    view.paper is p and view.annotation.starred == s)
-            else:
-                target = results.cursor + 1
-                following = results.results.paper(target)
-                app.done = lambda t=target, p=following: (
-                    results.cursor == t and view.paper is p)
-            app.sent_at, app.sent_cpu = time.perf_counter(), time.thread_time()
-            app._driver.send_message(events.Key(key, key))
-            await asyncio.sleep(gap)
-        assert app.sent_at is None, f"no frame showed the outcome of {key!r}"
+        async with around(app) if around else contextlib.nullcontext():
+            for _ in range(presses):
+                paper = app.results_screen.current_paper()
+                if key == "s":
+                    starred = not app.annotations.get(paper.id).starred
+                    app.done = lambda p=paper, s=starred: (
+                        view.paper is p and view.annotation.starred == s)
+                else:
+                    target = results.cursor + 1
+                    following = results.results.paper(target)
+                    # the paper by id: a search again (after a sync) makes new objects
+                    app.done = lambda t=target, p=following: (
+                        results.cursor == t and getattr(view.paper, "id", None) == p.id)
+                app.sent_at, app.sent_cpu = time.perf_counter(), time.thread_time()
+                app._driver.send_message(events.Key(key, key))
+                await asyncio.sleep(gap)
+            assert app.sent_at is None, f"no frame showed the outcome of {key!r}"
         frames = app.frames
         await pilot.press("g")
         for _ in range(presses):  # put the library back as it was
