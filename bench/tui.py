@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -31,7 +32,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import paper_tui.tui  # noqa: F401  (before textual: sets the app's frame cap, as paper-tui does)
 import results_file
@@ -82,6 +83,8 @@ async def key_latency(library: Path, key: str, presses: int, gap: float, *,
                       config: Config | None = None,
                       on_key: Callable[[PaperApp, float], None] | None = None,
                       on_frame: Callable[[PaperApp, float], None] | None = None,
+                      around: Callable[[Any], contextlib.AbstractAsyncContextManager]
+                      | None = None,
                       ) -> tuple[list[float], list[float], int]:
     """Seconds from ``key`` (a triage key, or ``s``) leaving the terminal driver to the
     frame that shows its outcome encoded for the terminal, per key press.
@@ -97,7 +100,9 @@ async def key_latency(library: Path, key: str, presses: int, gap: float, *,
     ``config``: the app's settings (default: the shipped ones). For measuring what a key
     sets off after its own frame: ``on_key(app, sent_at)`` runs as each key is sent,
     ``on_frame(app, drawn_at)`` after every frame drawn (encoded for the terminal) from the
-    first key to ``gap`` after the last."""
+    first key to ``gap`` after the last. ``around(app)``, when given, is entered just
+    before the first press and left after the last one's frame, before the library is put
+    back (e.g. a sync running meanwhile)."""
     from textual import events
 
     from paper_tui import config as config_mod
@@ -142,25 +147,27 @@ async def key_latency(library: Path, key: str, presses: int, gap: float, *,
         results = app.results_screen.results_list
         presses = min(presses, len(results) - 1)
         view = app.query_one("#abstract")
-        for _ in range(presses):
-            paper = app.results_screen.current_paper()
-            if key == "s":
-                starred = not app.annotations.get(paper.id).starred
-                app.done = lambda p=paper, s=starred: (
-                    view.paper is p and view.annotation.starred == s)
-            else:
-                target = results.cursor + 1
-                following = results.results.paper(target)
-                app.done = lambda t=target, p=following: (
-                    results.cursor == t and view.paper is p)
-            app.timing = True
-            app.sent_at, app.sent_cpu = time.perf_counter(), time.thread_time()
-            app._driver.send_message(events.Key(key, key))
-            if on_key:
-                on_key(app, app.sent_at)
-            await asyncio.sleep(gap)
-        app.timing = False
-        assert app.sent_at is None, f"no frame showed the outcome of {key!r}"
+        async with around(app) if around else contextlib.nullcontext():
+            for _ in range(presses):
+                paper = app.results_screen.current_paper()
+                if key == "s":
+                    starred = not app.annotations.get(paper.id).starred
+                    app.done = lambda p=paper, s=starred: (
+                        view.paper is p and view.annotation.starred == s)
+                else:
+                    target = results.cursor + 1
+                    following = results.results.paper(target)
+                    # the paper by id: a search again (after a sync) makes new objects
+                    app.done = lambda t=target, p=following: (
+                        results.cursor == t and getattr(view.paper, "id", None) == p.id)
+                app.timing = True
+                app.sent_at, app.sent_cpu = time.perf_counter(), time.thread_time()
+                app._driver.send_message(events.Key(key, key))
+                if on_key:
+                    on_key(app, app.sent_at)
+                await asyncio.sleep(gap)
+            app.timing = False
+            assert app.sent_at is None, f"no frame showed the outcome of {key!r}"
         frames = app.frames
         await pilot.press("g")
         for _ in range(presses):  # put the library back as it was

@@ -183,8 +183,9 @@ class SearchController:
         self.host.library_shown()
         if self._first:
             self._first = False
-            if self.for_you:
-                self.search(self.query, immediate=True, keep=True)
+            if self.for_you:  # once the first screen is out
+                self.host.app.call_after_refresh(self.search, self.query, immediate=True,
+                                                 keep=True)
 
     def update_status(self, triaged_change: int = 0) -> None:
         """Redraw the status line now; the triage count follows a moment later.
