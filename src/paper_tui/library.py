@@ -362,9 +362,10 @@ class Library:
 
     def team_lines(self, paper_id: str) -> tuple[str, ...]:
         """One short line per other team member who triaged a paper (``alice: to read ★
-        #kernels``); none without a team."""
+        #kernels``), from their files as last read (:meth:`Team.reload` reads them: a
+        sync's worker, the app's start), so drawing a paper never parses a file."""
         lines = []
-        for name, seen in self.team.annotators(paper_id).items():
+        for name, seen in self.team.annotators(paper_id, fresh=False).items():
             parts = [seen["status"].replace("-", " ")] if seen["status"] != "new" else []
             parts += ["★"] if seen["starred"] else []
             parts += [f"#{t}" for t in seen["tags"]]

@@ -6,6 +6,7 @@ again only when it changes on disk (after a sync).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ class Team:
             self.me = None
         self._files: dict[str, tuple[tuple[int, int, int], dict[str, TeamRecord]]] = {}
         self.problems: dict[str, str] = {}  # member -> why their file could not be read
+        self._reloading: threading.Thread | None = None
 
     def members(self) -> list[str]:
         """The other members with a file in the team repo, by name."""
@@ -36,8 +38,13 @@ class Team:
             return []
         return sorted(n for n in names if n != self.me)
 
-    def annotations_of(self, name: str) -> dict[str, TeamRecord]:
-        """A member's triage: paper id -> record (empty when unknown or unreadable)."""
+    def annotations_of(self, name: str, fresh: bool = True) -> dict[str, TeamRecord]:
+        """A member's triage: paper id -> record (empty when unknown or unreadable).
+        ``fresh=False``: as last read, never reading the file now (the app's draw path:
+        a sync's worker reads what changed, :meth:`reload`)."""
+        if not fresh:
+            cached = self._files.get(name)
+            return cached[1] if cached is not None else {}
         path = self.people / f"{name}.yaml"
         identity = atomic.identity(path)
         if identity is None:
@@ -59,11 +66,32 @@ class Team:
         self._files[name] = (identity, out)
         return out
 
-    def annotators(self, paper_id: str) -> dict[str, TeamRecord]:
-        """The other members who annotated a paper, with what they did."""
-        out = {}
+    def reload(self) -> None:
+        """Read every member's file that changed since it was last read."""
         for name in self.members():
-            record = self.annotations_of(name).get(paper_id)
+            self.annotations_of(name)
+
+    def _reload_if_changed(self) -> None:
+        """Start :meth:`reload` in a thread when a member's file changed on disk (a sync
+        in another process, a ``git pull``) and none is running: what is drawn now stays
+        as last read, the next draw has the news."""
+        if self._reloading is not None and self._reloading.is_alive():
+            return
+        stale = any(atomic.identity(self.people / f"{name}.yaml") != seen[0]
+                    for name, seen in list(self._files.items()))
+        if stale or (not self._files and self.members()):
+            self._reloading = threading.Thread(target=self.reload, daemon=True,
+                                               name="paper-tui team files")
+            self._reloading.start()
+
+    def annotators(self, paper_id: str, fresh: bool = True) -> dict[str, TeamRecord]:
+        """The other members who annotated a paper, with what they did (``fresh``: see
+        :meth:`annotations_of`)."""
+        if not fresh:
+            self._reload_if_changed()
+        out = {}
+        for name in self.members() if fresh else list(self._files):
+            record = self.annotations_of(name, fresh).get(paper_id)
             if record is not None:
                 out[name] = record
         return out

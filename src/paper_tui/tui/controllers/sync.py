@@ -68,6 +68,7 @@ class SyncController:
         try:
             summary = run_sync(self.host.library,
                                lambda step: self.host.post_message(SyncProgress(step)))
+            self.host.library.team.reload()  # parsed here, not when a paper is drawn
         except PaperTuiError as exc:
             self.host.post_message(SyncDone(None, str(exc)))
         else:
