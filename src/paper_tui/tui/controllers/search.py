@@ -70,6 +70,11 @@ class _Job:
     mode: str
 
 
+FIRST_SCREEN_SHOWN = 0.25
+"""Seconds the first screen is left alone before the "for you" order replaces it: loading
+the learner's libraries then takes the interpreter for ~0.3 s."""
+
+
 class SearchController:
     """Owns the query, the sort and the result set on screen."""
 
@@ -183,9 +188,9 @@ class SearchController:
         self.host.library_shown()
         if self._first:
             self._first = False
-            if self.for_you:  # once the first screen is out
-                self.host.app.call_after_refresh(self.search, self.query, immediate=True,
-                                                 keep=True)
+            if self.for_you:  # once the first screen is out (and drawn by the terminal)
+                self.host.app.set_timer(FIRST_SCREEN_SHOWN, partial(
+                    self.search, self.query, immediate=True, keep=True))
 
     def update_status(self, triaged_change: int = 0) -> None:
         """Redraw the status line now; the triage count follows a moment later.

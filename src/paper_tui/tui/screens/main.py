@@ -147,7 +147,8 @@ class MainScreen(ResultsScreen):
 
     def context_lines(self, paper_id: str) -> tuple[str, ...]:
         lines = super().context_lines(paper_id)
-        if self.search.for_you:
+        shown = self.results_list.results
+        if self.search.for_you and getattr(shown, "sort", None) == "for-you":  # learned
             why = self.library.why(paper_id)
             if why:
                 lines = (*lines, f"for you: {why}")
