@@ -9,6 +9,7 @@ from __future__ import annotations
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static, TextArea
 
@@ -62,7 +63,10 @@ class NoteEditor(ModalScreen[bool]):
             yield Label("ctrl+s saves · Esc closes", classes="dialog-hint")
 
     def on_mount(self) -> None:
-        self._load()
+        try:
+            self._load()
+        except NoMatches:  # built unseen while the app was closing: filled when pushed
+            return
 
     def _load(self) -> None:
         """Show the note (cursor at its end, focused) with no error."""

@@ -15,6 +15,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.css.query import NoMatches
 from textual.fuzzy import Matcher
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
@@ -125,7 +126,10 @@ class TagEditor(ModalScreen[TagChange | None]):
         return f"Tags of {len(self.ids):,} marked papers"
 
     def on_mount(self) -> None:
-        self._load()
+        try:
+            self._load()
+        except NoMatches:  # built unseen while the app was closing: filled when pushed
+            return
 
     def _load(self) -> None:
         """Fill the widgets for ``ids`` and focus the tag box."""
