@@ -7,6 +7,10 @@ import sys
 
 from paper_tui.cli.context import Context
 
+STEP = "step: "
+LISTED = "papers or lists came in"
+"""What ``sync --steps`` says (the app reads it)."""
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -18,6 +22,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the team's git remote: a bare repo path, ssh or https (remembered)")
     p.add_argument("--as", dest="name", metavar="NAME",
                    help="who you are in the team (remembered; names people/NAME.yaml)")
+    # For the app, which runs the sync as a process of its own: each step a line on stderr,
+    # and whether papers or lists came in.
+    p.add_argument("--steps", action="store_true", help=argparse.SUPPRESS)
     p.set_defaults(handler=cmd_sync)
 
     # Called by git (configured in the team repo), not by people: no help line.
@@ -31,7 +38,10 @@ def cmd_sync(args: argparse.Namespace, ctx: Context) -> int:
     from paper_tui.team.sync import sync
 
     show = None
-    if sys.stderr.isatty():
+    if args.steps:
+        def show(message: str) -> None:
+            print(f"{STEP}{message}", file=sys.stderr, flush=True)
+    elif sys.stderr.isatty():
         def show(message: str) -> None:
             sys.stderr.write(f"\r\x1b[Ksync: {message}")
             sys.stderr.flush()
@@ -42,6 +52,8 @@ def cmd_sync(args: argparse.Namespace, ctx: Context) -> int:
     for note in report.notes:
         print(f"paper-tui: {note}", file=sys.stderr)
     print(report.summary())
+    if args.steps and (report.sources_in or report.lists_from):
+        print(f"{STEP}{LISTED}", file=sys.stderr, flush=True)
     return 0
 
 

@@ -126,6 +126,11 @@ class MainScreen(ResultsScreen):
         """Put ``query`` in the search box and search it."""
         self.query_one(SearchBox).value = query
 
+    @property
+    def query_text(self) -> str:
+        """The query searched now."""
+        return self.search.query
+
     def refresh_results(self) -> None:
         """Search again with the same query and sort, keeping the cursor on its paper."""
         self.search.search(self.search.query, immediate=True, keep=True)
