@@ -17,7 +17,7 @@ from paper_tui import config as config_mod
 from paper_tui import paths
 from paper_tui.errors import SkippedRecord, SourceError, SourceNotice, UnknownPaperError
 from paper_tui.index import SORTS as INDEX_SORTS
-from paper_tui.index import PaperIndex, ResultSet, SearchPage
+from paper_tui.index import PaperIndex, ResultSet, SearchPage, page_of
 from paper_tui.index.schema import note_terms
 from paper_tui.index.writer import Prepared, prepare
 from paper_tui.model import Paper
@@ -268,13 +268,8 @@ class Library:
         if sort != FOR_YOU:
             return self.index.search(query, sort=sort, limit=limit, offset=offset,
                                      all_versions=self._all_versions(all_versions))
-        results = self.results(query, sort=sort, all_versions=all_versions)
-        try:
-            end = len(results) if limit is None else min(len(results), offset + limit)
-            return SearchPage([results.hit(i) for i in range(offset, end)], results.total,
-                              results.suggestion, results.error)
-        finally:
-            results.close()
+        return page_of(self.results(query, sort=sort, all_versions=all_versions), limit,
+                       offset)
 
     def _all_versions(self, asked: bool | None) -> bool:
         return bool(self.config.get("search.all_versions", False)) if asked is None \

@@ -21,7 +21,14 @@ object the library uses). Nothing in an index names one of our classes: code can
 """
 
 from paper_tui.index.paper_index import PaperIndex
-from paper_tui.index.results import Hit, ResultSet, SearchPage, fragments, highlight_spans
+from paper_tui.index.results import (
+    Hit,
+    ResultSet,
+    SearchPage,
+    fragments,
+    highlight_spans,
+    page_of,
+)
 from paper_tui.index.schema import (
     SCHEMA_VERSION,
     SORTS,
@@ -33,5 +40,5 @@ from paper_tui.index.schema import (
 )
 
 __all__ = ["SCHEMA_VERSION", "SORTS", "FoldFilter", "FoldedText", "Hit", "PaperIndex",
-           "ResultSet", "SearchPage", "Spans", "fragments", "highlight_spans", "stem",
+           "ResultSet", "SearchPage", "Spans", "fragments", "highlight_spans", "page_of", "stem",
            "terms_of"]

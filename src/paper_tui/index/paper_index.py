@@ -22,7 +22,7 @@ from paper_tui import atomic
 from paper_tui.errors import QueryError
 from paper_tui.index.annotation_filter import AnnotationFilter, AnnotationSets
 from paper_tui.index.plan import Plan, build_parser, loosen, positive_terms
-from paper_tui.index.results import ResultSet, SearchPage
+from paper_tui.index.results import ResultSet, SearchPage, page_of
 from paper_tui.index.schema import (
     BOOSTS,
     MAX_EXPANSION,
@@ -331,16 +331,8 @@ class PaperIndex:
 
     def search(self, query: str, *, sort: str = "relevance", limit: int | None = 50,
                offset: int = 0, all_versions: bool = False) -> SearchPage:
-        def read() -> SearchPage:
-            results = self._result_set(query, sort, all_versions)
-            try:
-                end = len(results) if limit is None else min(len(results), offset + limit)
-                hits = [results.hit(i) for i in range(offset, end)]
-                return SearchPage(hits, results.total, results.suggestion, results.error)
-            finally:
-                results.close()
-
-        return self.reading(read)
+        return self.reading(lambda: page_of(self._result_set(query, sort, all_versions),
+                                            limit, offset))
 
     def results(self, query: str, *, sort: str = "relevance", all_versions: bool = False
                 ) -> ResultSet:

@@ -48,6 +48,17 @@ class SearchPage:
     error: str | None = None
 
 
+def page_of(results, limit: int | None, offset: int) -> SearchPage:
+    """One page of a result set's hits (any object with its interface: the app's "for
+    you" order too); the set is closed after."""
+    try:
+        end = len(results) if limit is None else min(len(results), offset + limit)
+        return SearchPage([results.hit(i) for i in range(offset, end)], results.total,
+                          results.suggestion, results.error)
+    finally:
+        results.close()
+
+
 def highlight_spans(paper: Paper, terms: dict[str, set[str]],
                     fields: tuple[str, ...] = ("title", "abstract")) -> Spans:
     """Spans of the matched words in the paper's display text, for the fields asked (a

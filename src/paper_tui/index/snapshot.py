@@ -436,22 +436,14 @@ class Snapshot:
         column costs ~0.6 s on 87,549 papers, the file a millisecond)."""
         with self._lock:
             path = self._cache_file("versions")
-            if path is not None:
+            kept = _read_ints(path)
+            if kept is not None:
                 try:
-                    pairs = array("i")
-                    pairs.frombytes(path.read_bytes())
-                    return Versions.from_pairs(pairs)
-                except (OSError, ValueError):
+                    return Versions.from_pairs(kept)
+                except ValueError:
                     pass
             found = self._group_versions()
-            if path is not None:
-                try:
-                    atomic.write_bytes(path, found.pairs().tobytes())
-                    for old in path.parent.glob("versions-*.bin"):
-                        if old != path:
-                            old.unlink(missing_ok=True)
-                except OSError:  # a read-only library still searches
-                    pass
+            _write_ints(path, found.pairs(), "versions-*.bin")
             return found
 
     def _group_versions(self) -> Versions:
@@ -520,15 +512,8 @@ class Snapshot:
         return self.directory / f"{name}.bin"
 
     def _load_order(self, sort: str) -> list[int] | None:
-        path = self._order_file(sort)
-        if path is None:
-            return None
-        try:
-            data = array("i")
-            data.frombytes(path.read_bytes())
-        except (OSError, ValueError):
-            return None
-        return data.tolist() if len(data) == self.live_count else None
+        data = _read_ints(self._order_file(sort))
+        return data.tolist() if data is not None and len(data) == self.live_count else None
 
     def _compute_order(self, sort: str) -> list[int]:
         keys = self._keys
@@ -537,15 +522,7 @@ class Snapshot:
         elif sort == "year":
             keys = [k.split(b"\x1f", 1)[-1] for k in keys]
         order = sorted(self.reader.all_doc_ids(), key=keys.__getitem__)
-        path = self._order_file(sort)
-        if path is not None:
-            try:
-                atomic.write_bytes(path, array("i", order).tobytes())
-                for old in path.parent.glob(f"order-*-{sort}.bin"):
-                    if old != path:
-                        old.unlink(missing_ok=True)
-            except OSError:  # a read-only library still searches, just without the cache
-                pass
+        _write_ints(self._order_file(sort), array("i", order), f"order-*-{sort}.bin")
         return order
 
     def rank(self, sort: str) -> np.ndarray:
@@ -607,3 +584,28 @@ def _no_postings() -> Postings:
     found.ids.flags.writeable = found.weights.flags.writeable = False
     return found
 
+
+def _read_ints(path: Path | None) -> array | None:
+    """The int32s a view kept in a cache file beside the index (None: none, unreadable)."""
+    if path is None:
+        return None
+    try:
+        data = array("i")
+        data.frombytes(path.read_bytes())
+    except (OSError, ValueError):
+        return None
+    return data
+
+
+def _write_ints(path: Path | None, data: array, older: str) -> None:
+    """Keep ``data`` in a cache file, removing the files of older views (``older``: their
+    glob); a read-only library still searches, just without the cache."""
+    if path is None:
+        return
+    try:
+        atomic.write_bytes(path, data.tobytes())
+        for old in path.parent.glob(older):
+            if old != path:
+                old.unlink(missing_ok=True)
+    except OSError:
+        pass

@@ -109,9 +109,10 @@ class MainScreen(ResultsScreen):
         self.results_list.focus()
         self.search.search("", immediate=True)
         self.post_message(self.Ready())
-        if team_is_set_up(self.library):  # the team's files, read off the UI thread
+        team = team_is_set_up(self.library)
+        if team:  # the team's files, read off the UI thread
             self.run_worker(self.library.team.reload, thread=True, group="team")
-        if self.sync_minutes > 0 and team_is_set_up(self.library):
+        if team and self.sync_minutes > 0:
             self.set_interval(self.sync_minutes * 60, self.action_sync)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
