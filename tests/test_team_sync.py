@@ -207,3 +207,28 @@ def test_by_name_finds_what_each_member_annotated(tmp_path: Path) -> None:
         assert lib.facets("")["by"] == {"alice": 2, "bob": 1}
     finally:
         lib.close()
+
+
+def test_the_apps_team_view_holds_while_its_sync_runs_and_reads_the_news_at_the_end(
+        tmp_path: Path) -> None:
+    """The app's draws never start a reload of the members' files half-way through its own
+    sync (the worker reads them once, after the sync's process ends)."""
+    remote, (alice, bob) = _members(tmp_path, "alice", "bob")
+    a = alice.ids()[0]
+    alice.run("star", a)
+    alice.sync(remote)
+    bob.sync(remote)
+    lib = Library.open(bob.root, config=config_mod.defaults())
+    try:
+        lib.team.reload()
+        assert lib.team.annotators(a, fresh=False)["alice"]["tags"] == []
+        alice.run("tag", a, "kernels")
+        alice.sync()
+        with lib.team.syncing():
+            bob.sync()  # rewrites people/alice.yaml
+            for _ in range(5):  # draws meanwhile: what was last read, no reload started
+                assert lib.team.annotators(a, fresh=False)["alice"]["tags"] == []
+                time.sleep(0.1)
+        assert lib.team.annotators(a, fresh=False)["alice"]["tags"] == ["kernels"]
+    finally:
+        lib.close()

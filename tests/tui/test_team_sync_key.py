@@ -42,3 +42,29 @@ async def test_the_sync_key_brings_a_members_triage_into_the_open_app(started, t
         await pilot.pause(0.3)
         results = app.results_screen.results_list
         assert [results.results.paper(i).id for i in range(len(results))] == [first]
+
+
+async def test_steps_that_come_fast_are_shown_as_the_latest_one(started):
+    """A quick sync's steps are not each a frame: the status line keeps "starting" for half
+    a second, then shows the latest step; one that lasts is shown at once."""
+    from paper_tui.tui.controllers.sync import STEP_SHOWN_FOR, SyncDone, SyncProgress
+
+    async with started() as (app, pilot):
+        main = app.main
+        assert main.team_sync.start()
+        for step in ("committing", "fetching", "merging"):
+            main.post_message(SyncProgress(step))
+        await pilot.pause(0.1)
+        assert [m for m in app.said if m.startswith("sync: ")] == ["sync: starting"]
+        await pilot.pause(STEP_SHOWN_FOR)
+        assert [m for m in app.said if m.startswith("sync: ")] == ["sync: starting",
+                                                                  "sync: merging"]
+        await pilot.pause(STEP_SHOWN_FOR)
+        main.post_message(SyncProgress("pushing"))  # after a slow step: shown at once
+        await pilot.pause(0.1)
+        assert app.said[-1] == "sync: pushing"
+        main.post_message(SyncProgress("late"))
+        main.post_message(SyncDone("nothing new", None))
+        await pilot.pause(STEP_SHOWN_FOR + 0.1)
+        assert app.said[-1] == "sync: nothing new"  # no step after the outcome
+        assert not main.team_sync.running

@@ -6,8 +6,9 @@ again only when it changes on disk (after a sync).
 
 from __future__ import annotations
 
+import contextlib
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ class Team:
         self._files: dict[str, tuple[tuple[int, int, int], dict[str, TeamRecord]]] = {}
         self.problems: dict[str, str] = {}  # member -> why their file could not be read
         self._reloading: threading.Thread | None = None
+        self._syncing = 0
 
     def members(self) -> list[str]:
         """The other members with a file in the team repo, by name."""
@@ -71,11 +73,26 @@ class Team:
         for name in self.members():
             self.annotations_of(name)
 
+    @contextlib.contextmanager
+    def syncing(self) -> Iterator[None]:
+        """While this library's sync rewrites the members' files: draws keep what was last
+        read (no reload half-way through, competing with the reader's keys for the
+        interpreter), and what changed is read once at the end, in the caller's thread."""
+        self._syncing += 1
+        try:
+            yield
+        finally:
+            try:
+                if self._syncing == 1:
+                    self.reload()
+            finally:  # only now may a draw start a reload of its own (not a second one)
+                self._syncing -= 1
+
     def _reload_if_changed(self) -> None:
         """Start :meth:`reload` in a thread when a member's file changed on disk (a sync
         in another process, a ``git pull``) and none is running: what is drawn now stays
         as last read, the next draw has the news."""
-        if self._reloading is not None and self._reloading.is_alive():
+        if self._syncing or (self._reloading is not None and self._reloading.is_alive()):
             return
         stale = any(atomic.identity(self.people / f"{name}.yaml") != seen[0]
                     for name, seen in list(self._files.items()))

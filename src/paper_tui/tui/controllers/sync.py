@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from typing import Protocol
 
 from textual.message import Message
+from textual.timer import Timer
 
 from paper_tui.cli.team import LISTED, STEP
 from paper_tui.errors import PaperTuiError
@@ -26,6 +29,7 @@ class SyncHost(Protocol):
     def post_message(self, message: Message) -> bool: ...
     def refresh_results(self) -> None: ...
     def refresh_current(self) -> None: ...
+    def set_timer(self, delay: float, callback: Callable[[], object]) -> Timer: ...
 
     @property
     def query_text(self) -> str: ...
@@ -56,10 +60,21 @@ def team_is_set_up(library: Library) -> bool:
         return False
 
 
+STEP_SHOWN_FOR = 0.5
+"""Seconds a step stays in the status line at least ("starting" included): later steps
+that come faster (four within 50 ms on a quick sync) are shown as the latest one, so a
+sync of under half a second draws only its start and its outcome. Each step shown is a
+frame, and a triage key pressed just after a frame waits for the next one (Textual draws
+60 frames a second at most)."""
+
+
 class SyncController:
     def __init__(self, host: SyncHost) -> None:
         self.host = host
         self.running = False
+        self._step = ""
+        self._step_shown_at = 0.0
+        self._step_timer: Timer | None = None
 
     def start(self) -> bool:
         """Begin a sync unless one runs; False when one was running."""
@@ -67,7 +82,7 @@ class SyncController:
             self.host.say("a sync is already running")
             return False
         self.running = True
-        self.host.say("sync: starting", timeout=30)
+        self._show_step("starting")
         return True
 
     def run(self) -> None:
@@ -84,28 +99,49 @@ class SyncController:
             return
         assert proc.stderr is not None and proc.stdout is not None
         listed, errors = False, []
-        for line in proc.stderr:
-            line = line.rstrip("\n")
-            if line == STEP + LISTED:
-                listed = True
-            elif line.startswith(STEP):
-                self.host.post_message(SyncProgress(line.removeprefix(STEP)))
-            elif line:
-                errors.append(line.removeprefix("paper-tui: "))
-        summary = proc.stdout.read().strip()
-        if proc.wait() != 0:
+        with self.host.library.team.syncing():  # the files it changed are read here, after
+            for line in proc.stderr:
+                line = line.rstrip("\n")
+                if line == STEP + LISTED:
+                    listed = True
+                elif line.startswith(STEP):
+                    self.host.post_message(SyncProgress(line.removeprefix(STEP)))
+                elif line:
+                    errors.append(line.removeprefix("paper-tui: "))
+            summary = proc.stdout.read().strip()
+            failed = proc.wait() != 0
+        if failed:
             self.host.post_message(SyncDone(None, errors[-1] if errors else
                                             f"paper-tui sync stopped ({proc.returncode})"))
             return
-        self.host.library.team.reload()  # parsed here, not when a paper is drawn
         self.host.post_message(SyncDone(summary.splitlines()[-1] if summary else "done",
                                         None, listed))
 
     def progress(self, message: SyncProgress) -> None:
-        self.host.say(f"sync: {message.step}", timeout=30)
+        if self._step_timer is not None:  # due soon: it will show this step instead
+            self._step = message.step
+            return
+        wait = self._step_shown_at + STEP_SHOWN_FOR - time.monotonic()
+        if wait <= 0:
+            self._show_step(message.step)
+        else:
+            self._step = message.step
+            self._step_timer = self.host.set_timer(wait, self._show_latest_step)
+
+    def _show_latest_step(self) -> None:
+        self._step_timer = None
+        if self.running:
+            self._show_step(self._step)
+
+    def _show_step(self, step: str) -> None:
+        self._step_shown_at = time.monotonic()
+        self.host.say(f"sync: {step}", timeout=30)
 
     def done(self, message: SyncDone) -> None:
         self.running = False
+        if self._step_timer is not None:
+            self._step_timer.stop()
+            self._step_timer = None
         if message.error:
             self.host.say(f"sync: {message.error}", severity="error", timeout=10)
         else:
