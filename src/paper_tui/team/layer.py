@@ -10,14 +10,11 @@ import contextlib
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 from paper_tui import atomic
 from paper_tui.errors import PaperTuiError
-from paper_tui.team import repo
-
-TeamRecord = dict[str, Any]
-"""``{"status": str, "starred": bool, "tags": [str], "note": str}``"""
+from paper_tui.team import people_file, repo
+from paper_tui.team.people_file import TeamRecord
 
 
 class Team:
@@ -27,7 +24,7 @@ class Team:
             self.me = repo.State.load(library_root).name
         except PaperTuiError:
             self.me = None
-        self._files: dict[str, tuple[tuple[int, int, int], dict[str, TeamRecord]]] = {}
+        self._files: dict[str, tuple[tuple[int, int, int], people_file.PeopleFile]] = {}
         self.problems: dict[str, str] = {}  # member -> why their file could not be read
         self._reloading: threading.Thread | None = None
         self._syncing = 0
@@ -44,29 +41,26 @@ class Team:
         """A member's triage: paper id -> record (empty when unknown or unreadable).
         ``fresh=False``: as last read, never reading the file now (the app's draw path:
         a sync's worker reads what changed, :meth:`reload`)."""
+        cached = self._files.get(name)
         if not fresh:
-            cached = self._files.get(name)
-            return cached[1] if cached is not None else {}
+            return cached[1].records if cached is not None else {}
         path = self.people / f"{name}.yaml"
         identity = atomic.identity(path)
         if identity is None:
             self._files.pop(name, None)
             return {}
-        cached = self._files.get(name)
         if cached is not None and cached[0] == identity:
-            return cached[1]
+            return cached[1].records
         try:
-            records = repo.read(path.read_text("utf-8"), path, repo.PEOPLE_SCHEMA).records
+            read = people_file.read(path.read_text("utf-8"), path,
+                                    cached[1] if cached is not None else None)
         except (PaperTuiError, OSError, UnicodeDecodeError) as exc:
             self.problems[name] = str(exc)
-            records = {}
+            read = people_file.PeopleFile({})
         else:
             self.problems.pop(name, None)
-        out = {pid: {"status": r.get("status", "new"), "starred": r.get("starred", False),
-                     "tags": list(r.get("tags", ())), "note": r.get("note", "")}
-               for pid, r in records.items()}
-        self._files[name] = (identity, out)
-        return out
+        self._files[name] = (identity, read)
+        return read.records
 
     def reload(self) -> None:
         """Read every member's file that changed since it was last read."""
