@@ -27,7 +27,7 @@ class Team:
         self._files: dict[str, tuple[tuple[int, int, int], people_file.PeopleFile]] = {}
         self.problems: dict[str, str] = {}  # member -> why their file could not be read
         self._reloading: threading.Thread | None = None
-        self._syncing = 0
+        self._syncing = False
 
     def members(self) -> list[str]:
         """The other members with a file in the team repo, by name."""
@@ -72,15 +72,14 @@ class Team:
         """While this library's sync rewrites the members' files: draws keep what was last
         read (no reload half-way through, competing with the reader's keys for the
         interpreter), and what changed is read once at the end, in the caller's thread."""
-        self._syncing += 1
+        self._syncing = True  # one sync at a time: the app's sync controller sees to it
         try:
             yield
         finally:
             try:
-                if self._syncing == 1:
-                    self.reload()
+                self.reload()
             finally:  # only now may a draw start a reload of its own (not a second one)
-                self._syncing -= 1
+                self._syncing = False
 
     def _reload_if_changed(self) -> None:
         """Start :meth:`reload` in a thread when a member's file changed on disk (a sync

@@ -38,14 +38,12 @@ def read(text: str, path: Path, before: PeopleFile | None = None) -> PeopleFile:
     if (blocks is not None and before is not None and before.blocks is not None
             and head == before.head):
         changed = [key for key, block in blocks.items() if before.blocks.get(key) != block]
-        if not changed:
-            return PeopleFile({key: before.records[key] for key in blocks}, head, blocks)
         part = head + _PAPERS + "".join(f'  "{blocks[key]}\n' for key in changed)
         try:
-            parsed = _records(part, path)
+            parsed = _records(part, path) if changed else {}
         except StoreError:
-            parsed = {}  # the whole file is read again, for the error's true line
-        if parsed.keys() == set(changed):
+            parsed = None  # the whole file is read again, for the error's true line
+        if parsed is not None and parsed.keys() == set(changed):
             records = {key: parsed[key] if key in parsed else before.records[key]
                        for key in blocks}
             return PeopleFile(records, head, blocks)

@@ -129,9 +129,8 @@ class SyncController:
             self._step_timer = self.host.set_timer(wait, self._show_latest_step)
 
     def _show_latest_step(self) -> None:
-        self._step_timer = None
-        if self.running:
-            self._show_step(self._step)
+        self._step_timer = None  # done() stops the timer: this never runs after the outcome
+        self._show_step(self._step)
 
     def _show_step(self, step: str) -> None:
         self._step_shown_at = time.monotonic()
