@@ -272,7 +272,7 @@ class Snapshot:
         if len(words) < 2 or not found.any():
             return found
         candidates = np.flatnonzero(found)
-        keys = None
+        keys: np.ndarray | None = None
         for k, word in enumerate(words):
             docs, positions = self._candidate_positions(fieldname, word.encode(), candidates)
             mine = (docs << 32) | (positions - k)
@@ -280,6 +280,7 @@ class Snapshot:
             keys = mine if keys is None else np.intersect1d(keys, mine, assume_unique=True)
             if not len(keys):
                 break
+        assert keys is not None  # there were two words or more
         out = np.zeros(self.size, dtype=bool)
         out[keys >> 32] = True
         return out
