@@ -132,7 +132,8 @@ def _read(snap) -> TermMatrix:
                                     (np.concatenate(rows), np.concatenate(columns))),
                                    shape=shape, dtype=np.float32)
     else:
-        counts = sparse.csr_matrix(shape, dtype=np.float32)
+        # scipy-stubs 1.17 types an empty matrix of a shape as float64 only (fixed upstream)
+        counts = sparse.csr_matrix(shape, dtype=np.float32)  # type: ignore[arg-type, unused-ignore]
     return TermMatrix(ids, tuple(terms), counts)
 
 
@@ -188,7 +189,8 @@ def _save(path: Path, found: TermMatrix) -> None:
 def _load(path: Path) -> TermMatrix | None:
     try:
         with np.load(path) as data:
-            shape = tuple(int(n) for n in data["shape"])
+            n_ids, n_terms = (int(n) for n in data["shape"])  # not two: ValueError
+            shape = (n_ids, n_terms)
             counts = sparse.csr_matrix((data["data"], data["indices"], data["indptr"]),
                                        shape=shape)
             ids, terms = _split(data["ids"]), _split(data["terms"])
