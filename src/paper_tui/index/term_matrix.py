@@ -33,6 +33,7 @@ from paper_tui.model import Paper
 
 if TYPE_CHECKING:
     from paper_tui.index.paper_index import PaperIndex
+    from paper_tui.index.snapshot import Snapshot
 
 FIELDS = ("title", "name", "abstract", "authors", "venue")
 """The source fields whose terms describe a paper (``keywords`` is left out on purpose: a
@@ -105,7 +106,7 @@ def surface_words(paper: Paper) -> dict[str, str]:
 
 
 # -- reading the posting lists ------------------------------------------------------------
-def _read(snap) -> TermMatrix:
+def _read(snap: Snapshot) -> TermMatrix:
     live = np.asarray(snap.live)
     live_docs = np.flatnonzero(live)
     row_of_doc = np.full(len(live), -1, dtype=np.int64)
@@ -137,7 +138,7 @@ def _read(snap) -> TermMatrix:
     return TermMatrix(ids, tuple(terms), counts)
 
 
-def _postings(snap) -> Iterator[tuple[str, bytes, np.ndarray, np.ndarray]]:
+def _postings(snap: Snapshot) -> Iterator[tuple[str, bytes, np.ndarray, np.ndarray]]:
     """(field, term, global doc numbers, frequencies) of every term in :data:`FIELDS` held
     by at least :data:`MIN_DF` documents (deleted ones counted), read from each segment's
     blocks without going through the search caches (this reads everything once)."""

@@ -10,6 +10,7 @@ The app keeps one :class:`Recommender` per library (``recommender(library)``): c
 from __future__ import annotations
 
 import weakref
+from typing import TYPE_CHECKING
 
 from paper_tui.recommend.explain import Explanation, Reason
 from paper_tui.recommend.ranking import (
@@ -20,10 +21,13 @@ from paper_tui.recommend.ranking import (
     Recommender,
 )
 
-_kept: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+if TYPE_CHECKING:
+    from paper_tui.library import Library
+
+_kept: weakref.WeakKeyDictionary[Library, Recommender] = weakref.WeakKeyDictionary()
 
 
-def recommender(library) -> Recommender:
+def recommender(library: Library) -> Recommender:
     """The library's recommender, made on first use and kept while the library lives."""
     found = _kept.get(library)
     if found is None:
@@ -31,7 +35,7 @@ def recommender(library) -> Recommender:
     return found
 
 
-def recommend(library, query: str = "", limit: int = 20) -> Recommendations:
+def recommend(library: Library, query: str = "", limit: int = 20) -> Recommendations:
     """The ``limit`` best new papers (within ``query`` when given)."""
     return recommender(library).recommend(query, limit)
 
