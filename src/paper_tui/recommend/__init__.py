@@ -10,7 +10,6 @@ The app keeps one :class:`Recommender` per library (``recommender(library)``): c
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING
 
 from paper_tui.recommend.explain import Explanation, Reason
 from paper_tui.recommend.ranking import (
@@ -21,13 +20,10 @@ from paper_tui.recommend.ranking import (
     Recommender,
 )
 
-if TYPE_CHECKING:
-    from paper_tui.library import Library
-
-_kept: weakref.WeakKeyDictionary[Library, Recommender] = weakref.WeakKeyDictionary()
+_kept: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def recommender(library: Library) -> Recommender:
+def recommender(library) -> Recommender:
     """The library's recommender, made on first use and kept while the library lives."""
     found = _kept.get(library)
     if found is None:
@@ -35,7 +31,7 @@ def recommender(library: Library) -> Recommender:
     return found
 
 
-def recommend(library: Library, query: str = "", limit: int = 20) -> Recommendations:
+def recommend(library, query: str = "", limit: int = 20) -> Recommendations:
     """The ``limit`` best new papers (within ``query`` when given)."""
     return recommender(library).recommend(query, limit)
 

@@ -5,10 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from paper_tui.library import Library
+from typing import Any
 
 KEPT_STATUSES = frozenset({"to-read", "read"})
 
@@ -42,7 +39,7 @@ def labels_from(records: Mapping[str, Mapping[str, Any]],
     return Labels(frozenset(kept), frozenset(skipped), frozenset(triaged | kept))
 
 
-def library_labels(library: Library) -> Labels:
+def library_labels(library) -> Labels:
     """The labels of a :class:`~paper_tui.library.Library` (its public annotation calls)."""
     listed = (paper_id for lst in library.lists.all() for paper_id in lst.ids)
     return labels_from(library.annotations.store.snapshot(), listed)

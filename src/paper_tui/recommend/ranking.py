@@ -7,7 +7,6 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -18,9 +17,6 @@ from paper_tui.recommend.explain import Explanation, explain
 from paper_tui.recommend.features import features
 from paper_tui.recommend.labels import Labels, library_labels
 from paper_tui.recommend.learner import Model, Settings, fit
-
-if TYPE_CHECKING:
-    from paper_tui.library import Library
 
 HINT = ("nothing to recommend from yet: mark a paper to-read, read, starred or tagged "
         "(and skip the others), then ask again")
@@ -73,7 +69,7 @@ class Recommender:
     sample of the rest); :meth:`rank`, :meth:`scores` and :meth:`explain` read the last
     model and are safe to call from another thread while a refresh runs."""
 
-    def __init__(self, library: Library, settings: Settings | None = None) -> None:
+    def __init__(self, library, settings: Settings | None = None) -> None:
         self.library = library
         self.settings = settings or Settings()
         self._state: _State | None = None
