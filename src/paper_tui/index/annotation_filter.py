@@ -37,10 +37,12 @@ class AnnotationSets(Protocol):
 class Snapshot(Protocol):
     """What the filter needs of a view of the index (:class:`~.snapshot.Snapshot`)."""
 
-    size: int
-    live: np.ndarray
-
-    versions: Versions
+    @property
+    def size(self) -> int: ...
+    @property
+    def live(self) -> np.ndarray: ...
+    @property
+    def versions(self) -> Versions: ...
 
     def mask(self, ids: np.ndarray) -> np.ndarray: ...
     def doc_numbers(self, ids: Collection[str]) -> np.ndarray: ...

@@ -36,12 +36,13 @@ def blocks(matcher) -> Iterator[tuple[np.ndarray, np.ndarray, Span]]:
     """(ids, weights, span) of the postings as numpy arrays (int32, float32), a block at a
     time for on-disk postings."""
     if not is_block_matcher(matcher):  # a few postings inlined in the term info
-        ids, weights = [], []
+        found_ids: list[int] = []
+        found_weights: list[float] = []
         while matcher.is_active():
-            ids.append(matcher.id())
-            weights.append(matcher.weight())
+            found_ids.append(matcher.id())
+            found_weights.append(matcher.weight())
             matcher.next()
-        yield np.array(ids, dtype=np.int32), np.array(weights, dtype=np.float32), None
+        yield np.array(found_ids, dtype=np.int32), np.array(found_weights, dtype=np.float32), None
         return
     for block in posting_blocks(matcher):
         ids, weights = _ids_weights(block)

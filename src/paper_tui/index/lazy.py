@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar, overload
+
+_Owner = TypeVar("_Owner")
+_Value = TypeVar("_Value")
 
 
-class cached:
+class cached(Generic[_Owner, _Value]):
     """``functools.cached_property`` without Python 3.11's lock.
 
     On 3.11 that lock is one per property for *all* instances, so the annotation writer
@@ -15,14 +18,19 @@ class cached:
     computed twice in a race; every computation below is pure, so either result is right.
     """
 
-    def __init__(self, func: Callable[[Any], Any]) -> None:
+    def __init__(self, func: Callable[[_Owner], _Value]) -> None:
         self.func = func
         self.__doc__ = func.__doc__
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
 
-    def __get__(self, obj: Any, objtype: type | None = None) -> Any:
+    @overload
+    def __get__(self, obj: None, objtype: type | None = None) -> Self: ...
+    @overload
+    def __get__(self, obj: _Owner, objtype: type | None = None) -> _Value: ...
+
+    def __get__(self, obj: _Owner | None, objtype: type | None = None) -> Self | _Value:
         if obj is None:
             return self
         value = self.func(obj)
@@ -44,4 +52,7 @@ class _Numpy:
         return value
 
 
-np: Any = _Numpy()
+if TYPE_CHECKING:  # the proxy hands out numpy's own attributes: type them as numpy's
+    import numpy as np
+else:
+    np = _Numpy()

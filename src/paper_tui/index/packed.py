@@ -103,12 +103,9 @@ def pack_block(gaps: array, weights: array | float | None, values: Sequence[byte
     unsigned array, :func:`narrowest`), float32 ``weights`` (or the one weight all share,
     None for 1.0), the postings' encoded ``values`` (None: the format has none; ``fixed``:
     all of one size)."""
-    sized = values is not None and not fixed
-    if sized:
-        sizes = list(map(len, values))
-        ends = to_bytes(array("I", accumulate(sizes)))
-    else:
-        ends = b""
+    # The values' sizes when they vary (None: no values, or all of one size)
+    sizes = list(map(len, values)) if values is not None and not fixed else None
+    ends = b"" if sizes is None else to_bytes(array("I", accumulate(sizes)))
     at = _HEAD + len(ends) + 1  # the header's string, pushed and popped
     op, ids = _array_op(gaps, True)
     ids_at = at + len(op)
@@ -135,14 +132,14 @@ def pack_block(gaps: array, weights: array | float | None, values: Sequence[byte
     else:
         blob = b"".join(values)
         values_size = len(blob)
-        if sized:
+        if sizes is not None:
             fmt = b"".join(map(_FORMATS.__getitem__, sizes))
             head = _UNPACK + _bytes_op(fmt)
             parts += (head, fmt)
             at += len(head) + len(fmt)
         op = _bytes_op(blob)
         values_at = at + len(op)
-        parts += (op, blob, _TUPLE2 + _REDUCE) if sized else (op, blob)
+        parts += (op, blob) if sizes is None else (op, blob, _TUPLE2 + _REDUCE)
     parts.append(_TUPLE3 + _STOP)
     header = _HEADER.pack(MAGIC, gaps.typecode.encode(), len(gaps), weight, ids_at,
                           weights_at, values_at, values_size)
@@ -156,7 +153,7 @@ class Block(NamedTuple):
     data: bytes
     order: str  # of the arrays' bytes: "<" or ">"
     typecode: str  # of the ids' gaps
-    count: int  # postings
+    postings: int  # how many
     weight: float  # every posting's (NaN: per posting, at ``weights_at``)
     ids_at: int
     weights_at: int
@@ -166,18 +163,18 @@ class Block(NamedTuple):
     def gaps(self) -> np.ndarray:
         """The ids' gaps (read-only, no copy)."""
         dtype = self.order + _DTYPES[self.typecode]
-        return np.frombuffer(self.data, dtype, self.count, self.ids_at)
+        return np.frombuffer(self.data, dtype, self.postings, self.ids_at)
 
     def weights(self) -> np.ndarray:
         """The postings' weights, float32 (read-only)."""
         if self.weights_at:
-            return np.frombuffer(self.data, self.order + "f4", self.count, self.weights_at)
-        return np.full(self.count, self.weight, dtype=np.float32)
+            return np.frombuffer(self.data, self.order + "f4", self.postings, self.weights_at)
+        return np.full(self.postings, self.weight, dtype=np.float32)
 
     def value_ends(self) -> np.ndarray:
         """Where each posting's value ends in :meth:`values`, in bytes (int64; values of
         varying size only)."""
-        return np.frombuffer(self.data, "<u4", self.count, _ENDS_AT).astype(np.int64)
+        return np.frombuffer(self.data, "<u4", self.postings, _ENDS_AT).astype(np.int64)
 
     def values(self) -> memoryview:
         """Every posting's value, joined (no copy)."""

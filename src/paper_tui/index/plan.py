@@ -99,7 +99,8 @@ def loosen(strict: wq.Query) -> wq.Query | None:
     return loose
 
 
-def _fieldnames(q: wq.Query) -> set[str]:
+def _fieldnames(q: wq.Query) -> set[str | None]:
+    """The fields of a query's leaves (None for a leaf that names none)."""
     return {getattr(leaf, "fieldname", None) for leaf in ([q] if q.is_leaf() else q.leaves())}
 
 

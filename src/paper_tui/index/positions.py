@@ -14,7 +14,7 @@ from __future__ import annotations
 import pickle
 from array import array
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeAlias
 
 from whoosh.formats import Positions
 
@@ -56,7 +56,8 @@ class PackedPositions(Positions):
 
 
 # -- reading positions for phrases ---------------------------------------------------------
-Found = tuple  # of three numpy arrays (numpy is imported on first use)
+# A string: numpy is imported on first use, not when this module is
+Found: TypeAlias = "tuple[np.ndarray, np.ndarray, np.ndarray]"
 """(ids, counts, positions) of some postings of one term: per posting its document (local
 to the segment) and how many positions it has, then all their positions (int64 arrays)."""
 
@@ -94,7 +95,7 @@ def _found(ids: np.ndarray, wanted: np.ndarray) -> np.ndarray:
 
 
 def _empty() -> Found:
-    return tuple(np.zeros(0, dtype=np.int64) for _ in range(3))
+    return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
 
 
 def block_positions(ids: np.ndarray, firsts: np.ndarray, wanted: np.ndarray,
@@ -108,7 +109,9 @@ def block_positions(ids: np.ndarray, firsts: np.ndarray, wanted: np.ndarray,
         return _empty()
     block = np.searchsorted(firsts, at, side="right") - 1
     bounds = np.flatnonzero(np.diff(block)) + 1
-    counts, starts, chunks = [], [], []
+    count_parts: list[np.ndarray] = []
+    starts: list[np.ndarray] = []
+    chunks: list[np.ndarray] = []
     base = 0
     for lo, hi in zip([0, *bounds.tolist()], [*bounds.tolist(), len(at)], strict=True):
         k = int(block[lo])
@@ -116,11 +119,11 @@ def block_positions(ids: np.ndarray, firsts: np.ndarray, wanted: np.ndarray,
         rows = at[lo:hi] - firsts[k]
         value_ends = ends[rows]
         value_starts = np.where(rows > 0, ends[rows - 1], 0)
-        counts.append(value_ends - value_starts)
+        count_parts.append(value_ends - value_starts)
         starts.append(value_starts + base)
         chunks.append(positions)
         base += len(positions)
-    counts = np.concatenate(counts)
+    counts = np.concatenate(count_parts)
     positions = np.concatenate(chunks)[ranges(np.concatenate(starts), counts)]
     return ids[at].astype(np.int64), counts, positions
 
@@ -128,12 +131,13 @@ def block_positions(ids: np.ndarray, firsts: np.ndarray, wanted: np.ndarray,
 def matcher_positions(matcher, wanted: np.ndarray) -> Found:
     """:func:`block_positions` the slow, general way: through Whoosh's matcher (postings
     inlined in the term info, or compressed blocks; our writer makes neither)."""
-    ids, values = [], []
+    found_ids: list[int] = []
+    values: list[bytes] = []
     while matcher.is_active():
-        ids.append(matcher.id())
+        found_ids.append(matcher.id())
         values.append(matcher.value())
         matcher.next()
-    ids = np.array(ids, dtype=np.int64)
+    ids = np.array(found_ids, dtype=np.int64)
     at = _found(ids, wanted)
     if not len(at):
         return _empty()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -305,6 +306,7 @@ class ResultSet:
         for name, fieldname in (("tag", "tags"), ("status", "status"), ("venue", "venue"),
                                 ("year", "year"), ("by", "by")):
             counts: dict[str, int] = {}
+            lexicon: Iterable[bytes]
             if fieldname in ("tags", "status", "by"):  # the reader's, the team's: overlay
                 if snap.annotations is not None:
                     counts = snap.annotations.counts(snap, fieldname,

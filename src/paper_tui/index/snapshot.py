@@ -7,11 +7,11 @@ import threading
 from array import array
 from bisect import bisect_right
 from collections import OrderedDict
-from collections.abc import Collection, Hashable, Iterator
+from collections.abc import Callable, Collection, Hashable, Iterator
 from contextlib import contextmanager
 from functools import cache, wraps
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Concatenate, NamedTuple, ParamSpec, TypeVar
 
 from whoosh import index as windex
 from whoosh import query as wq
@@ -103,12 +103,17 @@ class SizedLRU:
 
 
 # -- a point-in-time view of the index -----------------------------------------------------
-def locked(method):
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def locked(method: Callable[Concatenate[Snapshot, _P], _R]
+           ) -> Callable[Concatenate[Snapshot, _P], _R]:
     """Whoosh readers seek and read shared file objects: one thread at a time per view (the
     TUI draws rows from one thread while a search runs in another)."""
 
     @wraps(method)
-    def wrapper(self, *args, **kwargs):
+    def wrapper(self: Snapshot, *args: _P.args, **kwargs: _P.kwargs) -> _R:
         with self._lock:
             return method(self, *args, **kwargs)
 
@@ -272,7 +277,7 @@ class Snapshot:
         if len(words) < 2 or not found.any():
             return found
         candidates = np.flatnonzero(found)
-        keys = None
+        keys: np.ndarray | None = None
         for k, word in enumerate(words):
             docs, positions = self._candidate_positions(fieldname, word.encode(), candidates)
             mine = (docs << 32) | (positions - k)
@@ -280,6 +285,7 @@ class Snapshot:
             keys = mine if keys is None else np.intersect1d(keys, mine, assume_unique=True)
             if not len(keys):
                 break
+        assert keys is not None  # there were two words or more
         out = np.zeros(self.size, dtype=bool)
         out[keys >> 32] = True
         return out

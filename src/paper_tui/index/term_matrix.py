@@ -33,6 +33,7 @@ from paper_tui.model import Paper
 
 if TYPE_CHECKING:
     from paper_tui.index.paper_index import PaperIndex
+    from paper_tui.index.snapshot import Snapshot
 
 FIELDS = ("title", "name", "abstract", "authors", "venue")
 """The source fields whose terms describe a paper (``keywords`` is left out on purpose: a
@@ -105,7 +106,7 @@ def surface_words(paper: Paper) -> dict[str, str]:
 
 
 # -- reading the posting lists ------------------------------------------------------------
-def _read(snap) -> TermMatrix:
+def _read(snap: Snapshot) -> TermMatrix:
     live = np.asarray(snap.live)
     live_docs = np.flatnonzero(live)
     row_of_doc = np.full(len(live), -1, dtype=np.int64)
@@ -132,11 +133,12 @@ def _read(snap) -> TermMatrix:
                                     (np.concatenate(rows), np.concatenate(columns))),
                                    shape=shape, dtype=np.float32)
     else:
-        counts = sparse.csr_matrix(shape, dtype=np.float32)
+        # scipy-stubs 1.17 types an empty matrix of a shape as float64 only (fixed upstream)
+        counts = sparse.csr_matrix(shape, dtype=np.float32)  # type: ignore[arg-type, unused-ignore]
     return TermMatrix(ids, tuple(terms), counts)
 
 
-def _postings(snap) -> Iterator[tuple[str, bytes, np.ndarray, np.ndarray]]:
+def _postings(snap: Snapshot) -> Iterator[tuple[str, bytes, np.ndarray, np.ndarray]]:
     """(field, term, global doc numbers, frequencies) of every term in :data:`FIELDS` held
     by at least :data:`MIN_DF` documents (deleted ones counted), read from each segment's
     blocks without going through the search caches (this reads everything once)."""
@@ -188,7 +190,8 @@ def _save(path: Path, found: TermMatrix) -> None:
 def _load(path: Path) -> TermMatrix | None:
     try:
         with np.load(path) as data:
-            shape = tuple(int(n) for n in data["shape"])
+            n_ids, n_terms = (int(n) for n in data["shape"])  # not two: ValueError
+            shape = (n_ids, n_terms)
             counts = sparse.csr_matrix((data["data"], data["indices"], data["indptr"]),
                                        shape=shape)
             ids, terms = _split(data["ids"]), _split(data["terms"])

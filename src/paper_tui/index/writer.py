@@ -232,9 +232,10 @@ def add_document(writer: SegmentWriter, fields: dict[str, Any],
                         words.update(folded)
                     items = field.index_folded(folded)
                 elif name in _REPEATED:  # few distinct values: analysed once each
-                    items = _KEYS.get((name, value))
-                    if items is None:
-                        items = _KEYS[name, value] = list(field.index(value))
+                    repeated = _KEYS.get((name, value))
+                    if repeated is None:
+                        repeated = _KEYS[name, value] = list(field.index(value))
+                    items = repeated
                 else:
                     items = field.index(value)
                 length = buffer.add_terms(name, docnum, items)

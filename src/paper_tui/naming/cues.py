@@ -109,15 +109,16 @@ def _cues(text: str) -> list[tuple[int, int, str]]:
             j = low.rfind(" ", 0, i) + 1
             if text[j].islower() or text[j] == "(":
                 # "called X", "a robot (named X)"; not "Named Entity Recognition"
-                m = _NAMING_TAIL.match(low, i + 2)
-                found.append((j, m.end(), "naming"))
+                tail = _NAMING_TAIL.match(low, i + 2)
+                assert tail is not None  # low[i + 2] is the space after "ed"
+                found.append((j, tail.end(), "naming"))
         i = low.find("ed ", i + 3)
     for needle, pattern in _NAMING_NEEDLES:
         i = low.find(needle)
         while i >= 0:
-            m = pattern.match(low, i)
-            if m:
-                found.append((i, m.end(), m.lastgroup or "naming"))
+            named = pattern.match(low, i)
+            if named:
+                found.append((i, named.end(), named.lastgroup or "naming"))
             i = low.find(needle, i + 4)
     # "A new Temporal CAM (TCAM) method is introduced": parse from the sentence start.
     for needle in _PASSIVE if " is " in low or " are " in low or " was " in low else ():

@@ -128,7 +128,9 @@ def evidence_tokens(text: str) -> list[tuple[int, str]]:
         s = a
         while s and (text[s - 1] in _TOKEN_CHARS or text[s - 1].isalnum()):
             s -= 1
-        done = _TOKEN_TAIL.match(text, a).end()
+        tail = _TOKEN_TAIL.match(text, a)
+        assert tail is not None  # the pattern matches the empty string
+        done = tail.end()
         if not text[s].isalpha() or (s and text[s - 1] == ".") or (
                 s == a and not _ANCHOR.search(text, s + 2, done)):
             continue  # not a word; in a URL or number; two capitals only ("QA", "RL")

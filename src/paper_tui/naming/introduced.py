@@ -13,6 +13,7 @@ thing) in :mod:`paper_tui.naming.words`.
 from __future__ import annotations
 
 import re
+from typing import Literal, TypeAlias
 
 from paper_tui.naming.abbreviations import abbreviates_whole, long_form_start, spells_out
 from paper_tui.naming.candidates import (
@@ -36,6 +37,10 @@ from paper_tui.naming.words import (
     PROPER_ADJECTIVES,
     VERBISH,
 )
+
+# What a reading of one shape at a position finds: the name; None when the shape is there
+# but names nothing (a bad name: look no further); False when the shape is not there.
+_Found: TypeAlias = Candidate | Literal[False] | None
 
 # "vOPD", "f-Cal", "π-LSAM"
 _LOWER_NAME = re.compile(r"[a-z]+[A-Z\d$]|[^\W\d_A-Z]{1,2}-[A-Z]")
@@ -127,7 +132,9 @@ def gist_after(text: str, end: int) -> str:
 
 def _skip_quotes(text: str, pos: int) -> int:
     if pos < len(text) and text[pos] in QUOTE_CHARS:
-        return _QUOTE.match(text, pos).end()
+        quotes = _QUOTE.match(text, pos)
+        assert quotes is not None  # text[pos] is a quote
+        return quotes.end()
     return pos
 
 
@@ -171,7 +178,7 @@ def _followed_ok(text: str, end: int, shapes: list[int], named: bool = False,
 
 
 def _acronym_candidate(text: str, p: int, start: int, strong: bool, lead_max: int = 4,
-                       loose: bool = True                       ) -> Candidate | bool | None:
+                       loose: bool = True) -> _Found:
     """"the Koopman Generative Operator (KGO)": a long form starting at ``p`` (after at
     most ``lead_max`` adjectives) and its acronym. False when there is none."""
     paren = text.find("(", p, p + 150)
@@ -232,7 +239,7 @@ def _lead_ok(words: list[str], lead_max: int) -> bool:
 
 
 def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool,
-                      verb_ok: bool = False) -> Candidate | bool | None:
+                      verb_ok: bool = False) -> _Found:
     """The name itself at ``p`` ("KV-PRM, a …", "L$^2$EAP (LLM-in-Lean …)")."""
     toks, end = _phrase(text, p)
     if not toks:
@@ -277,7 +284,7 @@ def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool,
         if acr and len(toks) == 1 and not acr.group(1):
             acr = None
         short = acr and (acr.group(2) or acr.group(3) or acr.group(4))
-        if short and is_distinctive(short) and not bad_name(short, text, start) and (
+        if acr and short and is_distinctive(short) and not bad_name(short, text, start) and (
                 not acr.group(4) or spells_out(short, text[p:acr.end(1)])):
             return Candidate(short, start, acr.end(), strong,
                              expansion=text[p:acr.end(1)].strip())
@@ -298,7 +305,7 @@ def _direct_candidate(text: str, p: int, start: int, strong: bool, named: bool,
 
 
 def _short_after_long(text: str, p: int, end: int, start: int,
-                      strong: bool) -> Candidate | bool:
+                      strong: bool) -> Candidate | Literal[False]:
     """A capitalised phrase longer than a name ("Cross-lingual Open-Retrieval Question
     Answering (XOR QA)", "… Graphical Neural Networks, or DRAGNN"): the short form after it
     is the name; without one, nothing here is ("Multi Volume Occupancy Grids")."""
@@ -308,7 +315,9 @@ def _short_after_long(text: str, p: int, end: int, start: int,
             break
         end = nxt
     short = _SHORT_AFTER.match(text, end)
-    inner = short.group(1) or short.group(2) if short else ""
+    if not short:
+        return False
+    inner = short.group(1) or short.group(2)
     words = inner.split()
     if not inner or len(words) > 2 or not all(TOKEN.fullmatch(w) for w in words) or \
             token_shape(words[0]) != 2 or bad_name(inner, text, start):
@@ -340,7 +349,7 @@ _KIND_THEN_ACRONYM = re.compile(
 
 
 def _generic_candidate(text: str, pos: int, p: int, start: int, strong: bool,
-                       max_words: int = 9, verb_ok: bool = False) -> Candidate | bool | None:
+                       max_words: int = 9, verb_ok: bool = False) -> _Found:
     """"a novel framework, X, …", "a new method X for …", "the X module", "a baseline (X)":
     up to nine lowercase words, then the name."""
     q = p
@@ -445,7 +454,9 @@ def _after_intro(text: str, pos: int, start: int, strong: bool, named: bool = Fa
             not bad_name(lower.group(1), text, start):
         # "we introduce textless-lib, a PyTorch-based library": a lowercase name, no article.
         return Candidate(lower.group(1), start, lower.end(1), strong)
-    p = _skip_quotes(text, _ARTICLE.match(text, pos).end())
+    article = _ARTICLE.match(text, pos)
+    assert article is not None  # the article is optional: the pattern always matches
+    p = _skip_quotes(text, article.end())
     if text.startswith("(", p):  # "our model (TABBIE)", "the proposed method (called X)"
         m = _GEN_PAREN.match(text, p)
         if m and token_shape(m.group(1)) == 2 and not bad_name(m.group(1), text, start):

@@ -119,7 +119,7 @@ def logistic(x: sparse.csr_matrix, y: np.ndarray, weight: np.ndarray, c: float
             break
         curvature = cw * wrong * (1 - wrong)
 
-        def hessian(v: np.ndarray, curvature=curvature) -> np.ndarray:
+        def hessian(v: np.ndarray, curvature: np.ndarray = curvature) -> np.ndarray:
             d = curvature * (sub @ v[:-1] + v[-1])
             return np.concatenate([v[:-1] + subt @ d, [d.sum() + _BIAS_RIDGE * v[-1]]])
 
@@ -144,8 +144,8 @@ _BIAS_RIDGE = 1e-8
 """Keeps the Hessian invertible along the (unregularised) bias."""
 
 
-def _conjugate_gradient(apply, b: np.ndarray, tolerance: float = 0.1, steps: int = 50
-                        ) -> np.ndarray:
+def _conjugate_gradient(apply: Callable[[np.ndarray], np.ndarray], b: np.ndarray,
+                        tolerance: float = 0.1, steps: int = 50) -> np.ndarray:
     """An approximate solution of ``apply(p) = b`` for a positive definite ``apply``."""
     p = np.zeros_like(b)
     r = b.copy()

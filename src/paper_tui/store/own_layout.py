@@ -150,7 +150,7 @@ def _read_lines(lines: list[str], schema: Schema) -> Parsed:
 def _whole_lines(schema: Schema) -> dict[str, tuple[str, Any, bool]]:
     """Field lines that say everything by themselves (``    status: read``), read by one
     dictionary lookup: line -> (field, value, as the store writes it)."""
-    out = {}
+    out: dict[str, tuple[str, Any, bool]] = {}
     for field in schema.fields:
         if field.kind == "choice":
             for choice in field.choices:

@@ -10,20 +10,24 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from paper_tui.errors import StoreError
 from paper_tui.store.file_store import YamlStore
 from paper_tui.store.schema import Field, Record, Schema, words
 
+_DESCRIPTION = Field("description", "text")
+_PAPERS = Field("papers", "sequence")
 SCHEMA = Schema(
     section="lists",
     title="reading lists",
     what="list name",
-    fields=(Field("description", "text"), Field("papers", "sequence")),
+    fields=(_DESCRIPTION, _PAPERS),
     implicit=False,
     header="# paper-tui reading lists. Edit freely: a running paper-tui picks changes up.\n",
 )
 MAX_NAME = 100
+_Value = TypeVar("_Value")
 
 Commit = Callable[[str, YamlStore, dict[str, Record | None]], None]
 """``commit(description, store, before)``: record an undoable change whose earlier state is
@@ -137,7 +141,7 @@ class ReadingLists:
         self._commit(f"delete list “{key}”", self.store, {key: record})
 
     def describe(self, name: str, text: str) -> None:
-        self._change(name, "description", lambda _: clean_text(text),
+        self._change(name, _DESCRIPTION, lambda _: clean_text(text),
                      lambda key: f"describe list “{key}”")
 
     def add(self, name: str, ids: Sequence[str]) -> int:
@@ -148,7 +152,7 @@ class ReadingLists:
             added.extend(pid for pid in dict.fromkeys(ids) if pid not in papers)
             return papers + tuple(added)
 
-        self._change(name, "papers", more, lambda key: f"add {_papers(len(added))} to “{key}”")
+        self._change(name, _PAPERS, more, lambda key: f"add {_papers(len(added))} to “{key}”")
         return len(added)
 
     def remove(self, name: str, ids: Iterable[str]) -> int:
@@ -160,7 +164,7 @@ class ReadingLists:
             removed.extend(pid for pid in papers if pid in gone)
             return tuple(pid for pid in papers if pid not in gone)
 
-        self._change(name, "papers", fewer,
+        self._change(name, _PAPERS, fewer,
                      lambda key: f"remove {_papers(len(removed))} from “{key}”")
         return len(removed)
 
@@ -173,17 +177,16 @@ class ReadingLists:
             rest.insert(max(0, min(new_index, len(rest))), paper_id)
             return tuple(rest)
 
-        self._change(name, "papers", moved, lambda key: f"reorder “{key}”")
+        self._change(name, _PAPERS, moved, lambda key: f"reorder “{key}”")
 
-    def _change(self, name: str, field: str, update: Callable[[object], object],
+    def _change(self, name: str, field: Field, update: Callable[[_Value], _Value],
                 what: Callable[[str], str]) -> None:
         with self.store.lock:
             key, record = self._existing(name)
-            default = SCHEMA.field(field).default  # type: ignore[union-attr]
-            before = record.get(field, default)
-            changed = self.store.put(key, {**record, field: update(before)}, time.time())
+            before = record.get(field.name, field.default)
+            changed = self.store.put(key, {**record, field.name: update(before)}, time.time())
         if changed:
-            self._commit(what(key), self.store, {key: {field: before}})
+            self._commit(what(key), self.store, {key: {field.name: before}})
 
 
 def _papers(n: int) -> str:

@@ -47,8 +47,8 @@ try:  # libyaml: ~15x faster than the pure-Python parser and emitter
     from yaml import CSafeDumper as Dumper
     from yaml import CSafeLoader as Loader
 except ImportError:  # pragma: no cover - the same YAML, only slower
-    from yaml import SafeDumper as Dumper  # type: ignore[assignment]
-    from yaml import SafeLoader as Loader  # type: ignore[assignment]
+    from yaml import SafeDumper as Dumper  # type: ignore[assignment]  # CSafeDumper's API
+    from yaml import SafeLoader as Loader  # type: ignore[assignment]  # CSafeLoader's API
 
 _ODD_BREAKS = ("\r", "\x85", "\u2028", "\u2029")  # line breaks to YAML, not to str.split("\n")
 
@@ -81,8 +81,9 @@ class _Reader:
         self.end_line = 0
 
     def fail(self, event: Event, message: str) -> StoreError:
-        mark = event.start_mark
-        return StoreError(f"{self.path}:{mark.line + 1}:{mark.column + 1}: {message}")
+        mark = event.start_mark  # the parser marks every event it makes
+        where = f"{self.path}:{mark.line + 1}:{mark.column + 1}" if mark else str(self.path)
+        return StoreError(f"{where}: {message}")
 
     def next(self) -> Event:
         event = next(self.events)
@@ -163,16 +164,19 @@ class _Reader:
                                    f"{self.schema.what} to its fields")
         while True:
             event = self.next()
+            mark = event.start_mark
+            assert mark is not None  # the parser marks every event it makes
             if isinstance(event, MappingEndEvent):
-                self.end_line = event.start_mark.line
+                self.end_line = mark.line
                 return
             key = self.key(event, self.schema.what)
+            assert isinstance(event, ScalarEvent)  # key() took nothing else
             if key in self.records:
                 raise self.fail(event, f"{self.schema.what} {key!r} appears twice")
             record, as_written = self.record(key)
             self.records[key] = record
-            self.spans.append((key, event.start_mark.line,
-                               as_written and event.style == '"' and event.start_mark.column == 2))
+            self.spans.append((key, mark.line,
+                               as_written and event.style == '"' and mark.column == 2))
 
     def record(self, key: str) -> tuple[Record, bool]:
         event = self.next()
@@ -231,7 +235,8 @@ class _Reader:
         else:
             raise self.fail(event, f"{field.name} must be a single value or a list")
         try:
-            return convert(field, raw, plain=not getattr(event, "style", None))
+            return convert(field, raw,
+                           plain=not event.style if isinstance(event, ScalarEvent) else True)
         except ValueError as exc:
             raise self.fail(event, str(exc)) from None
 
