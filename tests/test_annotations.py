@@ -210,9 +210,9 @@ def test_library_wires_annotations_into_extras_and_the_index(library: Library) -
     paper = next(library.papers())
     library.annotations.add_tags([paper.id], ["triage-me"])
     library.annotations.set_status([paper.id], "to-read")
-    library.lists.create("Reading group")
-    library.lists.add("reading group", [paper.id])
-    extras = library.paper_extras(paper.id)
+    library.create_list("Reading group")
+    library.add_to_list("reading group", [paper.id])
+    extras = library.detail(paper.id).as_json()
     assert extras == {"status": "to-read", "starred": False, "tags": ["triage-me"],
                       "note": "", "lists": ["Reading group"], "also_in": []}
     assert [h.paper.id for h in library.search("tag:triage-me").hits] == [paper.id]

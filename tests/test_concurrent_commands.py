@@ -91,7 +91,7 @@ def test_four_writers_an_import_and_searches_at_once_lose_nothing(tmp_path: Path
             assert note.tags == ("conc-tag",), pid
             assert note.status == "to-read", pid
             assert note.note == f"concurrent note {i}", pid
-        assert set(lib.lists.get("together").ids) == set(ids)
+        assert set(lib.reading_list("together").ids) == set(ids)
         assert lib.count() == 38 + 1000
     finally:
         lib.close()

@@ -16,10 +16,10 @@ from paper_tui.tui.screens.lists_screen import ListsScreen, ReadingListScreen
 @pytest.fixture
 def with_lists(library):
     ids = ids_of(library, 4)
-    library.lists.create("survey", "papers for the related-work section")
-    library.lists.add("survey", ids[:3])
-    library.lists.create("later")
-    library.lists.add("later", ids[3:])
+    library.create_list("survey", "papers for the related-work section")
+    library.add_to_list("survey", ids[:3])
+    library.create_list("later")
+    library.add_to_list("later", ids[3:])
     return library, ids
 
 
@@ -51,17 +51,17 @@ async def test_reorder_and_remove_in_an_open_list(with_lists, library_dir):
     async with app.run_test(size=(120, 30)) as pilot:
         await pilot.press("J")  # first paper one down
         await pilot.pause()
-        assert list(library.lists.get("survey").ids) == [ids[1], ids[0], ids[2]]
+        assert list(library.reading_list("survey").ids) == [ids[1], ids[0], ids[2]]
         assert app.screen.results_list.current_paper().id == ids[0]  # the cursor follows it
         await pilot.press("J", "K", "K")
         await pilot.pause()
-        assert list(library.lists.get("survey").ids) == [ids[0], ids[1], ids[2]]
+        assert list(library.reading_list("survey").ids) == [ids[0], ids[1], ids[2]]
         await pilot.press("j", "d")  # remove the second paper
         await pilot.pause()
-        assert list(library.lists.get("survey").ids) == [ids[0], ids[2]]
+        assert list(library.reading_list("survey").ids) == [ids[0], ids[2]]
     library.annotations.flush()
     with reopened(library_dir) as again:
-        assert list(again.lists.get("survey").ids) == [ids[0], ids[2]]
+        assert list(again.reading_list("survey").ids) == [ids[0], ids[2]]
 
 
 async def test_rename_describe_and_delete_asks_first(with_lists, library_dir):
@@ -86,14 +86,14 @@ async def test_rename_describe_and_delete_asks_first(with_lists, library_dir):
         assert isinstance(app.screen, Confirm)
         await pilot.press("n")  # no: nothing deleted
         await pilot.pause()
-        assert library.lists.get("related work") is not None
+        assert library.reading_list("related work") is not None
         await pilot.press("D", "y")
         await pilot.pause()
         assert [o.id for o in box.options] == ["later"]
     library.annotations.flush()
     with reopened(library_dir) as again:
-        assert [rl.name for rl in again.lists.all()] == ["later"]
-    assert library.lists.get("survey") is None
+        assert [rl.name for rl in again.reading_lists()] == ["later"]
+    assert library.reading_list("survey") is None
 
 
 async def test_export_a_list_to_markdown(with_lists, tmp_path, monkeypatch):

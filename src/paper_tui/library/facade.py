@@ -1,13 +1,17 @@
-"""The façade both fronts call: open a library directory, import, search, look up papers.
+"""The library: the one class both fronts call, for everything they do.
 
-A library directory holds ``sources/`` (the papers), ``index/`` (derived, rebuildable) and
-the reader's annotations. The CLI and the TUI go through this class only.
+Its parts (the sources, the index, the annotation store, the team layer) are built by
+:meth:`Library.open` and handed in; a front never reaches past the methods below to a part
+(``tests/test_import_graph.py`` checks), so a change inside a part stays behind this door.
+The methods are grouped by concern, in this order: opening; papers in (import, the index
+kept in step with the sources); papers out (look-up, search, recommend); the reader's
+marks; reading lists; export and citations; the team.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -15,77 +19,78 @@ import filelock
 
 from paper_tui import config as config_mod
 from paper_tui import paths
-from paper_tui.errors import SkippedRecord, SourceError, SourceNotice, UnknownPaperError
-from paper_tui.index import SORTS as INDEX_SORTS
-from paper_tui.index import PaperIndex, ResultSet, SearchPage, page_of
+from paper_tui.config import Settings
+from paper_tui.errors import PaperTuiError, UnknownPaperError
+from paper_tui.index import PaperIndex, Results, SearchPage, page_of
 from paper_tui.index.schema import note_terms
-from paper_tui.index.writer import Prepared, prepare
+from paper_tui.library import importing
+from paper_tui.library.importing import Progress
+from paper_tui.library.records import Citation, MemberMarks, PaperDetail
 from paper_tui.model import Paper
-from paper_tui.sources import SourceStore, checksum, encode
-from paper_tui.store import Annotations
+from paper_tui.sources import SourceStore
+from paper_tui.store import Annotation, Annotations, ReadingList
 from paper_tui.team.layer import People, Team
+from paper_tui.vocabulary import FOR_YOU
 
 if TYPE_CHECKING:
     from paper_tui.importers import Hints, ImportReport
     from paper_tui.recommend import Recommendations
+    from paper_tui.team.sync import SyncReport
 
-FOR_YOU = "for-you"
-SORTS = (*INDEX_SORTS, FOR_YOU)
-"""How results can be ordered: the index's sorts, and the recommender's."""
 # A rebuild of a big library takes minutes: wait that long for another process's.
-_SYNC_LOCK_TIMEOUT = 1800
-Progress = Callable[[str, int, int | None], None]
-"""``progress(stage, done, total)``; total is None when unknown."""
-
-
-def prepare_import(papers: list[Paper]) -> tuple[list[bytes], Prepared]:
-    """What an import's worker process does besides parsing (see ``_import_one``): the
-    papers' stored lines and their text fields' postings."""
-    return [encode(paper) for paper in papers], prepare(papers)
+_LOCK_TIMEOUT = 1800
 
 
 class Library:
-    def __init__(self, root: Path, config: config_mod.Config | None = None) -> None:
+    """A library directory: its papers (``sources/``), their index (``index/``, derived),
+    the reader's annotations and reading lists (YAML), the team's (``team/``)."""
+
+    def __init__(self, root: Path, settings: Settings, *, sources: SourceStore,
+                 index: PaperIndex, annotations: Annotations, team: Team) -> None:
+        """The parts, made and connected by :meth:`open`."""
         self.root = root
-        self.config = config or config_mod.defaults()
-        self.sources = SourceStore(root / "sources")
-        self.index = PaperIndex(root / "index")
+        self.settings = settings
+        self.sources = sources
+        self.index = index
+        self.annotations = annotations
+        self.team = team
         # Held (re-entrantly) while the index is rebuilt or sources are imported, so two
         # processes never rebuild at once or lose each other's manifest entries.
-        self._lock = filelock.FileLock(str(root / ".library.lock"), timeout=_SYNC_LOCK_TIMEOUT)
-        self.annotations = Annotations(root, note_terms=note_terms)
-        self.lists = self.annotations.lists
-        # The index never holds the reader's work: its annotation words are answered from
-        # the store's in-memory sets, so a change is seen by the next search at once.
-        self.annotations.versions_of = self.index.versions_of
-        self.team = Team(root)
-        store = self.annotations.store
-        self.index.use_annotations(self.annotations.overlay, People(
-            self.team, self.annotations.annotated_ids, lambda: store.version))
+        self._lock = filelock.FileLock(str(root / ".library.lock"), timeout=_LOCK_TIMEOUT)
 
+    # -- opening ---------------------------------------------------------------------------
     @classmethod
     def open(cls, root: Path | str | None = None, *, config: config_mod.Config | None = None,
              bundled: bool | None = None, progress: Progress | None = None,
              warn: Callable[[str], None] | None = None) -> Library:
-        """Open (creating if needed) a library; a new one gets the bundled list when asked.
+        """Open (creating if needed) a library; a new one gets the bundled list when asked
+        (default: the ``bundled_lists`` setting).
 
-        ``warn(message)`` hears of what the user should know, such as an unreadable index
-        being rebuilt from the sources."""
-        cfg = config or config_mod.defaults()
-        if root is None:
-            root = cfg.get("library") or None
-        lib = cls(paths.library_dir(root), cfg)
-        lib.index.on_rebuild = warn
-        lib.root.mkdir(parents=True, exist_ok=True)
+        ``root`` defaults to the ``library`` setting, then the user data dir. ``warn``
+        hears of what the user should know, such as an unreadable index being rebuilt
+        from the sources."""
+        settings = (config or config_mod.defaults()).settings
+        root = paths.library_dir(root if root is not None else settings.library or None)
+        index = PaperIndex(root / "index", on_rebuild=warn)
+        # A change to one version of a paper from two sources is made to every version.
+        annotations = Annotations(root, note_terms=note_terms, versions_of=index.versions_of)
+        team = Team(root)
+        store = annotations.store
+        # The index never holds the reader's work: its annotation words are answered from
+        # the store's in-memory sets, so a change is seen by the next search at once.
+        index.use_annotations(annotations.overlay, People(
+            team, annotations.annotated_ids, lambda: store.version))
+        library = cls(root, settings, sources=SourceStore(root / "sources"), index=index,
+                      annotations=annotations, team=team)
+        root.mkdir(parents=True, exist_ok=True)
         # Left by versions that mirrored annotations into the index.
-        (lib.root / ".annotations-indexed.json").unlink(missing_ok=True)
-        if bundled is None:
-            bundled = bool(cfg.get("bundled_lists", True))
-        with lib._lock:
-            lib.sync(progress)
-            if bundled and not lib.sources.manifest:
-                lib.import_paths([paths.bundled_data_dir()], progress=progress)
-        return lib
+        (root / ".annotations-indexed.json").unlink(missing_ok=True)
+        with library._lock:
+            library.reindex_changed_sources(progress)
+            if (settings.bundled_lists if bundled is None else bundled) \
+                    and not library.sources.manifest:
+                library.import_paths([paths.bundled_data_dir()], progress=progress)
+        return library
 
     def close(self) -> None:
         """Flush annotations to disk (raising StoreError if that fails), close the index."""
@@ -100,43 +105,16 @@ class Library:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # -- keeping the index in step with the sources ------------------------------------------
-    def sync(self, progress: Progress | None = None) -> None:
+    # -- papers in: import, and the index in step with the sources -------------------------
+    def reindex_changed_sources(self, progress: Progress | None = None) -> None:
         """Open the index; rebuild it from the sources when it is missing, old or corrupt;
         re-index only the sources whose checksum changed since they were indexed.
 
         Serialised across processes: two commands started at once on a fresh or damaged
         library must not both rebuild (one would delete what the other is writing)."""
         with self._lock:
-            self._sync(progress)
+            importing.reindex_changed_sources(self.sources, self.index, progress)
 
-    def _sync(self, progress: Progress | None) -> None:
-        manifest = self.sources.manifest
-        if self.index.open():
-            if manifest:
-                total = self.sources.total()
-                report = (lambda n: progress("indexing", n, total)) if progress else None
-                self.index.add(self.sources.all_papers(), progress=report)
-            self.index.mark_sources({sid: info.checksum for sid, info in manifest.items()})
-            return
-        indexed = self.index.indexed_sources()
-        for sid, info in sorted(manifest.items()):
-            if indexed.get(sid) != info.checksum:
-                self._reindex_source(sid, info.checksum, progress)
-        gone = indexed.keys() - manifest.keys()
-        for sid in gone:
-            self.index.delete_source(sid)
-        if gone:
-            self.index.mark_sources(dict.fromkeys(gone))
-
-    def _reindex_source(self, source_id: str, digest: str, progress: Progress | None) -> None:
-        total = self.sources.manifest[source_id].count
-        report = (lambda n: progress(f"indexing {source_id}", n, total)) if progress else None
-        self.index.delete_source(source_id)
-        self.index.add(self.sources.papers(source_id), progress=report)
-        self.index.mark_sources({source_id: digest})
-
-    # -- import ----------------------------------------------------------------------------
     def import_paths(self, targets: Iterable[Path | str], progress: Progress | None = None,
                      force: bool = False, hints: Hints | None = None) -> ImportReport:
         """Import files and directories. Bad files and records are reported, never raised.
@@ -149,101 +127,14 @@ class Library:
         hints = hints or NO_HINTS
         with self._lock:
             self.sources.reload()  # another process may have imported since we read it
-            self._import_items(targets, report, progress, force or hints != NO_HINTS, hints)
+            importing.import_paths(self.sources, self.index, targets, report, progress,
+                                   force or hints != NO_HINTS, hints)
         return report
 
-    def _import_items(self, targets: Iterable[Path | str], report: ImportReport,
-                      progress: Progress | None, force: bool, hints: Hints) -> None:
-        from paper_tui.importers import iter_files
-
-        for item in iter_files([Path(t) for t in targets]):
-            if isinstance(item, SourceError):
-                report.errors.append(item)
-                continue
-            try:
-                self._import_one(item, report, progress, force, hints)
-            except SourceError as exc:
-                report.errors.append(exc)
-
-    def _import_one(self, path: Path, report: ImportReport, progress: Progress | None,
-                    force: bool, hints: Hints) -> None:
-        from paper_tui.importers import Prepare, import_file
-        from paper_tui.importers.registry import STABLE_ID_FORMATS
-
-        # A big file is parsed in a worker process, which also encodes and analyses some
-        # chunks of papers (``prepare_import``) when it has time to spare (see
-        # ``parallel.EVERY``); this process does the others.
-        lines: dict[str, bytes] = {}
-        prepared: dict[str, tuple[Prepared, int]] = {}
-
-        def sink(papers: list[Paper], result: tuple[list[bytes], Prepared] | None) -> None:
-            if result is not None:  # a repeated id is the first paper's (it is left out)
-                for i, paper in enumerate(papers):
-                    lines.setdefault(paper.id, result[0][i])
-                    prepared.setdefault(paper.id, (result[1], i))
-
-        source_id, fmt, records = import_file(path, Prepare(prepare_import, sink), hints=hints)
-        digest = checksum(path)
-        if not force and self.sources.is_current(source_id, digest):
-            count = self.sources.manifest[source_id].count
-            report.unchanged += count
-            report.papers += count
-            report.sources.append(source_id)
-            return
-        # One pass: records are read, stored and indexed as they stream, so a big file is
-        # never held in memory and parsing overlaps the index's writer processes.
-        seen: set[str] = set()
-
-        def papers() -> Iterator[Paper]:
-            for record in records:
-                if isinstance(record, SourceNotice):
-                    report.notices.append(record)
-                elif isinstance(record, SkippedRecord):
-                    report.skipped.append(record)
-                elif isinstance(record, SourceError):
-                    report.errors.append(record)
-                elif record.id not in seen:  # identical records are one paper
-                    seen.add(record.id)
-                    yield record
-
-        stream = papers()
-        old_ids = self.index.ids_of_source(source_id)
-        report_progress = (lambda n: progress(f"importing {path.name}", n, None)) \
-            if progress else None
-        with self.index.adding(report_progress) as adder:
-            first = next(stream, None)
-            if first is None:
-                raise SourceError(path, "no papers could be imported from this file")
-
-            replace = fmt in STABLE_ID_FORMATS  # an arXiv id's text may be a newer version
-            replaced = 0
-
-            def indexed() -> Iterator[Paper]:
-                nonlocal replaced
-                for paper in itertools.chain([first], stream):
-                    ahead = prepared.pop(paper.id, None)
-                    if paper.id not in old_ids:
-                        adder.add(paper, ahead)
-                    elif replace:
-                        adder.add(paper, ahead)
-                        replaced += 1
-                    yield paper
-
-            def encoded(paper: Paper) -> bytes:
-                return lines.pop(paper.id, None) or encode(paper)
-
-            self.sources.write(source_id, path, digest, fmt, indexed(), encoded)
-            adder.delete(old_ids - seen)
-        self.index.mark_sources({source_id: digest})
-        report.added += adder.count - replaced
-        report.updated += replaced
-        report.unchanged += len(seen) - adder.count
-        report.papers += len(seen)
-        report.sources.append(source_id)
-
-    # -- reading ---------------------------------------------------------------------------
+    # -- papers out: look-up and search ----------------------------------------------------
     def resolve(self, id_or_prefix: str) -> str:
-        """The full id for an id or a unique prefix of one."""
+        """The full id for an id or a unique prefix of one (:class:`UnknownPaperError`
+        for none or several)."""
         key = id_or_prefix.strip()
         if not key:
             raise UnknownPaperError("empty paper id")
@@ -257,14 +148,29 @@ class Library:
         return matches[0]
 
     def paper(self, id_or_prefix: str) -> Paper:
+        """The paper with this id or unique id prefix (:class:`UnknownPaperError` if none)."""
         paper = self.index.get(self.resolve(id_or_prefix))
         assert paper is not None
         return paper
 
+    def lookup(self, paper_id: str) -> Paper | None:
+        """The paper with exactly this id; None when the library does not hold it (a
+        listed or annotated paper whose source was removed)."""
+        return self.index.get(paper_id)
+
+    def papers(self) -> Iterator[Paper]:
+        """Every paper, in list order (venue, newest year, title)."""
+        results = self.results("")
+        yield from (results.paper(i) for i in range(len(results)))
+
+    def count(self) -> int:
+        """How many papers the library holds."""
+        return self.index.count()
+
     def search(self, query: str = "", *, sort: str = "relevance", limit: int | None = 50,
                offset: int = 0, all_versions: bool | None = None) -> SearchPage:
         """A page of ``query``'s hits; ``all_versions``: list every version of a paper
-        from two sources (default: config ``search.all_versions``, else the fullest)."""
+        from two sources (default: the ``search.all_versions`` setting)."""
         if sort != FOR_YOU:
             return self.index.search(query, sort=sort, limit=limit, offset=offset,
                                      all_versions=self._all_versions(all_versions))
@@ -272,15 +178,15 @@ class Library:
                        offset)
 
     def _all_versions(self, asked: bool | None) -> bool:
-        return bool(self.config.get("search.all_versions", False)) if asked is None \
-            else asked
+        return self.settings.search.all_versions if asked is None else asked
 
     def results(self, query: str = "", *, sort: str = "relevance",
-                all_versions: bool | None = None) -> ResultSet:
-        """All hits of ``query``, loaded lazily (for the TUI's virtual results list), in
-        one of :data:`SORTS` ("for-you": what this reader is likeliest to want first).
+                all_versions: bool | None = None) -> Results:
+        """All hits of ``query``, loaded lazily (for the app's results list), in one of
+        :data:`~paper_tui.vocabulary.SORTS` ("for-you": what this reader is likeliest to
+        want first).
 
-        A query error does not raise: it is in ``ResultSet.error`` with no hits."""
+        A query error does not raise: it is in the results' ``error``, with no hits."""
         every = self._all_versions(all_versions)
         if sort != FOR_YOU:
             return self.index.results(query, sort=sort, all_versions=every)
@@ -291,6 +197,23 @@ class Library:
         rec.refresh()
         return ForYouResults(self.index.results(query, sort="relevance", all_versions=every),
                              rec)
+
+    def similar(self, paper_id: str) -> Results:
+        """Papers like this one ("more like this"), from its key terms, most similar first."""
+        return self.index.similar(self.resolve(paper_id))
+
+    def facets(self, query: str = "") -> dict[str, dict[str, int]]:
+        """Hit counts of ``query`` per tag, status, venue, year and team member (empty for
+        a bad query)."""
+        return self.index.facets(query)
+
+    # -- papers out: what to read next -----------------------------------------------------
+    def recommend(self, query: str = "", limit: int = 20) -> Recommendations:
+        """The ``limit`` new papers (within ``query``) this reader is likeliest to want,
+        learned from what they kept and skipped (see :mod:`paper_tui.recommend`)."""
+        from paper_tui.recommend import recommend  # scipy: only when asked
+
+        return recommend(self, query, limit)
 
     def refresh_recommendations(self) -> bool:
         """Learn again from the reader's labels if they changed (a worker's call after a
@@ -307,71 +230,191 @@ class Library:
         rec = recommender(self)
         return rec.explain(paper_id).text() if rec.ready else ""
 
-    def similar(self, paper_id: str) -> ResultSet:
-        """Papers like this one ("more like this"), from its key terms, most similar first."""
-        return self.index.similar(self.resolve(paper_id))
+    # -- the reader's marks: status, star, tags, note ----------------------------------------
+    # A change is made in memory and saved off the caller's path (flush() waits for it);
+    # the next search sees it at once. A change to one version of a paper is made to all.
+    def annotation(self, paper_id: str) -> Annotation:
+        """The reader's marks on a paper (all defaults when it has none)."""
+        return self.annotations.get(paper_id)
 
-    def recommend(self, query: str = "", limit: int = 20) -> Recommendations:
-        """The ``limit`` new papers (within ``query``) this reader is likeliest to want,
-        learned from what they kept and skipped (see :mod:`paper_tui.recommend`)."""
-        from paper_tui.recommend import recommend  # scipy: only when asked
+    def detail(self, paper_id: str, *, team: bool = False) -> PaperDetail:
+        """What the library holds of a paper beyond its record. ``team``: with the other
+        members' marks, as last read (:meth:`reload_team` reads what changed: the app in a
+        worker, a command before it shows them), so this never parses a file."""
+        versions = tuple(v for v in self.index.versions_of(paper_id) if v != paper_id)
+        return PaperDetail(paper_id, self.annotations.get(paper_id), self.lists_of(paper_id),
+                           versions, self._also_in(versions),
+                           self._team_marks(paper_id) if team else ())
 
-        return recommend(self, query, limit)
-
-    def facets(self, query: str = "") -> dict[str, dict[str, int]]:
-        """Hit counts of ``query`` per tag, status, venue and year (empty for a bad query)."""
-        return self.index.facets(query)
-
-    def papers(self) -> Iterator[Paper]:
-        """Every paper, in list order (venue, newest year, title)."""
-        results = self.results("")
-        yield from (results.paper(i) for i in range(len(results)))
-
-    def count(self) -> int:
-        return self.index.count()
-
-    def paper_extras(self, paper_id: str) -> dict:
-        """What the library knows of a paper beyond its record (annotations, lists)."""
-        note = self.annotations.get(paper_id)
-        return {"status": note.status, "starred": note.starred, "tags": list(note.tags),
-                "note": note.note, "lists": self.lists.lists_of(paper_id),
-                "also_in": [other for other in self.index.versions_of(paper_id)
-                            if other != paper_id]}
-
-    def also_in(self, paper_id: str) -> list[str]:
-        """The other versions of a paper from another source, as the reader would name
-        them: ``arXiv 2401.01234``, ``NeurIPS 2024`` (none for most papers)."""
-        out = []
-        for other in self.index.versions_of(paper_id):
-            if other == paper_id:
-                continue
+    def _also_in(self, versions: Sequence[str]) -> tuple[str, ...]:
+        """Other versions as the reader would name them: ``arXiv 2401.01234``,
+        ``NeurIPS 2024``."""
+        names = []
+        for other in versions:
             paper = self.index.get(other)
             if paper is None:
                 continue
             if other.startswith("arxiv-"):
-                out.append(f"arXiv {other.removeprefix('arxiv-')}")
+                names.append(f"arXiv {other.removeprefix('arxiv-')}")
             else:
-                out.append(" ".join(x for x in (paper.venue, str(paper.year or "")) if x)
-                           or paper.source or other)
-        return out
+                names.append(" ".join(x for x in (paper.venue, str(paper.year or "")) if x)
+                             or paper.source or other)
+        return tuple(names)
 
-    def team_lines(self, paper_id: str) -> tuple[str, ...]:
-        """One short line per other team member who triaged a paper (``alice: to read ★
-        #kernels``), from their files as last read (:meth:`Team.reload` reads them: a
-        sync's worker, the app's start), so drawing a paper never parses a file."""
-        lines = []
-        for name, seen in self.team.annotators(paper_id, fresh=False).items():
-            parts = [seen["status"].replace("-", " ")] if seen["status"] != "new" else []
-            parts += ["★"] if seen["starred"] else []
-            parts += [f"#{t}" for t in seen["tags"]]
-            parts += ["note"] if seen["note"] else []
-            if parts:
-                lines.append(f"{name}: {' '.join(parts)}")
-        return tuple(lines)
+    def set_status(self, ids: Sequence[str], status: str) -> None:
+        """Set the triage status (one of :data:`~paper_tui.vocabulary.STATUSES`)."""
+        self.annotations.set_status(ids, status)
+
+    def set_starred(self, ids: Sequence[str], starred: bool) -> None:
+        self.annotations.set_starred(ids, starred)
+
+    def toggle_star(self, ids: Sequence[str]) -> bool:
+        """Star all of ``ids`` unless all are starred already (then unstar them); True
+        when they are starred now."""
+        return self.annotations.toggle_star(ids)
+
+    def add_tags(self, ids: Sequence[str], tags: Iterable[str]) -> None:
+        """Add tags (split at commas, matched ignoring case: an existing spelling wins)."""
+        self.annotations.add_tags(ids, tags)
+
+    def remove_tags(self, ids: Sequence[str], tags: Iterable[str]) -> None:
+        self.annotations.remove_tags(ids, tags)
+
+    def set_note(self, paper_id: str, text: str) -> None:
+        """Replace the note ("" clears it)."""
+        self.annotations.set_note(paper_id, text)
+
+    def append_note(self, paper_id: str, text: str) -> None:
+        """Add ``text`` to the note, on a line of its own."""
+        self.annotations.append_note(paper_id, text)
+
+    def undo(self) -> str | None:
+        """Undo the last change to annotations or reading lists (of the last 100); what it
+        was, None when there was none."""
+        return self.annotations.undo()
+
+    @property
+    def read_only_reason(self) -> str | None:
+        """Why annotations cannot be changed now (a broken file), None when they can."""
+        return self.annotations.read_only_reason
+
+    def flush(self) -> None:
+        """Block until every change is on disk (:class:`StoreError` if it cannot be)."""
+        self.annotations.flush()
+
+    def tag_counts(self) -> dict[str, int]:
+        """Every tag with how many papers carry it, most used first."""
+        return self.annotations.tag_counts()
+
+    def triaged_count(self) -> int:
+        """How many papers have a status other than ``new``."""
+        return sum(self.annotations.status_counts().values())
 
     def orphans(self) -> list[str]:
         """Annotated or listed ids whose paper is not in the library (kept, not dropped)."""
         return self.annotations.orphans(_Known(self.index))
+
+    def on_save_failed(self, callback: Callable[[str | None], None]) -> None:
+        """``callback(error)`` when saving annotations fails (the message) or works again
+        (None); called from the saver thread."""
+        self.annotations.add_save_listener(callback)
+
+    def on_changed_elsewhere(self, callback: Callable[[set[str]], None]) -> None:
+        """``callback(paper_ids)`` when another process, a sync or a hand edit changed
+        annotations or lists; called from the saver thread."""
+        self.annotations.add_change_listener(callback)
+
+    # -- reading lists ---------------------------------------------------------------------
+    # A list is named ignoring case and spacing; changes are saved and undone as marks are.
+    def reading_lists(self) -> list[ReadingList]:
+        """Every reading list, by name (ignoring case)."""
+        return self.annotations.lists.all()
+
+    def reading_list(self, name: str) -> ReadingList | None:
+        """The list of that name, None when there is none."""
+        return self.annotations.lists.get(name)
+
+    def lists_of(self, paper_id: str) -> tuple[str, ...]:
+        """The names of the lists holding a paper."""
+        return tuple(self.annotations.lists.lists_of(paper_id))
+
+    def create_list(self, name: str, description: str = "") -> ReadingList:
+        """A new, empty list (:class:`StoreError` when the name is taken or empty)."""
+        return self.annotations.lists.create(name, description)
+
+    def add_to_list(self, name: str, ids: Sequence[str]) -> int:
+        """Append papers not in the list yet; how many were added."""
+        return self.annotations.lists.add(name, ids)
+
+    def remove_from_list(self, name: str, ids: Iterable[str]) -> int:
+        """Take papers out of a list; how many were in it."""
+        return self.annotations.lists.remove(name, ids)
+
+    def move_in_list(self, name: str, paper_id: str, position: int) -> None:
+        """Move a paper to ``position`` (0-based, clamped to the list)."""
+        self.annotations.lists.move(name, paper_id, position)
+
+    def rename_list(self, old: str, new: str) -> None:
+        self.annotations.lists.rename(old, new)
+
+    def describe_list(self, name: str, text: str) -> None:
+        self.annotations.lists.describe(name, text)
+
+    def delete_list(self, name: str) -> None:
+        """Delete a list; its papers stay in the library."""
+        self.annotations.lists.delete(name)
+
+    # -- export and citations --------------------------------------------------------------
+    def export(self, papers: Sequence[Paper], fmt: str, *, title: str = "",
+               description: str = "") -> str:
+        """``papers`` with the reader's marks as text in ``fmt`` (one of
+        :data:`paper_tui.export.FORMATS`); ``title`` and ``description`` head a list."""
+        from paper_tui import export  # YAML dumper, citations: only when asked
+
+        return export.export(self, papers, fmt, title=title, description=description)
+
+    def cite(self, papers: Sequence[Paper], style: str | None = None) -> Citation:
+        """The citations of ``papers`` in ``style`` (default: the ``citation_style``
+        setting): one entry per paper, keys unique."""
+        from paper_tui import citations  # the LaTeX encoder: only when asked
+
+        style = style or self.settings.citation_style
+        return Citation(citations.cite(papers, style), style,
+                        citations.describe(papers, style))
+
+    # -- the team --------------------------------------------------------------------------
+    def in_team(self) -> bool:
+        """Whether this library has synced with a team (``sync --remote URL --as NAME``)."""
+        from paper_tui.team.repo import State
+
+        try:
+            return State.load(self.root).name is not None
+        except PaperTuiError:
+            return False
+
+    def reload_team(self) -> None:
+        """Read the other members' files that changed since they were last read (the app
+        calls it in a worker)."""
+        self.team.reload()
+
+    def team_syncing(self) -> AbstractContextManager[None]:
+        """While a sync (in another process) rewrites the members' files: what is drawn
+        keeps what was last read, and the files that changed are read once at the end."""
+        return self.team.syncing()
+
+    def sync_team(self, *, remote: str | None = None, name: str | None = None,
+                  progress: Callable[[str], None] | None = None) -> SyncReport:
+        """Share this library's triage, lists and paper lists with the team through git
+        and take in theirs (:class:`PaperTuiError`, one line, when it cannot);
+        ``progress(step)`` hears what it is doing."""
+        from paper_tui.team.sync import sync  # git: only when asked
+
+        return sync(self, remote=remote, name=name, progress=progress)
+
+    def _team_marks(self, paper_id: str) -> tuple[MemberMarks, ...]:
+        return tuple(MemberMarks(name, seen["status"], seen["starred"], tuple(seen["tags"]),
+                                 seen["note"])
+                     for name, seen in self.team.annotators(paper_id, fresh=False).items())
 
 
 class _Known:
