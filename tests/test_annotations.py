@@ -263,3 +263,21 @@ def test_a_file_in_another_layout_is_prepared_in_the_background(tmp_path: Path) 
                                         "updated": notes.get("p7").updated}
     assert len(_on_disk(tmp_path)) == 300
     notes.close()
+
+
+def test_tag_counts_follow_every_change(tmp_path: Path) -> None:
+    notes = Annotations(tmp_path)
+    notes.add_tags(["a", "b"], ["ML"])
+    counts = notes.tag_counts()
+    assert counts == {"ML": 2}
+    counts["ML"] = 99  # the caller's copy
+    assert notes.tag_counts() == {"ML": 2}
+    notes.remove_tags(["a"], ["ml"])
+    assert notes.tag_counts() == {"ML": 1}
+    notes.flush()
+    other = Annotations(tmp_path)  # another process
+    other.add_tags(["c", "d"], ["ml", "new"])
+    other.close()
+    notes.store.refresh()
+    assert notes.tag_counts() == {"ML": 3, "new": 2}
+    notes.close()

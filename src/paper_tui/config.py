@@ -130,10 +130,12 @@ def _read_yaml(path: Path) -> tuple[dict[str, Any], str | None]:
         data = yaml.load(path.read_text("utf-8"), Loader=SafeLoader)
     except OSError as exc:
         return {}, f"{path}: cannot read ({exc.strerror})"
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
+    except yaml.MarkedYAMLError as exc:  # a scanner's or parser's: it knows where
+        mark = exc.problem_mark
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
-        return {}, f"{where}: not valid YAML ({getattr(exc, 'problem', exc)}); using defaults"
+        return {}, f"{where}: not valid YAML ({exc.problem}); using defaults"
+    except yaml.YAMLError as exc:
+        return {}, f"{path}: not valid YAML ({exc}); using defaults"
     if data is None:
         return {}, None
     if not isinstance(data, dict):

@@ -3,14 +3,23 @@ delete (asks first) and export (format picker + file name, written atomically)."
 
 from __future__ import annotations
 
+import json
+import shutil
+from pathlib import Path
+
 import pytest
 from screen_host import Host, ids_of, reopened
 from textual.widgets import Input, OptionList
 
+from paper_tui import config as config_mod
 from paper_tui import export
+from paper_tui.library import Library
+from paper_tui.tui.app import PaperApp
 from paper_tui.tui.screens.confirm import Confirm, Prompt
 from paper_tui.tui.screens.export_dialog import ExportDialog, file_stem
 from paper_tui.tui.screens.lists_screen import ListsScreen, ReadingListScreen
+
+TEST_DATA = Path(__file__).parents[1] / "data"
 
 
 @pytest.fixture
@@ -139,3 +148,54 @@ async def test_export_asks_before_replacing_a_file(with_lists, tmp_path):
         await pilot.pause()
     assert app.returned == [target]
     assert target.read_text() == export.export(library, papers, "json", title="two")
+
+
+async def test_every_paper_of_an_open_list_can_be_marked(started, settle):
+    """``V`` in an opened list marks its papers (the list's results have every id)."""
+    async with started() as (app, pilot):
+        shown = app.main.results_list.results
+        ids = [shown.paper(i).id for i in range(3)]
+        app.library.create_list("survey")
+        app.library.add_to_list("survey", ids)
+        await pilot.press("L")
+        await pilot.pause()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ReadingListScreen)
+        await pilot.press("V")
+        await settle(pilot)
+        assert app.screen.results_list.marked == set(ids)
+        assert "3 marked (u clears)" in app.said
+
+
+async def test_an_open_list_shows_its_paper_as_the_main_screen_does(tmp_path, settle):
+    """One way to show the paper under the cursor: an opened list's abstract view says
+    what the main screen's says (here: the paper's other version)."""
+    shutil.copy(TEST_DATA / "formats" / "arxiv-api-old-id.atom", tmp_path / "feed.atom")
+    (tmp_path / "acta.jsonl").write_text(json.dumps(
+        {"title": "Frequency of Hot Jupiters and Very Hot Jupiters from the OGLE-III Transit "
+                  "Surveys Toward the Galactic Bulge and Carina",
+         "authors": ["Andrew Gould", "Susan Dorsher", "B. Scott Gaudi", "Andrzej Udalski"],
+         "venue": "Acta Astronomica", "year": 2006, "abstract": "Hot Jupiters from OGLE-III.",
+         "pdf": "https://example.org/acta-56-1.pdf"}) + "\n", "utf-8")
+    cfg = config_mod.defaults()
+    lib = Library.open(tmp_path / "lib", config=cfg, bundled=False)
+    try:
+        lib.import_paths([tmp_path / "feed.atom", tmp_path / "acta.jsonl"])
+        acta = next(p for p in lib.papers() if p.venue == "Acta Astronomica")
+        lib.create_list("planets")
+        lib.add_to_list("planets", [acta.id])
+        app = PaperApp(lib, cfg)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            main = app.main.results_list
+            main.cursor = main.results.index_of(acta.id)
+            await pilot.pause()
+            on_main = app.main.abstract.text.plain
+            assert "also in: arXiv astro-ph-0601001" in on_main
+            app.push_screen(ReadingListScreen(lib, "planets"))
+            await settle(pilot)
+            assert isinstance(app.screen, ReadingListScreen)
+            assert app.screen.abstract.text.plain == on_main
+    finally:
+        lib.close()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from whoosh.query.qcore import QueryError as WhooshQueryError
 
@@ -49,6 +49,7 @@ class SearchPage:
     error: str | None = None
 
 
+@runtime_checkable
 class Results(Protocol):
     """Hits in order, each paper loaded only when asked for: what the fronts read of any
     result set. :class:`ResultSet` (a query's hits in the index), the recommender's "for

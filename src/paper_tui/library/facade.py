@@ -103,6 +103,7 @@ class Library:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        """Closes the library (see :meth:`close`)."""
         self.close()
 
     # -- papers in: import, and the index in step with the sources -------------------------
@@ -266,6 +267,7 @@ class Library:
         self.annotations.set_status(ids, status)
 
     def set_starred(self, ids: Sequence[str], starred: bool) -> None:
+        """Star (``starred``) or unstar papers."""
         self.annotations.set_starred(ids, starred)
 
     def toggle_star(self, ids: Sequence[str]) -> bool:
@@ -278,6 +280,7 @@ class Library:
         self.annotations.add_tags(ids, tags)
 
     def remove_tags(self, ids: Sequence[str], tags: Iterable[str]) -> None:
+        """Take tags off papers (matched ignoring case)."""
         self.annotations.remove_tags(ids, tags)
 
     def set_note(self, paper_id: str, text: str) -> None:
@@ -355,9 +358,11 @@ class Library:
         self.annotations.lists.move(name, paper_id, position)
 
     def rename_list(self, old: str, new: str) -> None:
+        """Rename a list (:class:`StoreError` when the new name is taken or empty)."""
         self.annotations.lists.rename(old, new)
 
     def describe_list(self, name: str, text: str) -> None:
+        """Set a list's description ("" clears it)."""
         self.annotations.lists.describe(name, text)
 
     def delete_list(self, name: str) -> None:

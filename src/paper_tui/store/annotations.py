@@ -26,7 +26,7 @@ from paper_tui.store.overlay import NoteTerms, Overlay
 from paper_tui.store.reading_lists import SCHEMA as LIST_SCHEMA
 from paper_tui.store.reading_lists import ReadingLists, clean_text
 from paper_tui.store.schema import Field, Record, Schema, unique, words
-from paper_tui.vocabulary import STATUSES
+from paper_tui.vocabulary import STATUSES, count
 
 SCHEMA = Schema(
     section="papers",
@@ -259,7 +259,7 @@ class Annotations:
                 if store.put(pid, {**record, **fields}, now):
                     before[pid] = old
         if before:
-            subject = next(iter(before)) if len(before) == 1 else f"{len(before)} papers"
+            subject = next(iter(before)) if len(before) == 1 else count(len(before), "paper")
             self._commit(f"{what} on {subject}", store, before)
 
     def _commit(self, description: str, store: YamlStore,
