@@ -317,7 +317,7 @@ class Library:
         """Annotated or listed ids whose paper is not in the library (kept, not dropped)."""
         return self.annotations.orphans(_Known(self.index))
 
-    def on_save_failed(self, callback: Callable[[str | None], None]) -> None:
+    def on_save_outcome(self, callback: Callable[[str | None], None]) -> None:
         """``callback(error)`` when saving annotations fails (the message) or works again
         (None); called from the saver thread."""
         self.annotations.add_save_listener(callback)

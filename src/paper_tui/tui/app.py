@@ -75,7 +75,7 @@ class PaperApp(App[None]):
 
     def on_mount(self) -> None:
         self.theme_changed_signal.subscribe(self, self._theme_changed)
-        self.library.on_save_failed(self._saved)
+        self.library.on_save_outcome(self._saved)
         self.library.on_changed_elsewhere(self._changed_elsewhere)
 
     def on_main_screen_ready(self, _message: MainScreen.Ready) -> None:
