@@ -151,7 +151,7 @@ async def key_latency(library: Path, key: str, presses: int, gap: float, *,
             for _ in range(presses):
                 paper = app.results_screen.current_paper()
                 if key == "s":
-                    starred = not app.annotations.get(paper.id).starred
+                    starred = not app.library.annotation(paper.id).starred
                     app.done = lambda p=paper, s=starred: (
                         view.paper is p and view.annotation.starred == s)
                 else:

@@ -210,9 +210,9 @@ def test_library_wires_annotations_into_extras_and_the_index(library: Library) -
     paper = next(library.papers())
     library.annotations.add_tags([paper.id], ["triage-me"])
     library.annotations.set_status([paper.id], "to-read")
-    library.lists.create("Reading group")
-    library.lists.add("reading group", [paper.id])
-    extras = library.paper_extras(paper.id)
+    library.create_list("Reading group")
+    library.add_to_list("reading group", [paper.id])
+    extras = library.detail(paper.id).as_json()
     assert extras == {"status": "to-read", "starred": False, "tags": ["triage-me"],
                       "note": "", "lists": ["Reading group"], "also_in": []}
     assert [h.paper.id for h in library.search("tag:triage-me").hits] == [paper.id]
@@ -262,4 +262,22 @@ def test_a_file_in_another_layout_is_prepared_in_the_background(tmp_path: Path) 
     assert _on_disk(tmp_path)["p7"] == {"status": "skipped",
                                         "updated": notes.get("p7").updated}
     assert len(_on_disk(tmp_path)) == 300
+    notes.close()
+
+
+def test_tag_counts_follow_every_change(tmp_path: Path) -> None:
+    notes = Annotations(tmp_path)
+    notes.add_tags(["a", "b"], ["ML"])
+    counts = notes.tag_counts()
+    assert counts == {"ML": 2}
+    counts["ML"] = 99  # the caller's copy
+    assert notes.tag_counts() == {"ML": 2}
+    notes.remove_tags(["a"], ["ml"])
+    assert notes.tag_counts() == {"ML": 1}
+    notes.flush()
+    other = Annotations(tmp_path)  # another process
+    other.add_tags(["c", "d"], ["ml", "new"])
+    other.close()
+    notes.store.refresh()
+    assert notes.tag_counts() == {"ML": 3, "new": 2}
     notes.close()

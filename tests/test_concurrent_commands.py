@@ -87,11 +87,11 @@ def test_four_writers_an_import_and_searches_at_once_lose_nothing(tmp_path: Path
     lib = Library.open(library, config=config_mod.defaults())
     try:
         for i, pid in enumerate(ids):
-            note = lib.annotations.get(pid)
-            assert note.tags == ("conc-tag",), pid
-            assert note.status == "to-read", pid
-            assert note.note == f"concurrent note {i}", pid
-        assert set(lib.lists.get("together").ids) == set(ids)
+            annotation = lib.annotation(pid)
+            assert annotation.tags == ("conc-tag",), pid
+            assert annotation.status == "to-read", pid
+            assert annotation.note == f"concurrent note {i}", pid
+        assert set(lib.reading_list("together").ids) == set(ids)
         assert lib.count() == 38 + 1000
     finally:
         lib.close()

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
+
+import pytest
 
 from paper_tui import config, paths
 
@@ -51,3 +54,60 @@ def test_wrong_type_and_unknown_key(tmp_path: Path) -> None:
 def test_missing_explicit_file_is_reported(tmp_path: Path) -> None:
     cfg = config.load(tmp_path / "nope.yaml", user_file=tmp_path / "absent.yaml")
     assert cfg.problems == [f"{tmp_path / 'nope.yaml'}: no such config file; using defaults"]
+
+
+def _keys(node: object, prefix: str = "") -> set[str]:
+    """Dotted keys of a settings dataclass or a YAML mapping (the keymap is one key)."""
+    if dataclasses.is_dataclass(node):
+        items = [(f.name, getattr(node, f.name)) for f in dataclasses.fields(node)]
+    elif isinstance(node, dict):
+        items = list(node.items())
+    else:
+        return {prefix.rstrip(".")}
+    return {key for name, value in items
+            for key in ({f"{prefix}{name}"} if name == "keymap"
+                        else _keys(value, f"{prefix}{name}."))}
+
+
+def test_settings_are_every_documented_key() -> None:
+    """Every key of the shipped config.yaml is a setting, and every setting a key there
+    (where its default is, and only there)."""
+    cfg = config.defaults()
+    assert _keys(cfg.settings) == _keys(cfg.values)
+    assert cfg.settings.search.sort == "relevance" and cfg.settings.keymap == {}
+
+
+def test_settings_are_typed_once_and_frozen(tmp_path: Path) -> None:
+    user = tmp_path / "user.yaml"
+    user.write_text("citation_style: markdown\ntheme: nord\nkeymap: {star: '*'}\n"
+                    "triage: {advance_after_triage: false}\n"
+                    "search: {debounce_ms: 40, history_size: 7.0, sort: for-you}\n"
+                    "sync: {every_minutes: 5}\n")
+    settings = config.load(user_file=user).settings
+    assert settings == config.Settings(
+        library="", bundled_lists=True, citation_style="markdown", theme="nord",
+        keymap={"star": "*"}, triage=config.TriageSettings(advance_after_triage=False),
+        search=config.SearchSettings(debounce_ms=40.0, history_size=7, sort="for-you",
+                                     all_versions=False),
+        sync=config.SyncSettings(every_minutes=5.0))
+    assert isinstance(settings.search.history_size, int)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        settings.theme = "paper-light"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        settings.keymap["star"] = "s"  # type: ignore[index]
+
+
+def test_a_value_outside_its_choices_is_said_once_and_keeps_its_default(tmp_path: Path
+                                                                        ) -> None:
+    user = tmp_path / "user.yaml"
+    user.write_text("citation_style: apa\nsearch: {sort: random, debounce_ms: -5}\n")
+    cfg = config.load(user_file=user)
+    assert cfg.settings.citation_style == "bibtex"
+    assert cfg.settings.search.sort == "relevance"
+    assert cfg.settings.search.debounce_ms == 0
+    assert cfg.problems == [
+        "config search.sort: must be one of relevance, year, title, for-you, not 'random'; "
+        "using relevance",
+        "config: citation_style 'apa' is not one of bibtex, plain, markdown, key; using bibtex"]
+    cfg = config.load(user_file=tmp_path / "absent.yaml")
+    assert cfg.settings.citation_style == "bibtex" and cfg.problems == []

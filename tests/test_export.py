@@ -22,8 +22,8 @@ def annotated(library: Library):
     library.annotations.set_starred([a.id], True)
     library.annotations.add_tags([a.id, b.id], ["ml", "to discuss"])
     library.annotations.set_note(a.id, "why: it matters\n# not a heading\n  indented")
-    library.lists.create("Group", "Thursday's reading group")
-    library.lists.add("Group", [a.id, b.id])
+    library.create_list("Group", "Thursday's reading group")
+    library.add_to_list("Group", [a.id, b.id])
     return library, papers
 
 

@@ -70,7 +70,7 @@ def test_an_annotation_holds_across_versions(tmp_path: Path) -> None:
         lib.import_paths([feed])
         paper = lib.paper("arxiv-1707.08567")
         assert paper.abstract.startswith("Revised")
-        assert lib.paper_extras(paper.id)["note"] == "read the v1"
+        assert lib.detail(paper.id).note == "read the v1"
         assert lib.count() == 1
     finally:
         lib.close()

@@ -185,8 +185,8 @@ def test_the_readers_work_never_writes_the_index(library: Library) -> None:
     library.annotations.set_status(ids[:2], "to-read")
     library.annotations.set_starred(ids[:1], True)
     library.annotations.set_note(ids[2], "Diffusion, again")
-    library.lists.create("week")
-    library.lists.add("week", ids[1:])
+    library.create_list("week")
+    library.add_to_list("week", ids[1:])
     assert {h.paper.id for h in library.search("tag:kernels").hits} == set(ids)
     assert [h.paper.id for h in library.search("status:to-read starred:yes").hits] == ids[:1]
     assert [h.paper.id for h in library.search("note:diffusion").hits] == [ids[2]]

@@ -29,7 +29,7 @@ def _modules() -> list[Path]:
 
 def test_package_has_modules() -> None:
     names = {p.relative_to(PACKAGE).as_posix() for p in _modules()}
-    assert {"index/__init__.py", "library.py", "model.py", "cli/__init__.py"} <= names
+    assert {"index/__init__.py", "library/__init__.py", "model.py", "cli/__init__.py"} <= names
 
 
 def test_core_never_imports_textual() -> None:

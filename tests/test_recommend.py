@@ -93,8 +93,8 @@ def test_starred_tagged_and_listed_papers_are_kept(lib: Library) -> None:
     ids = lib.results("").ids()[:5]
     lib.annotations.set_starred([ids[0]], True)
     lib.annotations.add_tags([ids[1]], ["later"])
-    lib.lists.create("ideas")
-    lib.lists.add("ideas", [ids[2]])
+    lib.create_list("ideas")
+    lib.add_to_list("ideas", [ids[2]])
     lib.annotations.set_status([ids[3]], "read")
     lib.annotations.set_status([ids[4]], "skipped")
     lib.annotations.set_starred([ids[4]], True)  # skipped but starred: kept

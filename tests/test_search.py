@@ -209,8 +209,8 @@ def test_annotation_fields_are_searchable_right_after_a_change(lib: Library) -> 
     notes.set_starred([paper.id], True)
     notes.add_tags([paper.id], ["to-cite", "Memory"])
     notes.set_note(paper.id, "Compare with retrieval baselines")
-    lib.lists.create("Reading group")
-    lib.lists.add("reading group", [paper.id])
+    lib.create_list("Reading group")
+    lib.add_to_list("reading group", [paper.id])
     # no flush, no save: the next search sees the change (the overlay is memory)
     assert first_words(lib, "tag:to-cite") == {"MemR³"}
     assert first_words(lib, "tag:memory") == {"MemR³"}

@@ -92,8 +92,9 @@ def _annotated(lib: Library, snap: Snapshot, q: wq.Term) -> set[int]:
     live = set(snap.reader.all_doc_ids())
     found = set()
     for doc, pid in enumerate(snap.all_ids):
-        note = lib.annotations.get(pid)
-        held = {"tags": [t.lower() for t in note.tags], "status": [note.status]}[q.fieldname]
+        annotation = lib.annotations.get(pid)
+        held = {"tags": [t.lower() for t in annotation.tags],
+                "status": [annotation.status]}[q.fieldname]
         if doc in live and text in held:
             found.add(doc)
     return found

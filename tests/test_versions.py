@@ -58,8 +58,8 @@ def test_the_preprint_and_the_proceedings_paper_are_one_row(lib: Library) -> Non
     assert len(shown) == 3 and "arxiv-astro-ph-0601001" not in shown
     hot = _ids(lib, "hot jupiters")
     acta = next(pid for pid in hot if lib.paper(pid).pdf == "https://example.org/acta-56-1.pdf")
-    assert lib.paper_extras(acta)["also_in"] == ["arxiv-astro-ph-0601001"]
-    assert lib.also_in(acta) == ["arXiv astro-ph-0601001"]
+    assert lib.detail(acta).as_json()["also_in"] == ["arxiv-astro-ph-0601001"]
+    assert lib.detail(acta).also_in == ("arXiv astro-ph-0601001",)
     # words only the preprint's abstract has find the row shown for both
     assert _ids(lib, "hipparcos") == [acta]
     assert _ids(lib, "hipparcos", all_versions=True) == ["arxiv-astro-ph-0601001"]
@@ -68,7 +68,7 @@ def test_the_preprint_and_the_proceedings_paper_are_one_row(lib: Library) -> Non
 
 
 def test_a_mark_on_either_version_holds_for_both(lib: Library) -> None:
-    acta = next(pid for pid in _ids(lib, "hot jupiters") if lib.also_in(pid))
+    acta = next(pid for pid in _ids(lib, "hot jupiters") if lib.detail(pid).also_in)
     lib.annotations.add_tags(["arxiv-astro-ph-0601001"], ["planets"])
     assert lib.annotations.get(acta).tags == ("planets",)
     assert _ids(lib, "tag:planets") == [acta]

@@ -31,9 +31,9 @@ from paper_tui import display
 from paper_tui.errors import ConfigError
 from paper_tui.model import Paper, slug
 from paper_tui.venues import display_venue, proceedings
+from paper_tui.vocabulary import CITATION_STYLES as STYLES
 
-STYLES = ("bibtex", "plain", "markdown", "key")
-DEFAULT_STYLE = "bibtex"
+DEFAULT_STYLE = STYLES[0]
 LABELS = {"bibtex": "BibTeX", "plain": "reference", "markdown": "Markdown reference",
           "key": "citation key"}
 
@@ -303,12 +303,6 @@ def _source_entry(bibtex: str, title: str, year: int | None,
     return _SourceEntry(bibtex, key, span)
 
 
-def source_entry(paper: Paper) -> str | None:
-    """The source's own BibTeX entry when it is well formed and describes ``paper``."""
-    entry = _source_entry(paper.bibtex, paper.title, paper.year, paper.authors)
-    return entry.text if entry else None
-
-
 # -- keys --------------------------------------------------------------------------------------
 _STOPWORDS = {"a", "an", "the", "on", "of", "in", "for", "to", "towards", "toward", "with",
               "and", "or", "is", "are", "via", "from", "by", "at", "as", "do", "does", "can",
@@ -515,15 +509,4 @@ def describe(papers: Sequence[Paper], style: str) -> str:
     shown = ", ".join(keys[:3]) + (", …" if len(keys) > 3 else "")
     plural = "citation keys" if style == "key" else label
     return f"{plural} for {len(keys):,} papers ({shown})"
-
-
-def configured_style(config: object) -> tuple[str, str | None]:
-    """The default style from ``citation_style`` in the config, and a problem to report
-    (one line) when the configured value is not a style."""
-    getter = getattr(config, "get", None)
-    value = getter("citation_style", DEFAULT_STYLE) if getter else DEFAULT_STYLE
-    if value in STYLES:
-        return str(value), None
-    return DEFAULT_STYLE, (f"config: citation_style {value!r} is not one of "
-                           f"{', '.join(STYLES)}; using {DEFAULT_STYLE}")
 

@@ -1,20 +1,24 @@
 """Configuration: the shipped ``config.yaml`` <- the user's file <- ``--config FILE``.
 
-Every key has its default in the shipped file. A user file overrides it key by key; an
-unknown key or a value of the wrong type gets one message naming it, and that key keeps
-its default, so one typo never stops the app.
+Every key has its default in the shipped file, and only there. A user file overrides it
+key by key; an unknown key or a value of the wrong type gets one message naming it, and
+that key keeps its default, so one typo never stops the app. What the code reads is
+:class:`Settings`: every key typed and checked once, when the files are loaded.
 """
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import yaml
 
 from paper_tui import paths
+from paper_tui.vocabulary import CITATION_STYLES, SORTS
 
 try:
     from yaml import CSafeLoader as SafeLoader
@@ -26,9 +30,82 @@ except ImportError:  # libyaml missing: the pure-Python loader reads the same YA
 OPEN_MAPPINGS = {"keymap"}
 
 
+@dataclass(frozen=True)
+class TriageSettings:
+    advance_after_triage: bool
+    """After ``i`` / ``r`` / ``x``, move to the next paper."""
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    debounce_ms: float
+    """Wait after a keystroke before searching (never negative)."""
+    history_size: int
+    sort: str
+    """One of :data:`~paper_tui.vocabulary.SORTS`."""
+    all_versions: bool
+
+
+@dataclass(frozen=True)
+class SyncSettings:
+    every_minutes: float
+    """Sync in the app every this many minutes (0: only when asked)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every key of ``config.yaml``, typed and checked (:func:`read_settings`)."""
+
+    library: str
+    bundled_lists: bool
+    citation_style: str
+    """One of :data:`~paper_tui.vocabulary.CITATION_STYLES`."""
+    theme: str
+    """A theme's name (the app checks that it has one by that name)."""
+    keymap: Mapping[str, str]
+    """Action id -> keys, comma-separated (the app checks the ids)."""
+    triage: TriageSettings
+    search: SearchSettings
+    sync: SyncSettings
+
+
+def read_settings(values: Mapping[str, Any], problems: list[str]) -> Settings:
+    """The settings in ``values`` (the shipped keys, each of the shipped type: see
+    :func:`load`); a value that is not one of its choices is said in ``problems`` (one
+    line) and its default used."""
+    search = values["search"]
+    sort = str(search["sort"])
+    if sort not in SORTS:
+        problems.append(f"config search.sort: must be one of {', '.join(SORTS)}, "
+                        f"not {sort!r}; using relevance")
+        sort = SORTS[0]
+    style = str(values["citation_style"])
+    if style not in CITATION_STYLES:
+        problems.append(f"config: citation_style {style!r} is not one of "
+                        f"{', '.join(CITATION_STYLES)}; using {CITATION_STYLES[0]}")
+        style = CITATION_STYLES[0]
+    return Settings(
+        library=str(values["library"]),
+        bundled_lists=bool(values["bundled_lists"]),
+        citation_style=style,
+        theme=str(values["theme"]),
+        keymap=MappingProxyType({str(k): str(v) for k, v in
+                                 (values["keymap"] or {}).items()}),
+        triage=TriageSettings(bool(values["triage"]["advance_after_triage"])),
+        search=SearchSettings(debounce_ms=max(0.0, float(search["debounce_ms"])),
+                              history_size=int(search["history_size"]),
+                              sort=sort, all_versions=bool(search["all_versions"])),
+        sync=SyncSettings(float(values["sync"]["every_minutes"] or 0)),
+    )
+
+
 @dataclass
 class Config:
+    """The config files as read: their merged values, what was wrong with them (one line
+    each), the files read, and the :class:`Settings` they make."""
+
     values: dict[str, Any]
+    settings: Settings
     problems: list[str] = field(default_factory=list)
     sources: list[Path] = field(default_factory=list)
 
@@ -53,10 +130,12 @@ def _read_yaml(path: Path) -> tuple[dict[str, Any], str | None]:
         data = yaml.load(path.read_text("utf-8"), Loader=SafeLoader)
     except OSError as exc:
         return {}, f"{path}: cannot read ({exc.strerror})"
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
+    except yaml.MarkedYAMLError as exc:  # a scanner's or parser's: it knows where
+        mark = exc.problem_mark
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
-        return {}, f"{where}: not valid YAML ({getattr(exc, 'problem', exc)}); using defaults"
+        return {}, f"{where}: not valid YAML ({exc.problem}); using defaults"
+    except yaml.YAMLError as exc:
+        return {}, f"{path}: not valid YAML ({exc}); using defaults"
     if data is None:
         return {}, None
     if not isinstance(data, dict):
@@ -105,21 +184,24 @@ def load(explicit: Path | None = None, *, user_file: Path | None = None) -> Conf
     defaults, problem = _read_yaml(paths.default_config_file())
     if problem:  # the shipped file is ours: a broken one is a bug, say so loudly
         raise RuntimeError(problem)
-    config = Config(copy.deepcopy(defaults))
+    values = copy.deepcopy(defaults)
+    problems: list[str] = []
+    sources: list[Path] = []
     user = user_file if user_file is not None else paths.user_config_file()
     for path in (user, explicit):
         if path is None:
             continue
         if not path.exists():
             if path is explicit:
-                config.problems.append(f"{path}: no such config file; using defaults")
+                problems.append(f"{path}: no such config file; using defaults")
             continue
         data, problem = _read_yaml(path)
         if problem:
-            config.problems.append(problem)
-        _merge(config.values, data, "", path, config.problems)
-        config.sources.append(path)
-    return config
+            problems.append(problem)
+        _merge(values, data, "", path, problems)
+        sources.append(path)
+    settings = read_settings(values, problems)
+    return Config(values, settings, problems, sources)
 
 
 def defaults() -> Config:

@@ -12,17 +12,16 @@ import csv
 import io
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import yaml
 
 from paper_tui import citations, export_refs
 from paper_tui.errors import StoreError
+from paper_tui.export_refs import Annotated
 from paper_tui.model import Paper
 from paper_tui.store.yaml_format import Dumper
-
-if TYPE_CHECKING:
-    from paper_tui.library import Library
+from paper_tui.vocabulary import STAR, status_label
 
 DESCRIPTIONS = {
     "bibtex": "BibTeX entries, for LaTeX and reference managers",
@@ -44,14 +43,14 @@ CSV_COLUMNS = ("id", "title", "authors", "venue", "year", "url", "pdf", "status"
                "tags", "lists", "note")
 
 
-def record(lib: Library, paper: Paper) -> dict[str, Any]:
+def record(lib: Annotated, paper: Paper) -> dict[str, Any]:
     """A paper as a plain mapping: the model's fields plus what the library knows of it."""
     data = {k: v for k, v in paper.to_dict().items() if k not in _INTERNAL}
-    data.update(lib.paper_extras(paper.id))
+    data.update(lib.detail(paper.id).as_json())
     return data
 
 
-def export(lib: Library, papers: Sequence[Paper], fmt: str, *, title: str = "",
+def export(lib: Annotated, papers: Sequence[Paper], fmt: str, *, title: str = "",
            description: str = "") -> str:
     """``papers`` as text in ``fmt``; ``title`` and ``description`` head a Markdown list."""
     if fmt not in FORMATS:
@@ -90,20 +89,20 @@ def _csv(records: list[dict[str, Any]]) -> str:
     return out.getvalue()
 
 
-def _markdown(lib: Library, papers: Sequence[Paper], title: str, description: str) -> str:
+def _markdown(lib: Annotated, papers: Sequence[Paper], title: str, description: str) -> str:
     lines = [f"# {title or 'Papers'}", ""]
     if description:
         lines += [description, ""]
     for number, paper in enumerate(papers, 1):
         lines.append(f"{number}. {citations.markdown(paper)}")
-        note = lib.annotations.get(paper.id)
-        marks = [m for m in ("★" if note.starred else "",
-                             note.status.replace("-", " ") if note.status != "new" else "",
-                             "tags: " + ", ".join(note.tags) if note.tags else "") if m]
+        marked = lib.detail(paper.id)
+        marks = [m for m in (STAR if marked.starred else "",
+                             status_label(marked.status) if marked.status != "new" else "",
+                             "tags: " + ", ".join(marked.tags) if marked.tags else "") if m]
         if marks:
             lines.append("   " + " · ".join(marks))
-        if note.note:
-            lines += ["   > " + line if line else "   >" for line in note.note.split("\n")]
+        if marked.note:
+            lines += ["   > " + line if line else "   >" for line in marked.note.split("\n")]
     if not papers:
         lines.append("(no papers)")
     return "\n".join(lines) + "\n"

@@ -12,13 +12,28 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from paper_tui import citations, display
 from paper_tui.model import Paper
+from paper_tui.vocabulary import Marks
 
-if TYPE_CHECKING:
-    from paper_tui.library import Library
+
+class ExportedMarks(Marks, Protocol):
+    """What an export carries of the reader's work on a paper besides its marks."""
+
+    @property
+    def lists(self) -> Sequence[str]:
+        """The names of the reading lists holding it."""
+
+    def as_json(self) -> dict[str, Any]:
+        """Marks, lists and other versions as the JSON and YAML exports write them."""
+
+
+class Annotated(Protocol):
+    """Where an export reads the reader's work on each paper (the library)."""
+
+    def detail(self, paper_id: str) -> ExportedMarks: ...
 
 PREPRINT_VENUES = {"arxiv", "corr"}
 _DOI = re.compile(r"^https?://(?:dx\.)?doi\.org/(10\..+)$", re.IGNORECASE)
@@ -95,7 +110,7 @@ def _ris_line(tag: str, value: str) -> list[str]:
     return [f"{tag}  - {value}"] if value else []
 
 
-def ris_record(paper: Paper, extras: dict[str, Any]) -> list[str]:
+def ris_record(paper: Paper, marks: ExportedMarks) -> list[str]:
     kind = "UNPB" if _preprint(paper) else "CPAPER" if paper.venue else "GEN"
     out = [f"TY  - {kind}", f"ID  - {paper.id}", *_ris_line("TI", _title(paper))]
     for name in _names(paper):
@@ -106,21 +121,21 @@ def ris_record(paper: Paper, extras: dict[str, Any]) -> list[str]:
     for tag, value in (("T2", paper.venue), ("AB", paper.display_abstract or paper.abstract),
                        ("UR", paper.url), ("L1", paper.pdf), ("DO", _doi(paper.url))):
         out += _ris_line(tag, value)
-    marks = [*paper.keywords, *extras["tags"]]
-    if extras["status"] != "new":
-        marks.append(f"status: {extras['status']}")
-    if extras["starred"]:
-        marks.append("starred")
-    for mark in marks:
-        out += _ris_line("KW", mark)
-    note = extras["note"].strip()
+    keywords = [*paper.keywords, *marks.tags]
+    if marks.status != "new":
+        keywords.append(f"status: {marks.status}")
+    if marks.starred:
+        keywords.append("starred")
+    for keyword in keywords:
+        out += _ris_line("KW", keyword)
+    note = marks.note.strip()
     for line in note.split("\n") if note else ():  # a note's lines: N1 after N1
         out.append(f"N1  - {line}".rstrip())
     return [*out, "ER  - "]
 
 
-def ris(lib: Library, papers: Sequence[Paper]) -> str:
-    records = ["\n".join(ris_record(p, lib.paper_extras(p.id)))
+def ris(lib: Annotated, papers: Sequence[Paper]) -> str:
+    records = ["\n".join(ris_record(p, lib.detail(p.id)))
                for p in citations.unique_papers(papers)]
     return "\n\n".join(records) + "\n" if records else ""
 
@@ -131,18 +146,18 @@ def _org_text(text: str) -> list[str]:
     return [" " + line if line.startswith("*") else line for line in text.split("\n")]
 
 
-def org_entry(paper: Paper, extras: dict[str, Any]) -> list[str]:
+def org_entry(paper: Paper, marks: ExportedMarks) -> list[str]:
     title = _title(paper).replace("\n", " ")
-    todo = _TODO.get(extras["status"], "")
-    tags = [t for t in (_ORG_TAG.sub("_", tag).strip("_") for tag in extras["tags"]) if t]
+    todo = _TODO.get(marks.status, "")
+    tags = [t for t in (_ORG_TAG.sub("_", tag).strip("_") for tag in marks.tags) if t]
     heading = " ".join(p for p in ("*", todo, title) if p)
     if tags:
         heading += "  :" + ":".join(tags) + ":"
     props = {"ID": paper.id, "AUTHORS": ", ".join(display.plain(a) for a in paper.authors),
              "VENUE": paper.venue, "YEAR": str(paper.year or ""), "URL": paper.url,
-             "PDF": paper.pdf, "STATUS": extras["status"],
-             "STARRED": "yes" if extras["starred"] else "",
-             "LISTS": ", ".join(extras["lists"])}
+             "PDF": paper.pdf, "STATUS": marks.status,
+             "STARRED": "yes" if marks.starred else "",
+             "LISTS": ", ".join(marks.lists)}
     out = [heading, ":PROPERTIES:"]
     out += [f":{k}: {v}" for k, v in props.items() if v]
     out.append(":END:")
@@ -150,18 +165,18 @@ def org_entry(paper: Paper, extras: dict[str, Any]) -> list[str]:
              if link]
     if links:
         out.append(" · ".join(links))
-    if extras["note"]:
-        out += ["", *_org_text(extras["note"].strip())]
+    if marks.note:
+        out += ["", *_org_text(marks.note.strip())]
     if paper.abstract:
         out += ["", "#+begin_quote", *_org_text(paper.display_abstract or paper.abstract),
                 "#+end_quote"]
     return out
 
 
-def org(lib: Library, papers: Sequence[Paper], title: str, description: str) -> str:
+def org(lib: Annotated, papers: Sequence[Paper], title: str, description: str) -> str:
     lines = [f"#+TITLE: {title or 'Papers'}", ""]
     if description:
         lines += [*_org_text(description), ""]
     for paper in citations.unique_papers(papers):
-        lines += [*org_entry(paper, lib.paper_extras(paper.id)), ""]
+        lines += [*org_entry(paper, lib.detail(paper.id)), ""]
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -56,6 +56,6 @@ async def test_text_matches_render_paper(started):
     async with started() as (app, _pilot):
         view = app.query_one(AbstractView)
         paper = app.results_screen.current_paper()
-        whole = render_paper(paper, app.annotations.get(paper.id), [], {},
+        whole = render_paper(paper, app.library.annotation(paper.id), [], {},
                              view.get_component_rich_style("abstract--match", partial=True))
         assert view.text.plain == whole.plain

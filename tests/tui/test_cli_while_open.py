@@ -47,13 +47,13 @@ async def test_cli_tags_reach_the_open_app_and_its_triage_is_kept(started, settl
         deadline = last_exit + 5
         while time.monotonic() < deadline:
             await pilot.pause(0.05)
-            if all(app.annotations.get(pid).tags == ("from-cli",)
-                   and app.annotations.get(pid).starred for pid in ids):
+            if all(app.library.annotation(pid).tags == ("from-cli",)
+                   and app.library.annotation(pid).starred for pid in ids):
                 shown_at = time.monotonic()
                 break
         # the saver thread looks at the files every 0.5 s: seen within a second
         assert shown_at is not None and shown_at - last_exit < 1.0
-        assert all(app.annotations.get(pid).status == "to-read" for pid in ids)
+        assert all(app.library.annotation(pid).status == "to-read" for pid in ids)
         await pilot.press("slash", *"tag:from-cli starred:yes status:to-read", "enter")
         await settle(pilot)
         assert sorted(results.results.paper(i).id for i in range(len(results))) == sorted(ids)

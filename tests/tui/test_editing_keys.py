@@ -50,7 +50,7 @@ async def test_mark_all_shown_then_triage_acts_on_all(started, settle):
         results = app.results_screen.results_list
         assert len(results.marked) == len(results) == 38
         await pilot.press("x")
-        assert app.annotations.status_counts().get("skipped") == 38
+        assert app.library.annotations.status_counts().get("skipped") == 38
         await pilot.press("u")
         assert not results.marked
 
@@ -64,7 +64,7 @@ async def test_note_from_the_app_and_quit_guard(started, library_dir):
         app.screen.query_one(TextArea).insert("first note")
         await pilot.press("ctrl+s")
         await pilot.pause()
-        assert app.annotations.get(paper.id).note == "first note"
+        assert app.library.annotation(paper.id).note == "first note"
         await pilot.press("n")
         await pilot.pause()
         app.screen.query_one(TextArea).insert(" and more")
@@ -91,12 +91,12 @@ async def test_add_to_a_new_list_then_open_it_from_the_lists_screen(started):
         assert isinstance(app.screen, ListPicker)
         await pilot.press(*"weekend", "enter")
         await pilot.pause()
-        assert list(app.library.lists.get("weekend").ids) == [paper.id]
+        assert list(app.library.reading_list("weekend").ids) == [paper.id]
         await pilot.press("L")
         await pilot.pause()
         assert isinstance(app.screen, ListsScreen)
         await pilot.press("i")  # app keys do nothing on a screen without results
-        assert app.annotations.get(paper.id).status == "new"
+        assert app.library.annotation(paper.id).status == "new"
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, ReadingListScreen)
@@ -177,18 +177,18 @@ async def test_triage_and_tags_inside_an_opened_reading_list(started):
     async with started() as (app, pilot):
         main_paper = app.results_screen.current_paper()
         ids = [app.results_screen.results_list.results.paper(i).id for i in (5, 6)]
-        app.library.lists.create("queue")
-        app.library.lists.add("queue", ids)
+        app.library.create_list("queue")
+        app.library.add_to_list("queue", ids)
         await pilot.press("L", "enter")
         await pilot.pause()
         assert isinstance(app.screen, ReadingListScreen)
         await pilot.press("i")  # the list's first paper, not the main screen's
-        assert app.annotations.get(ids[0]).status == "to-read"
-        assert app.annotations.get(main_paper.id).status == "new"
+        assert app.library.annotation(ids[0]).status == "to-read"
+        assert app.library.annotation(main_paper.id).status == "new"
         assert app.results_screen.current_paper().id == ids[1]  # advanced within the list
         await pilot.press("t", *"queued", "enter")
         await pilot.pause()
-        assert list(app.annotations.get(ids[1]).tags) == ["queued"]
+        assert list(app.library.annotation(ids[1]).tags) == ["queued"]
         await pilot.press("slash")  # search keys do nothing here
         assert isinstance(app.screen, ReadingListScreen)
         await pilot.press("escape", "escape")

@@ -32,8 +32,8 @@ async def test_the_tag_editor_is_reused_and_starts_clean(started):
         assert suggestions.get_option_at_index(0).id == "rl"  # the tag added a moment ago
         await pilot.press("tab", "enter")  # complete the suggestion, add it
         await pilot.pause()
-    assert list(app.annotations.get(first.id).tags) == ["rl"]
-    assert list(app.annotations.get(second.id).tags) == ["rl"]
+    assert list(app.library.annotation(first.id).tags) == ["rl"]
+    assert list(app.library.annotation(second.id).tags) == ["rl"]
 
 
 async def test_the_note_editor_is_reused_and_still_guards_unsaved_text(started):
@@ -61,7 +61,7 @@ async def test_the_note_editor_is_reused_and_still_guards_unsaved_text(started):
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is app.screen_stack[0]
-    assert app.annotations.get(first.id).note == "kept"
+    assert app.library.annotation(first.id).note == "kept"
 
 
 async def test_a_long_query_scrolls_the_search_box(started, settle):

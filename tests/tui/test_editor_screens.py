@@ -141,7 +141,7 @@ async def test_list_picker_makes_a_new_list_and_adds_to_an_old_one(library, libr
         await pilot.press(*"to read", "enter")
         await pilot.pause()
     assert app.returned == ["to read"]
-    library.lists.create("survey")
+    library.create_list("survey")
     app = Host(lambda: ListPicker(library, [ids[2]]))
     async with app.run_test() as pilot:
         box = app.screen.query_one("#list-options", OptionList)
@@ -151,8 +151,8 @@ async def test_list_picker_makes_a_new_list_and_adds_to_an_old_one(library, libr
     assert app.returned == ["to read"]
     library.annotations.flush()
     with reopened(library_dir) as again:
-        assert list(again.lists.get("to read").ids) == ids
-        assert list(again.lists.get("survey").ids) == []
+        assert list(again.reading_list("to read").ids) == ids
+        assert list(again.reading_list("survey").ids) == []
 
 
 async def test_list_picker_escape_adds_nothing(library):
@@ -162,7 +162,7 @@ async def test_list_picker_escape_adds_nothing(library):
         await pilot.press(*"nope", "escape")
         await pilot.pause()
     assert app.returned == [None]
-    assert list(library.lists.all()) == []
+    assert list(library.reading_lists()) == []
 
 
 async def test_prompt_checks_and_returns_text():

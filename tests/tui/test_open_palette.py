@@ -62,4 +62,4 @@ async def test_the_palette_offers_every_action_and_the_themes(started):
                     if c.title == "Star / unstar")
         paper = app.results_screen.current_paper()
         await star.callback()
-        assert app.annotations.get(paper.id).starred
+        assert app.library.annotation(paper.id).starred

@@ -3,23 +3,32 @@ delete (asks first) and export (format picker + file name, written atomically)."
 
 from __future__ import annotations
 
+import json
+import shutil
+from pathlib import Path
+
 import pytest
 from screen_host import Host, ids_of, reopened
 from textual.widgets import Input, OptionList
 
+from paper_tui import config as config_mod
 from paper_tui import export
+from paper_tui.library import Library
+from paper_tui.tui.app import PaperApp
 from paper_tui.tui.screens.confirm import Confirm, Prompt
 from paper_tui.tui.screens.export_dialog import ExportDialog, file_stem
 from paper_tui.tui.screens.lists_screen import ListsScreen, ReadingListScreen
+
+TEST_DATA = Path(__file__).parents[1] / "data"
 
 
 @pytest.fixture
 def with_lists(library):
     ids = ids_of(library, 4)
-    library.lists.create("survey", "papers for the related-work section")
-    library.lists.add("survey", ids[:3])
-    library.lists.create("later")
-    library.lists.add("later", ids[3:])
+    library.create_list("survey", "papers for the related-work section")
+    library.add_to_list("survey", ids[:3])
+    library.create_list("later")
+    library.add_to_list("later", ids[3:])
     return library, ids
 
 
@@ -51,17 +60,17 @@ async def test_reorder_and_remove_in_an_open_list(with_lists, library_dir):
     async with app.run_test(size=(120, 30)) as pilot:
         await pilot.press("J")  # first paper one down
         await pilot.pause()
-        assert list(library.lists.get("survey").ids) == [ids[1], ids[0], ids[2]]
+        assert list(library.reading_list("survey").ids) == [ids[1], ids[0], ids[2]]
         assert app.screen.results_list.current_paper().id == ids[0]  # the cursor follows it
         await pilot.press("J", "K", "K")
         await pilot.pause()
-        assert list(library.lists.get("survey").ids) == [ids[0], ids[1], ids[2]]
+        assert list(library.reading_list("survey").ids) == [ids[0], ids[1], ids[2]]
         await pilot.press("j", "d")  # remove the second paper
         await pilot.pause()
-        assert list(library.lists.get("survey").ids) == [ids[0], ids[2]]
+        assert list(library.reading_list("survey").ids) == [ids[0], ids[2]]
     library.annotations.flush()
     with reopened(library_dir) as again:
-        assert list(again.lists.get("survey").ids) == [ids[0], ids[2]]
+        assert list(again.reading_list("survey").ids) == [ids[0], ids[2]]
 
 
 async def test_rename_describe_and_delete_asks_first(with_lists, library_dir):
@@ -86,14 +95,14 @@ async def test_rename_describe_and_delete_asks_first(with_lists, library_dir):
         assert isinstance(app.screen, Confirm)
         await pilot.press("n")  # no: nothing deleted
         await pilot.pause()
-        assert library.lists.get("related work") is not None
+        assert library.reading_list("related work") is not None
         await pilot.press("D", "y")
         await pilot.pause()
         assert [o.id for o in box.options] == ["later"]
     library.annotations.flush()
     with reopened(library_dir) as again:
-        assert [rl.name for rl in again.lists.all()] == ["later"]
-    assert library.lists.get("survey") is None
+        assert [rl.name for rl in again.reading_lists()] == ["later"]
+    assert library.reading_list("survey") is None
 
 
 async def test_export_a_list_to_markdown(with_lists, tmp_path, monkeypatch):
@@ -139,3 +148,54 @@ async def test_export_asks_before_replacing_a_file(with_lists, tmp_path):
         await pilot.pause()
     assert app.returned == [target]
     assert target.read_text() == export.export(library, papers, "json", title="two")
+
+
+async def test_every_paper_of_an_open_list_can_be_marked(started, settle):
+    """``V`` in an opened list marks its papers (the list's results have every id)."""
+    async with started() as (app, pilot):
+        shown = app.main.results_list.results
+        ids = [shown.paper(i).id for i in range(3)]
+        app.library.create_list("survey")
+        app.library.add_to_list("survey", ids)
+        await pilot.press("L")
+        await pilot.pause()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ReadingListScreen)
+        await pilot.press("V")
+        await settle(pilot)
+        assert app.screen.results_list.marked == set(ids)
+        assert "3 marked (u clears)" in app.said
+
+
+async def test_an_open_list_shows_its_paper_as_the_main_screen_does(tmp_path, settle):
+    """One way to show the paper under the cursor: an opened list's abstract view says
+    what the main screen's says (here: the paper's other version)."""
+    shutil.copy(TEST_DATA / "formats" / "arxiv-api-old-id.atom", tmp_path / "feed.atom")
+    (tmp_path / "acta.jsonl").write_text(json.dumps(
+        {"title": "Frequency of Hot Jupiters and Very Hot Jupiters from the OGLE-III Transit "
+                  "Surveys Toward the Galactic Bulge and Carina",
+         "authors": ["Andrew Gould", "Susan Dorsher", "B. Scott Gaudi", "Andrzej Udalski"],
+         "venue": "Acta Astronomica", "year": 2006, "abstract": "Hot Jupiters from OGLE-III.",
+         "pdf": "https://example.org/acta-56-1.pdf"}) + "\n", "utf-8")
+    cfg = config_mod.defaults()
+    lib = Library.open(tmp_path / "lib", config=cfg, bundled=False)
+    try:
+        lib.import_paths([tmp_path / "feed.atom", tmp_path / "acta.jsonl"])
+        acta = next(p for p in lib.papers() if p.venue == "Acta Astronomica")
+        lib.create_list("planets")
+        lib.add_to_list("planets", [acta.id])
+        app = PaperApp(lib, cfg)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            main = app.main.results_list
+            main.cursor = main.results.index_of(acta.id)
+            await pilot.pause()
+            on_main = app.main.abstract.text.plain
+            assert "also in: arXiv astro-ph-0601001" in on_main
+            app.push_screen(ReadingListScreen(lib, "planets"))
+            await settle(pilot)
+            assert isinstance(app.screen, ReadingListScreen)
+            assert app.screen.abstract.text.plain == on_main
+    finally:
+        lib.close()

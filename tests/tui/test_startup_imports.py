@@ -37,7 +37,7 @@ def test_the_app_path_imports_only_the_first_screen() -> None:
     code = ("import sys\n"
             "from paper_tui.cli import build_parser, commands_needed\n"
             "build_parser(commands_needed([])).parse_args([])\n"
-            "import paper_tui.cli.context, paper_tui.tui.app\n"
+            "import paper_tui.library.context, paper_tui.tui.app\n"
             f"print([m for m in {NOT_AT_STARTUP!r} if m in sys.modules])\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)

@@ -11,8 +11,7 @@ from paper_tui.library import Library
 
 
 def status(app, i: int) -> str:
-    note = app.annotations.get(app.results_screen.results_list.results.paper(i).id)
-    return note.status
+    return app.library.annotation(app.results_screen.results_list.results.paper(i).id).status
 
 
 def confirmations(app) -> list[str]:
@@ -50,10 +49,10 @@ async def test_star_toggles_without_moving(started):
     async with started() as (app, pilot):
         paper = app.results_screen.current_paper()
         await pilot.press("s")
-        assert app.annotations.get(paper.id).starred
+        assert app.library.annotation(paper.id).starred
         assert app.results_screen.current_paper() == paper
         await pilot.press("s")
-        assert not app.annotations.get(paper.id).starred
+        assert not app.library.annotation(paper.id).starred
         assert [m.split(":")[0] for m in confirmations(app)[-2:]] == ["starred", "unstarred"]
 
 
@@ -70,7 +69,8 @@ async def test_undo_reverts_the_last_change(started):
     async with started() as (app, pilot):
         await pilot.press("i", "s")
         await pilot.press("z")
-        assert not app.annotations.get(app.results_screen.results_list.results.paper(1).id).starred
+        second = app.results_screen.results_list.results.paper(1)
+        assert not app.library.annotation(second.id).starred
         await pilot.press("z")
         assert status(app, 0) == "new"
         assert any("undone" in m for m in confirmations(app))

@@ -110,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: list[str]) -> int:
     argv, open_paths = split_open_paths(argv, frozenset(COMMANDS))
     args = build_parser(commands_needed(argv)).parse_args(argv)
-    from paper_tui.cli.context import Context  # the library: after parsing (--help, errors)
+    from paper_tui.library.context import Context  # after parsing (--help, errors)
 
     ctx = Context(library_dir=args.library, config_file=args.config)
     try:

@@ -16,11 +16,11 @@ import tempfile
 from pathlib import Path
 
 from paper_tui import atomic, export
-from paper_tui.cli.context import Context
 from paper_tui.cli.output import line, print_json
 from paper_tui.errors import StoreError
-from paper_tui.library import Library
-from paper_tui.store import STATUSES, Annotation
+from paper_tui.library import Library, ReadingList
+from paper_tui.library.context import Context
+from paper_tui.vocabulary import STATUSES, count, mark_words
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -98,20 +98,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=cmd_orphans)
 
 
-def _summary(paper_id: str, note: Annotation) -> str:
-    parts = [paper_id, note.status]
-    if note.starred:
-        parts.append("★")
-    if note.tags:
-        parts.append("tags: " + ", ".join(note.tags))
-    return "  ".join(parts)
-
-
 def _done(lib: Library, ids: list[str]) -> int:
     """Wait for the change to be on disk, then say what each paper now carries."""
-    lib.annotations.flush()
+    lib.flush()
     for paper_id in ids:
-        print(_summary(paper_id, lib.annotations.get(paper_id)))
+        print("  ".join([paper_id, *mark_words(lib.annotation(paper_id))]))
     return 0
 
 
@@ -122,28 +113,28 @@ def _resolve(lib: Library, ids: list[str]) -> list[str]:
 def cmd_tag(args: argparse.Namespace, ctx: Context) -> int:
     lib = ctx.library
     ids = _resolve(lib, [args.id])
-    lib.annotations.add_tags(ids, args.tags)
+    lib.add_tags(ids, args.tags)
     return _done(lib, ids)
 
 
 def cmd_untag(args: argparse.Namespace, ctx: Context) -> int:
     lib = ctx.library
     ids = _resolve(lib, [args.id])
-    lib.annotations.remove_tags(ids, args.tags)
+    lib.remove_tags(ids, args.tags)
     return _done(lib, ids)
 
 
 def cmd_status(args: argparse.Namespace, ctx: Context) -> int:
     lib = ctx.library
     ids = _resolve(lib, args.ids)
-    lib.annotations.set_status(ids, args.status)
+    lib.set_status(ids, args.status)
     return _done(lib, ids)
 
 
 def cmd_star(args: argparse.Namespace, ctx: Context) -> int:
     lib = ctx.library
     ids = _resolve(lib, args.ids)
-    lib.annotations.set_starred(ids, args.starred)
+    lib.set_starred(ids, args.starred)
     return _done(lib, ids)
 
 
@@ -151,19 +142,19 @@ def cmd_note(args: argparse.Namespace, ctx: Context) -> int:
     lib = ctx.library
     paper_id = lib.resolve(args.id)
     if args.set is not None:
-        lib.annotations.set_note(paper_id, args.set)
+        lib.set_note(paper_id, args.set)
     elif args.append is not None:
-        lib.annotations.append_note(paper_id, args.append)
+        lib.append_note(paper_id, args.append)
     else:
-        if lib.annotations.read_only_reason:
-            raise StoreError(lib.annotations.read_only_reason)
-        text = _edit(lib.annotations.get(paper_id).note)
+        if lib.read_only_reason:
+            raise StoreError(lib.read_only_reason)
+        text = _edit(lib.annotation(paper_id).note)
         if text is None:
             print("paper-tui: note unchanged (the editor failed)", file=sys.stderr)
             return 1
-        lib.annotations.set_note(paper_id, text)
-    lib.annotations.flush()
-    note = lib.annotations.get(paper_id).note
+        lib.set_note(paper_id, text)
+    lib.flush()
+    note = lib.annotation(paper_id).note
     print(note if note else f"{paper_id}: no note")
     return 0
 
@@ -183,10 +174,9 @@ def _edit(text: str) -> str | None:
 
 def cmd_lists(args: argparse.Namespace, ctx: Context) -> int:
     lib = ctx.library
-    lists = lib.lists
     verb = args.verb
     if verb is None:
-        everything = lists.all()
+        everything = lib.reading_lists()
         if args.json:
             print_json([{"name": rl.name, "description": rl.description, "count": len(rl.ids),
                          "ids": list(rl.ids)} for rl in everything])
@@ -194,49 +184,56 @@ def cmd_lists(args: argparse.Namespace, ctx: Context) -> int:
             print("no reading lists yet: paper-tui lists create NAME", file=sys.stderr)
         for rl in [] if args.json else everything:
             about = rl.description.split("\n", 1)[0]
-            print(f"{rl.name}  ({len(rl.ids)} paper{'s' if len(rl.ids) != 1 else ''})"
-                  + (f"  {about}" if about else ""))
+            print(f"{rl.name}  ({count(len(rl.ids), 'paper')})" + (f"  {about}" if about else ""))
         return 0
     if verb == "show":
         return _show_list(lib, args.name, args.json)
     if verb == "create":
-        rl = lists.create(args.name, args.description)
-        lib.annotations.flush()
+        rl = lib.create_list(args.name, args.description)
+        lib.flush()
         print(f"created list “{rl.name}”")
     elif verb == "add":
         ids = _resolve(lib, args.ids)
-        if lists.get(args.name) is None:
-            lists.create(args.name)
+        if lib.reading_list(args.name) is None:
+            lib.create_list(args.name)
             print(f"created list “{args.name.strip()}”", file=sys.stderr)
-        added = lists.add(args.name, ids)
-        lib.annotations.flush()
-        print(f"added {added} of {len(ids)} to “{lists.get(args.name).name}”")  # type: ignore
+        added = lib.add_to_list(args.name, ids)
+        lib.flush()
+        print(f"added {added} of {len(ids)} to “{_existing(lib, args.name).name}”")
     elif verb == "remove":
         ids = [_resolve_member(lib, args.name, i) for i in args.ids]
-        removed = lists.remove(args.name, ids)
-        lib.annotations.flush()
-        print(f"removed {removed} from “{lists.get(args.name).name}”")  # type: ignore
+        removed = lib.remove_from_list(args.name, ids)
+        lib.flush()
+        print(f"removed {removed} from “{_existing(lib, args.name).name}”")
     elif verb == "rename":
-        lists.rename(args.name, args.new_name)
-        lib.annotations.flush()
-        print(f"renamed to “{lists.get(args.new_name).name}”")  # type: ignore
+        lib.rename_list(args.name, args.new_name)
+        lib.flush()
+        print(f"renamed to “{_existing(lib, args.new_name).name}”")
     elif verb == "delete":
-        lists.delete(args.name)
-        lib.annotations.flush()
+        lib.delete_list(args.name)
+        lib.flush()
         print(f"deleted list “{args.name}”")
     elif verb == "describe":
-        lists.describe(args.name, args.text)
-        lib.annotations.flush()
+        lib.describe_list(args.name, args.text)
+        lib.flush()
     elif verb == "move":
-        lists.move(args.name, _resolve_member(lib, args.name, args.id), args.position - 1)
-        lib.annotations.flush()
+        lib.move_in_list(args.name, _resolve_member(lib, args.name, args.id), args.position - 1)
+        lib.flush()
         return _show_list(lib, args.name, False)
     return 0
 
 
+def _existing(lib: Library, name: str) -> ReadingList:
+    """The list of that name (:class:`StoreError` when there is none)."""
+    rl = lib.reading_list(name)
+    if rl is None:
+        raise StoreError(f"no reading list named {name!r}")
+    return rl
+
+
 def _resolve_member(lib: Library, name: str, key: str) -> str:
     """A list member by id or prefix, even when the paper has left the library."""
-    rl = lib.lists.get(name)
+    rl = lib.reading_list(name)
     if rl is not None and key in rl.ids:
         return key
     matches = [pid for pid in rl.ids if pid.startswith(key)] if rl else []
@@ -244,17 +241,15 @@ def _resolve_member(lib: Library, name: str, key: str) -> str:
 
 
 def _show_list(lib: Library, name: str, as_json: bool) -> int:
-    rl = lib.lists.get(name)
-    if rl is None:
-        raise StoreError(f"no reading list named {name!r}")
+    rl = _existing(lib, name)
     if as_json:
         print_json({"name": rl.name, "description": rl.description, "ids": list(rl.ids)})
         return 0
-    print(f"{rl.name}  ({len(rl.ids)} paper{'s' if len(rl.ids) != 1 else ''})")
+    print(f"{rl.name}  ({count(len(rl.ids), 'paper')})")
     if rl.description:
         print(rl.description)
     for number, paper_id in enumerate(rl.ids, 1):
-        paper = lib.index.get(paper_id)
+        paper = lib.lookup(paper_id)
         print(f"{number:>3}. " + (line(paper) if paper else f"{paper_id}  (not in the library)"))
     return 0
 
@@ -263,12 +258,10 @@ def cmd_export(args: argparse.Namespace, ctx: Context) -> int:
     lib = ctx.library
     title = description = ""
     if args.list is not None:
-        rl = lib.lists.get(args.list)
-        if rl is None:
-            raise StoreError(f"no reading list named {args.list!r}")
+        rl = _existing(lib, args.list)
         papers = []
         for paper_id in rl.ids:
-            paper = lib.index.get(paper_id)
+            paper = lib.lookup(paper_id)
             if paper is None:
                 print(f"paper-tui: {paper_id} is in “{rl.name}” but not in the library; "
                       "left out", file=sys.stderr)
@@ -278,7 +271,7 @@ def cmd_export(args: argparse.Namespace, ctx: Context) -> int:
     else:
         papers = [hit.paper for hit in lib.search(args.query, limit=None).hits]
         title = f"Search: {args.query}" if args.query.strip() else "All papers"
-    text = export.export(lib, papers, args.format, title=title, description=description)
+    text = lib.export(papers, args.format, title=title, description=description)
     if args.output is None:
         sys.stdout.write(text)
         return 0
@@ -286,18 +279,17 @@ def cmd_export(args: argparse.Namespace, ctx: Context) -> int:
         atomic.write_text(args.output, text)
     except OSError as exc:
         raise StoreError(f"{args.output}: cannot write ({exc.strerror or exc})") from None
-    print(f"wrote {len(papers)} paper{'s' if len(papers) != 1 else ''} to {args.output}",
-          file=sys.stderr)
+    print(f"wrote {count(len(papers), 'paper')} to {args.output}", file=sys.stderr)
     return 0
 
 
 def cmd_tags(args: argparse.Namespace, ctx: Context) -> int:
-    counts = ctx.library.annotations.tag_counts()
+    counts = ctx.library.tag_counts()
     if args.json:
         print_json(counts)
         return 0
-    for tag, count in counts.items():
-        print(f"{count:>6}  {tag}")
+    for tag, n in counts.items():
+        print(f"{n:>6}  {tag}")
     if not counts:
         print("no tags yet: paper-tui tag ID TAG", file=sys.stderr)
     return 0
@@ -307,15 +299,11 @@ def cmd_orphans(args: argparse.Namespace, ctx: Context) -> int:
     lib = ctx.library
     orphans = lib.orphans()
     if args.json:
-        print_json([{"id": pid, **lib.paper_extras(pid)} for pid in orphans])
+        print_json([{"id": pid, **lib.detail(pid).as_json()} for pid in orphans])
         return 0
     for pid in orphans:
-        extras = lib.paper_extras(pid)
-        what = [extras["status"]] + (["★"] if extras["starred"] else [])
-        what += [f"tags: {', '.join(extras['tags'])}"] if extras["tags"] else []
-        what += [f"lists: {', '.join(extras['lists'])}"] if extras["lists"] else []
-        what += ["note"] if extras["note"] else []
-        print(f"{pid}  " + "  ".join(what))
-    print(f"{len(orphans)} annotated or listed id{'s' if len(orphans) != 1 else ''} "
+        detail = lib.detail(pid)
+        print("  ".join([pid, *mark_words(detail.annotation, detail.lists)]))
+    print(f"{count(len(orphans), 'annotated or listed id')} "
           "not in the library (kept; they come back with their papers)", file=sys.stderr)
     return 0

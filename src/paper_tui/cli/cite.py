@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from paper_tui import citations, clipboard
-from paper_tui.cli.context import Context
+from paper_tui.library.context import Context
 
 EXIT_NO_CLIPBOARD = 3
 """``cite --copy`` found neither a clipboard nor a terminal: the citation went to stdout."""
@@ -29,18 +29,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_cite(args: argparse.Namespace, ctx: Context) -> int:
-    style = args.format
-    if style is None:
-        style, problem = citations.configured_style(ctx.config)
-        if problem:
-            print(f"paper-tui: {problem}", file=sys.stderr)
     lib = ctx.library
-    papers = [lib.paper(paper_id) for paper_id in args.ids]
-    text = citations.cite(papers, style)
+    citation = lib.cite([lib.paper(paper_id) for paper_id in args.ids], args.format)
+    text, what = citation.text, citation.what
     if not args.copy:
         print(text)
         return 0
-    what = citations.describe(papers, style)
     result = clipboard.copy(text, what=what)
     if result.ok:
         print(f"paper-tui: {result.message}", file=sys.stderr)

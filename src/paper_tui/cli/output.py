@@ -15,7 +15,7 @@ _INTERNAL = {"title_emphasis", "abstract_emphasis"}
 def record(lib: Library, paper: Paper, **extra: Any) -> dict[str, Any]:
     """A paper as a JSON object: the model's fields plus what the library knows of it."""
     data = {k: v for k, v in paper.to_dict().items() if k not in _INTERNAL}
-    data.update(lib.paper_extras(paper.id))
+    data.update(lib.detail(paper.id).as_json())
     data.update(extra)
     return data
 

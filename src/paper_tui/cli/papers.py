@@ -7,11 +7,12 @@ import re
 import sys
 import textwrap
 
-from paper_tui.cli.context import Context, progress_printer
 from paper_tui.cli.output import line, print_json, record
 from paper_tui.errors import QueryError
 from paper_tui.library import SORTS
+from paper_tui.library.context import Context, progress_printer
 from paper_tui.model import DERIVED_TITLE, NO_ABSTRACT
+from paper_tui.vocabulary import count, member_marks
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -66,7 +67,7 @@ def cmd_import(args: argparse.Namespace, ctx: Context) -> int:
         print(f"paper-tui: skipped {skipped}", file=sys.stderr)
     for error in report.errors:
         print(f"paper-tui: {error}", file=sys.stderr)
-    print(f"{report.papers:,} papers from {len(report.sources)} file(s): "
+    print(f"{count(report.papers, 'paper')} from {len(report.sources)} file(s): "
           f"{report.added:,} new, {report.unchanged:,} already in the library"
           + (f", {report.updated:,} updated" if report.updated else "")
           + (f", {len(report.skipped):,} record(s) skipped" if report.skipped else "")
@@ -117,11 +118,10 @@ def cmd_search(args: argparse.Namespace, ctx: Context) -> int:
 def cmd_show(args: argparse.Namespace, ctx: Context) -> int:
     lib = ctx.library
     paper = lib.paper(args.id)
-    from paper_tui.team.layer import Team
-
-    team = Team(lib.root).annotators(paper.id)
+    lib.reload_team()
+    detail = lib.detail(paper.id, team=True)
     if args.json:
-        print_json(record(lib, paper, team=team))
+        print_json(record(lib, paper, team={m.name: m.as_json() for m in detail.team}))
         return 0
     print(paper.display_title)
     if paper.title_generated:
@@ -137,21 +137,16 @@ def cmd_show(args: argparse.Namespace, ctx: Context) -> int:
             print(f"{label + ':':<8} {value}")
     if paper.truncated:
         print("(the abstract is cut at the start in the source list)")
-    extras = lib.paper_extras(paper.id)
-    print(f"Status:  {extras['status']}" + ("  ★ starred" if extras["starred"] else ""))
-    for label, values in (("Tags", extras["tags"]), ("Lists", extras["lists"])):
+    print(f"Status:  {detail.status}" + ("  ★ starred" if detail.starred else ""))
+    for label, values in (("Tags", detail.tags), ("Lists", detail.lists)):
         if values:
             print(f"{label + ':':<8} {', '.join(values)}")
-    for name, seen in team.items():
-        did = [seen["status"]] if seen["status"] != "new" else []
-        did += ["★ starred"] if seen["starred"] else []
-        did += [f"tags {', '.join(seen['tags'])}"] if seen["tags"] else []
-        did += ["a note"] if seen["note"] else []
-        print(f"{'Team:':<8} {name}: {', '.join(did)}")
+    for member in detail.team:
+        print(f"{'Team:':<8} {member.name}: {member_marks(member)}")
     print()
     print(textwrap.fill(paper.display_abstract, width=88) if paper.abstract
           else NO_ABSTRACT)
-    if extras["note"]:
+    if detail.note:
         print("\nNote:")
-        print(textwrap.indent(extras["note"], "  "))
+        print(textwrap.indent(detail.note, "  "))
     return 0

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from paper_tui.cli.context import Context
 from paper_tui.cli.output import line, print_json, record
+from paper_tui.library.context import Context
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,7 +31,7 @@ def cmd_recommend(args: argparse.Namespace, ctx: Context) -> int:
     if args.json:
         rows = []
         for item in found.items:
-            extra = {"score": round(item.score, 4)}
+            extra: dict[str, object] = {"score": round(item.score, 4)}
             if args.explain:
                 why = found.explain(item.paper.id)
                 extra["explain"] = {

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 
 from paper_tui import paths
-from paper_tui.cli.context import Context
 from paper_tui.cli.output import print_json
+from paper_tui.library.context import Context
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -17,12 +17,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def cmd_config(args: argparse.Namespace, ctx: Context) -> int:
     user = paths.user_config_file()
-    library = paths.library_dir(ctx.library_dir or ctx.config.get("library") or None)
-    info = {
+    library = paths.library_dir(ctx.library_dir or ctx.config.settings.library or None)
+    read = [str(p) for p in ctx.config.sources]
+    info: dict[str, object] = {
         "defaults": str(paths.default_config_file()),
         "user_config": str(user),
         "user_config_exists": user.exists(),
-        "read": [str(p) for p in ctx.config.sources],
+        "read": read,
         "themes": str(paths.user_themes_dir()),
         "library": str(library),
         "problems": ctx.config.problems,
@@ -32,7 +33,7 @@ def cmd_config(args: argparse.Namespace, ctx: Context) -> int:
         return 0
     print(f"defaults:     {info['defaults']}")
     print(f"your config:  {user}" + ("" if user.exists() else "  (not created yet)"))
-    for path in info["read"]:
+    for path in read:
         print(f"read:         {path}")
     print(f"your themes:  {info['themes']}")
     print(f"library:      {library}")

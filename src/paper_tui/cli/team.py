@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from paper_tui.cli.context import Context
+from paper_tui.library.context import Context
 
 STEP = "step: "
 LISTED = "papers or lists came in"
@@ -35,8 +35,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_sync(args: argparse.Namespace, ctx: Context) -> int:
-    from paper_tui.team.sync import sync
-
     show = None
     if args.steps:
         def show(message: str) -> None:
@@ -46,7 +44,7 @@ def cmd_sync(args: argparse.Namespace, ctx: Context) -> int:
             sys.stderr.write(f"\r\x1b[Ksync: {message}")
             sys.stderr.flush()
 
-    report = sync(ctx.library, remote=args.remote, name=args.name, progress=show)
+    report = ctx.library.sync_team(remote=args.remote, name=args.name, progress=show)
     if show is not None:
         sys.stderr.write("\r\x1b[K")
     for note in report.notes:

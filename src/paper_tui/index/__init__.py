@@ -23,6 +23,7 @@ object the library uses). Nothing in an index names one of our classes: code can
 from paper_tui.index.paper_index import PaperIndex
 from paper_tui.index.results import (
     Hit,
+    Results,
     ResultSet,
     SearchPage,
     fragments,
@@ -40,5 +41,5 @@ from paper_tui.index.schema import (
 )
 
 __all__ = ["SCHEMA_VERSION", "SORTS", "FoldFilter", "FoldedText", "Hit", "PaperIndex",
-           "ResultSet", "SearchPage", "Spans", "fragments", "highlight_spans", "page_of", "stem",
-           "terms_of"]
+           "ResultSet", "Results", "SearchPage", "Spans", "fragments", "highlight_spans",
+           "page_of", "stem", "terms_of"]

@@ -52,7 +52,8 @@ class PaperIndex:
     It holds only what comes from sources. The reader's annotations are answered at query
     time from ``annotations`` (the overlay's sets, see :meth:`use_annotations`)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, on_rebuild: Callable[[str], None] | None = None) -> None:
+        """``on_rebuild(reason)``: told when an unreadable index is about to be rebuilt."""
         self.path = path
         self._ix: windex.Index | None = None
         self._snap: Snapshot | None = None
@@ -61,8 +62,7 @@ class PaperIndex:
         self._parser: qparser.QueryParser | None = None
         self._vocab = Vocabulary(path / VOCAB_FILE)
         self.annotations: AnnotationFilter | None = None
-        self.on_rebuild: Callable[[str], None] | None = None
-        """Told (with the reason) when an unreadable index is about to be rebuilt."""
+        self.on_rebuild = on_rebuild
 
     def use_annotations(self, sets: AnnotationSets, people: AnnotationSets | None = None
                         ) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Protocol, runtime_checkable
 
 from whoosh.query.qcore import QueryError as WhooshQueryError
 
@@ -49,9 +50,64 @@ class SearchPage:
     error: str | None = None
 
 
-def page_of(results, limit: int | None, offset: int) -> SearchPage:
-    """One page of a result set's hits (any object with its interface: the app's "for
-    you" order too); the set is closed after."""
+@runtime_checkable
+class Results(Protocol):
+    """Hits in order, each paper loaded only when asked for: what the fronts read of any
+    result set. :class:`ResultSet` (a query's hits in the index), the recommender's "for
+    you" order and an opened reading list's papers all are one."""
+
+    @property
+    def query(self) -> str:
+        """The query these are the hits of ("" for none)."""
+
+    @property
+    def sort(self) -> str:
+        """Their order: one of :data:`~paper_tui.vocabulary.SORTS`, or a result set's own
+        (a reading list's)."""
+
+    @property
+    def sort_label(self) -> str | None:
+        """What the status line says of the order when it has more to say than the sort
+        asked for ("for you: 12 kept, 31 skipped"); None when it has not."""
+
+    @property
+    def error(self) -> str | None:
+        """Why the query could not be read (then there are no hits)."""
+
+    @property
+    def total(self) -> int:
+        """How many hits (``len``)."""
+
+    @property
+    def suggestion(self) -> str | None:
+        """"Did you mean …" when nothing matched."""
+
+    def __len__(self) -> int: ...
+
+    def paper(self, i: int) -> Paper:
+        """The ``i``-th hit's paper."""
+
+    def hit(self, i: int) -> Hit:
+        """The ``i``-th hit: its paper, score and matched words."""
+
+    def score(self, i: int) -> float | None:
+        """The ``i``-th hit's relevance score; None when the order is not by relevance."""
+
+    def highlights(self, i: int, fields: tuple[str, ...] = ("title", "abstract")) -> Spans:
+        """Spans of the matched words in the ``i``-th paper's display title / abstract."""
+
+    def ids(self) -> list[str]:
+        """Every hit's paper id, in order."""
+
+    def index_of(self, paper_id: str) -> int | None:
+        """Where a paper is among the hits (None: it is not)."""
+
+    def close(self) -> None:
+        """Let go of the loaded papers (the set is not read again)."""
+
+
+def page_of(results: Results, limit: int | None, offset: int) -> SearchPage:
+    """One page of a result set's hits; the set is closed after."""
     try:
         end = len(results) if limit is None else min(len(results), offset + limit)
         return SearchPage([results.hit(i) for i in range(offset, end)], results.total,
@@ -246,6 +302,11 @@ class ResultSet:
     @property
     def total(self) -> int:
         return self._count
+
+    @property
+    def sort_label(self) -> str | None:
+        """Nothing to say beyond the sort's name."""
+        return None
 
     @property
     def suggestion(self) -> str | None:

@@ -489,11 +489,6 @@ class Snapshot:
                 ids.extend(reader.column_reader("id"))
             return ids
 
-    @property
-    def default_order(self) -> list[int]:
-        """Every paper by venue, newest year, title: the empty query's list."""
-        return self.order("list")
-
     def order(self, sort: str) -> list[int]:
         """Live documents sorted for ``sort``: "list" (venue, newest year, title), "year"
         (newest first, then title) or "title". Computed once per index version and kept

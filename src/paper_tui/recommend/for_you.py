@@ -8,17 +8,18 @@ triaged ones, also by score; papers it cannot score keep the query's order after
 
 from __future__ import annotations
 
-from typing import Any
-
+from paper_tui.index import Hit, Results, Spans
+from paper_tui.model import Paper
 from paper_tui.recommend.ranking import Recommender
+from paper_tui.vocabulary import FOR_YOU
 
 
 class ForYouResults:
-    """The interface of :class:`paper_tui.index.ResultSet` the fronts use, reordered."""
+    """``results`` reordered (a :class:`~paper_tui.index.Results` too)."""
 
-    sort = "for-you"
+    sort = FOR_YOU
 
-    def __init__(self, results: Any, recommender: Recommender) -> None:
+    def __init__(self, results: Results, recommender: Recommender) -> None:
         self._results = results
         self.query = results.query
         self.error = results.error
@@ -46,16 +47,16 @@ class ForYouResults:
     def suggestion(self) -> str | None:
         return self._results.suggestion
 
-    def paper(self, i: int):
+    def paper(self, i: int) -> Paper:
         return self._results.paper(self._order[i])
 
-    def hit(self, i: int):
+    def hit(self, i: int) -> Hit:
         return self._results.hit(self._order[i])
 
     def score(self, i: int) -> float | None:
         return None
 
-    def highlights(self, i: int, fields: tuple[str, ...] = ("title", "abstract")):
+    def highlights(self, i: int, fields: tuple[str, ...] = ("title", "abstract")) -> Spans:
         return self._results.highlights(self._order[i], fields)
 
     def ids(self) -> list[str]:
@@ -63,9 +64,6 @@ class ForYouResults:
 
     def index_of(self, paper_id: str) -> int | None:
         return self._index_of.get(paper_id)
-
-    def facets(self) -> dict[str, dict[str, int]]:
-        return self._results.facets()
 
     def close(self) -> None:
         self._results.close()

@@ -41,5 +41,5 @@ def labels_from(records: Mapping[str, Mapping[str, Any]],
 
 def library_labels(library) -> Labels:
     """The labels of a :class:`~paper_tui.library.Library` (its public annotation calls)."""
-    listed = (paper_id for lst in library.lists.all() for paper_id in lst.ids)
+    listed = (paper_id for lst in library.reading_lists() for paper_id in lst.ids)
     return labels_from(library.annotations.store.snapshot(), listed)

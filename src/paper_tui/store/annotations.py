@@ -26,8 +26,8 @@ from paper_tui.store.overlay import NoteTerms, Overlay
 from paper_tui.store.reading_lists import SCHEMA as LIST_SCHEMA
 from paper_tui.store.reading_lists import ReadingLists, clean_text
 from paper_tui.store.schema import Field, Record, Schema, unique, words
+from paper_tui.vocabulary import STATUSES, count
 
-STATUSES = ("new", "to-read", "read", "skipped")
 SCHEMA = Schema(
     section="papers",
     title="annotations",
@@ -66,21 +66,27 @@ class _Entry:
     before: dict[str, Record | None]  # key -> the fields as they were, None: did not exist
 
 
+def _only_version(paper_id: str) -> tuple[str, ...]:
+    return (paper_id,)
+
+
 def clean_tags(tags: Iterable[str]) -> list[str]:
     """Tags as stored: trimmed, inner spaces single, split at commas, no empty ones."""
     return [t for tag in tags for t in (words(part) for part in tag.split(",")) if t]
 
 
 class Annotations:
-    def __init__(self, root: Path, note_terms: NoteTerms | None = None) -> None:
+    def __init__(self, root: Path, note_terms: NoteTerms | None = None, *,
+                 versions_of: Callable[[str], Sequence[str]] | None = None) -> None:
+        """``versions_of(paper_id)``: every version of a paper from two sources (the
+        library's index knows them): a change to one is made to all, and a paper with none
+        shows another's. Without it each paper is its only version."""
         self.store = YamlStore(root / "annotations.yaml", SCHEMA)
         self.lists = ReadingLists(YamlStore(root / "reading-lists.yaml", LIST_SCHEMA),
                                   self._commit)
         self._stores = (self.store, self.lists.store)
         self._overlay = Overlay(note_terms or _plain_words, self._searchable_all)
-        self.versions_of: Callable[[str], Sequence[str]] = lambda paper_id: (paper_id,)
-        """Every version of a paper from two sources (the library sets it from the index):
-        a change to one is made to all, and a paper with none shows another's."""
+        self.versions_of: Callable[[str], Sequence[str]] = versions_of or _only_version
         self._undo: deque[_Entry] = deque(maxlen=UNDO_LIMIT)
         self._save_listeners: list[Callable[[str | None], None]] = []
         self._change_listeners: list[Callable[[set[str]], None]] = []
@@ -90,6 +96,7 @@ class Annotations:
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
         self._tag_spelling: tuple[int, dict[str, str]] = (-1, {})
+        self._tag_counts: tuple[int, dict[str, int]] = (-1, {})
 
     # -- reading ---------------------------------------------------------------------------
     def _ready(self) -> YamlStore:
@@ -135,13 +142,20 @@ class Annotations:
         return " · ".join(reasons) if reasons else None
 
     def tag_counts(self) -> dict[str, int]:
-        """Every tag (first spelling seen) with how many papers carry it, most used first."""
-        counts: Counter[str] = Counter()
-        spelling = self._spellings()
-        for record in self._ready().snapshot().values():
-            for tag in record.get("tags", ()):
-                counts[spelling.get(tag.casefold(), tag)] += 1
-        return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0].casefold())))
+        """Every tag (first spelling seen) with how many papers carry it, most used first
+        (counted again only after the annotations changed)."""
+        store = self._ready()
+        version, counted = self._tag_counts
+        now = store.version  # before counting: a change meanwhile is counted next time
+        if version != now:
+            counts: Counter[str] = Counter()
+            spelling = self._spellings()
+            for record in store.snapshot().values():
+                for tag in record.get("tags", ()):
+                    counts[spelling.get(tag.casefold(), tag)] += 1
+            counted = dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0].casefold())))
+            self._tag_counts = (now, counted)
+        return dict(counted)
 
     def status_counts(self) -> dict[str, int]:
         """Papers per status other than ``new`` (the default, which is not stored)."""
@@ -245,7 +259,7 @@ class Annotations:
                 if store.put(pid, {**record, **fields}, now):
                     before[pid] = old
         if before:
-            subject = next(iter(before)) if len(before) == 1 else f"{len(before)} papers"
+            subject = next(iter(before)) if len(before) == 1 else count(len(before), "paper")
             self._commit(f"{what} on {subject}", store, before)
 
     def _commit(self, description: str, store: YamlStore,

@@ -15,6 +15,7 @@ from typing import TypeVar
 from paper_tui.errors import StoreError
 from paper_tui.store.file_store import YamlStore
 from paper_tui.store.schema import Field, Record, Schema, words
+from paper_tui.vocabulary import count
 
 _DESCRIPTION = Field("description", "text")
 _PAPERS = Field("papers", "sequence")
@@ -152,7 +153,8 @@ class ReadingLists:
             added.extend(pid for pid in dict.fromkeys(ids) if pid not in papers)
             return papers + tuple(added)
 
-        self._change(name, _PAPERS, more, lambda key: f"add {_papers(len(added))} to “{key}”")
+        self._change(name, _PAPERS, more,
+                     lambda key: f"add {count(len(added), 'paper')} to “{key}”")
         return len(added)
 
     def remove(self, name: str, ids: Iterable[str]) -> int:
@@ -165,7 +167,7 @@ class ReadingLists:
             return tuple(pid for pid in papers if pid not in gone)
 
         self._change(name, _PAPERS, fewer,
-                     lambda key: f"remove {_papers(len(removed))} from “{key}”")
+                     lambda key: f"remove {count(len(removed), 'paper')} from “{key}”")
         return len(removed)
 
     def move(self, name: str, paper_id: str, new_index: int) -> None:
@@ -188,6 +190,3 @@ class ReadingLists:
         if changed:
             self._commit(what(key), self.store, {key: {field.name: before}})
 
-
-def _papers(n: int) -> str:
-    return f"{n} paper" + ("" if n == 1 else "s")

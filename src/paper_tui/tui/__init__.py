@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from pathlib import Path
 
-    from paper_tui.cli.context import Context
+    from paper_tui.library.context import Context
 
 
 def run(ctx: Context, import_paths: Sequence[Path] = ()) -> int:

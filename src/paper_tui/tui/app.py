@@ -17,14 +17,14 @@ from collections import deque
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
 
-from paper_tui.config import Config
+from paper_tui.config import Config, Settings
 from paper_tui.errors import StoreError
 from paper_tui.library import Library
 from paper_tui.tui import collector, textual_internals
@@ -32,9 +32,6 @@ from paper_tui.tui import keymap as keymap_mod
 from paper_tui.tui import themes as themes_mod
 from paper_tui.tui.screens.main import APP_KEYS, MainScreen
 from paper_tui.tui.screens.results_screen import ResultsScreen
-
-if TYPE_CHECKING:
-    from paper_tui.store import Annotations
 
 DEFAULT_THEME = "paper-dark"
 SAID_KEPT = 50
@@ -68,7 +65,7 @@ class PaperApp(App[None]):
         self.config = config
         self.problems: list[str] = list(config.problems)
         self._register_themes(theme_dirs)
-        self.main = MainScreen(library, config, self.problems)
+        self.main = MainScreen(library, config.settings)
         self.said: deque[str] = deque(maxlen=SAID_KEPT)
         """The last confirmations shown (:meth:`say`), newest last."""
         self.keymap: dict[str, str] = {}
@@ -78,14 +75,14 @@ class PaperApp(App[None]):
 
     def on_mount(self) -> None:
         self.theme_changed_signal.subscribe(self, self._theme_changed)
-        self.annotations.add_save_listener(self._saved)
-        self.annotations.add_change_listener(self._changed_elsewhere)
+        self.library.on_save_outcome(self._saved)
+        self.library.on_changed_elsewhere(self._changed_elsewhere)
 
     def on_main_screen_ready(self, _message: MainScreen.Ready) -> None:
         """The main screen's panes are up: apply the config's keymap to their keys (and the
         screen's), say the config's problems, start the import asked for."""
         known = keymap_mod.binding_ids(self._binding_nodes())
-        keymap, problems = keymap_mod.config_keymap(self.config.get("keymap") or {}, known)
+        keymap, problems = keymap_mod.config_keymap(self.settings.keymap, known)
         self.problems += problems
         self.keymap = textual_internals.normalize_keymap(self, keymap)
         self.set_keymap(self.keymap)
@@ -101,7 +98,7 @@ class PaperApp(App[None]):
         self.problems += problems
         for theme in found:
             self.register_theme(theme)
-        wanted = themes_mod.saved_theme() or str(self.config.get("theme", DEFAULT_THEME))
+        wanted = themes_mod.saved_theme() or self.settings.theme
         if wanted not in self.available_themes:
             self.problems.append(f"config theme: no theme named {wanted!r}; "
                                  f"using {DEFAULT_THEME}")
@@ -118,8 +115,8 @@ class PaperApp(App[None]):
 
     # -- what the screens use (AppHost) ----------------------------------------------------
     @property
-    def annotations(self) -> Annotations:
-        return self.library.annotations
+    def settings(self) -> Settings:
+        return self.config.settings
 
     @property
     def results_screen(self) -> ResultsScreen:
@@ -197,6 +194,6 @@ class PaperApp(App[None]):
         is as it was)."""
         collector.restore()
         try:
-            self.annotations.flush()
+            self.library.flush()
         except StoreError as exc:
             self.log.error(f"saving annotations failed: {exc}")

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from textual.app import App
     from textual.message import Message
 
-    from paper_tui.config import Config
+    from paper_tui.config import Settings
     from paper_tui.library import Library
     from paper_tui.tui.widgets.results import ResultsList
 
@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 class AppHost(Protocol):
     """The app, as the screens use it beyond Textual's ``App``."""
 
-    config: Config
+    @property
+    def settings(self) -> Settings: ...
 
     def say(self, message: str, *, severity: str = "information", timeout: float = 2.0
             ) -> None:
@@ -55,7 +56,7 @@ class ResultsHost(ResultsPane, Protocol):
     """A screen with a results list and an abstract view, as the keys acting on them see it."""
 
     @property
-    def config(self) -> Config: ...
+    def settings(self) -> Settings: ...
 
     def say(self, message: str, *, severity: str = "information", timeout: float = 2.0
             ) -> None: ...

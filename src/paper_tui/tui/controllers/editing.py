@@ -8,21 +8,22 @@ once and reused (installed screens, never removed); their screens, and what they
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 from textual.screen import Screen
 
-from paper_tui.errors import UnknownPaperError
 from paper_tui.model import Paper
 from paper_tui.tui import textual_internals
-from paper_tui.tui.controllers.triage import selected_ids, writable_store
+from paper_tui.tui.controllers.triage import selected_ids, writable
 from paper_tui.tui.widgets.results import ResultsList
+from paper_tui.vocabulary import count
 
 if TYPE_CHECKING:
+    from paper_tui.library import Library, Results
     from paper_tui.tui.host import ResultsHost
-    from paper_tui.tui.screens.tag_editor import TagChange
+    from paper_tui.tui.screens.note_editor import NoteEditor
+    from paper_tui.tui.screens.tag_editor import TagChange, TagEditor
 
 EDITORS = ("tag-editor", "note-editor")
 """The editors the app builds once and reuses (installed screens, never removed)."""
@@ -31,26 +32,25 @@ BUILD_EDITORS_AFTER = 0.2
 """Seconds after the first results are shown (so the first paint never waits for it)."""
 
 
-def editor_class(name: str) -> type[Screen]:
-    """The screen class of an editor, imported on first use."""
-    from paper_tui.tui.screens.note_editor import NoteEditor
-    from paper_tui.tui.screens.tag_editor import TagEditor
+def make_editor(name: str, library: Library) -> TagEditor | NoteEditor:
+    """A new editor of this kind (its screen's module imported on first use)."""
+    if name == "tag-editor":
+        from paper_tui.tui.screens.tag_editor import TagEditor
 
-    return {"tag-editor": TagEditor, "note-editor": NoteEditor}[name]
+        return TagEditor(library)
+    from paper_tui.tui.screens.note_editor import NoteEditor
+
+    return NoteEditor(library)
 
 
 class AllMarked(Message):
     """The ids of every hit of ``shown`` (read in a worker) to mark in ``results_list``."""
 
-    def __init__(self, results_list: ResultsList, shown: object, ids: list[str]) -> None:
+    def __init__(self, results_list: ResultsList, shown: Results, ids: list[str]) -> None:
         super().__init__()
         self.results_list = results_list
         self.shown = shown
         self.ids = ids
-
-
-def _count(ids: Sequence[str]) -> str:
-    return "1 paper" if len(ids) == 1 else f"{len(ids):,} papers"
 
 
 class EditingController:
@@ -61,13 +61,9 @@ class EditingController:
         self._editors_planned = False
 
     def _selected_papers(self) -> list[Paper]:
-        papers = []
-        for pid in selected_ids(self.host):
-            try:
-                papers.append(self.host.library.paper(pid))
-            except UnknownPaperError:
-                continue
-        return papers
+        library = self.host.library
+        return [paper for pid in selected_ids(self.host)
+                if (paper := library.lookup(pid)) is not None]
 
     # -- editors ---------------------------------------------------------------------------
     def plan_editors(self) -> None:
@@ -81,20 +77,23 @@ class EditingController:
         for name in EDITORS:
             textual_internals.build_screen(self.host.app, self._editor(name))
 
-    def _editor(self, name: str) -> Screen:
+    def _editor(self, name: str) -> Screen[Any]:
         """The app's one editor of this kind, installed: closing it keeps it for next time."""
         app = self.host.app
         if not app.is_screen_installed(name):
-            app.install_screen(editor_class(name)(self.host.library), name)
+            app.install_screen(make_editor(name, self.host.library), name)
         return app.get_screen(name)
 
     def edit_tags(self) -> None:
+        from paper_tui.tui.screens.tag_editor import TagEditor
+
         ids = selected_ids(self.host)
         paper = self.host.results_list.current_paper()
         title = f"Tags of {paper.label}" if paper and ids == [paper.id] else None
-        if ids and writable_store(self.host) is not None:
+        if ids and writable(self.host):
             editor = self._editor("tag-editor")
-            editor.prepare(ids, title=title)  # type: ignore[attr-defined]
+            assert isinstance(editor, TagEditor)
+            editor.prepare(ids, title=title)
             self.host.app.push_screen(editor, self._tags_edited)
 
     def _tags_edited(self, change: TagChange | None) -> None:
@@ -103,10 +102,13 @@ class EditingController:
             self.host.refresh_current()
 
     def edit_note(self) -> None:
+        from paper_tui.tui.screens.note_editor import NoteEditor
+
         paper = self.host.results_list.current_paper()
-        if paper is not None and writable_store(self.host) is not None:
+        if paper is not None and writable(self.host):
             editor = self._editor("note-editor")
-            editor.prepare(paper.id, paper.label)  # type: ignore[attr-defined]
+            assert isinstance(editor, NoteEditor)
+            editor.prepare(paper.id, paper.label)
             self.host.app.push_screen(editor, self._note_edited)
 
     def _note_edited(self, saved: bool | None) -> None:
@@ -116,7 +118,7 @@ class EditingController:
 
     def add_to_list(self) -> None:
         ids = selected_ids(self.host)
-        if ids and writable_store(self.host) is not None:
+        if ids and writable(self.host):
             from paper_tui.tui.screens.list_picker import ListPicker
 
             self.host.app.push_screen(ListPicker(self.host.library, ids),
@@ -124,26 +126,28 @@ class EditingController:
 
     def _added_to_list(self, ids: list[str], name: str | None) -> None:
         if name:
-            self.host.say(f"added {_count(ids)} to {name!r}")
+            self.host.say(f"added {count(len(ids), 'paper')} to {name!r}")
             self.host.refresh_current()
 
     def copy_citation(self) -> None:
-        from paper_tui.tui.screens.style_picker import copy_citations, default_style
+        from paper_tui.tui.screens.style_picker import copy_citations
 
         papers = self._selected_papers()
-        app = self.host.app
         if papers:
-            copy_citations(app, papers, default_style(app))
+            copy_citations(self.host.app, self.host.library, papers)
 
     def copy_citation_as(self) -> None:
-        from paper_tui.tui.screens.style_picker import StylePicker, copy_citations, default_style
+        from paper_tui.tui.screens.style_picker import StylePicker, copy_citations
 
         papers = self._selected_papers()
-        app = self.host.app
+        app, library = self.host.app, self.host.library
+
+        def chosen(style: str | None) -> None:
+            if style:
+                copy_citations(app, library, papers, style)
+
         if papers:
-            app.push_screen(StylePicker(papers, default_style(app)),
-                            lambda style: copy_citations(app, papers, style) if style
-                            else None)
+            app.push_screen(StylePicker(library, papers), chosen)
 
     # -- marks -----------------------------------------------------------------------------
     def toggle_mark(self) -> None:

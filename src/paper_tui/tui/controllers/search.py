@@ -3,8 +3,8 @@
 A key starts its search at once when none is running (no debounce by default). Keys that
 come while one runs only replace the text waiting to go next, so a burst of keys costs one
 search per search time, not one per key, and never several searches fighting for the
-interpreter. Each search gets a generation number; the worker only builds a ResultSet and
-posts it (workers never touch widgets). The app shows a finished search unless a newer one
+interpreter. Each search gets a generation number; the worker only builds the results and
+posts them (workers never touch widgets). The app shows a finished search unless a newer one
 is already shown, so the screen follows the typing as fast as searches finish and a slow
 stale query can never overwrite a newer one.
 """
@@ -16,18 +16,18 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from textual.message import Message
 from textual.timer import Timer
 from textual.worker import get_current_worker
 
-from paper_tui.library import FOR_YOU, SORTS
+from paper_tui.library import FOR_YOU, SORTS, Results
 from paper_tui.tui.host import ResultsPane
 from paper_tui.tui.widgets.status_line import status_text
 
 if TYPE_CHECKING:
-    from paper_tui.config import Config
+    from paper_tui.config import SearchSettings
     from paper_tui.model import Paper
     from paper_tui.tui.widgets.status_line import StatusLine
 
@@ -36,9 +36,9 @@ RECOUNT_DELAY = 0.05
 
 
 class ResultsReady(Message):
-    """A search finished; ``results`` is a ResultSet the receiver now owns."""
+    """A search finished; ``results`` are the receiver's now (it closes them)."""
 
-    def __init__(self, generation: int, results: Any, keep_id: str | None, mode: str,
+    def __init__(self, generation: int, results: Results, keep_id: str | None, mode: str,
                  total: int | None = None) -> None:
         self.generation = generation
         self.total = total
@@ -63,7 +63,7 @@ class SearchHost(ResultsPane, Protocol):
 
 @dataclass
 class _Job:
-    run: Callable[[], Any]
+    run: Callable[[], Results]
     delay: float
     generation: int
     keep_id: str | None
@@ -78,17 +78,11 @@ the learner's libraries then takes the interpreter for ~0.3 s."""
 class SearchController:
     """Owns the query, the sort and the result set on screen."""
 
-    def __init__(self, host: SearchHost, config: Config, problems: list[str]) -> None:
-        """``problems``: where a bad search setting in ``config`` is said (one line each)."""
+    def __init__(self, host: SearchHost, settings: SearchSettings) -> None:
         self.host = host
         self.query = ""
-        sort = str(config.get("search.sort", "relevance"))
-        if sort not in SORTS:
-            problems.append(f"config search.sort: must be one of {', '.join(SORTS)}, "
-                                f"not {sort!r}; using relevance")
-            sort = "relevance"
-        self.sort = sort
-        self.debounce = max(0.0, float(config.get("search.debounce_ms", 0))) / 1000
+        self.sort = settings.sort
+        self.debounce = settings.debounce_ms / 1000
         self.mode = ""
         self._first = True  # no search shown yet
         self.generation = 0
@@ -128,7 +122,7 @@ class SearchController:
         self.search(self.query, immediate=True, keep=True)
         return self.sort
 
-    def _start(self, run: Callable[[], Any], delay: float, keep_id: str | None,
+    def _start(self, run: Callable[[], Results], delay: float, keep_id: str | None,
                mode: str) -> None:
         self.generation += 1
         self.searching = True
@@ -213,16 +207,18 @@ class SearchController:
 
     def _count_triaged(self) -> None:
         self._recount = None
-        counts = self.host.library.annotations.status_counts()
-        self._triaged = sum(n for status, n in counts.items() if status != "new")
+        self._triaged = self.host.library.triaged_count()
         self._draw_status()
 
     def _draw_status(self) -> None:
         if not self.host.app.screen_stack:  # a timer that fires while the app shuts down
             return
         results = self.host.results_list.results
-        hits = None if results is None else len(results)
-        sort = getattr(results, "sort_label", self.sort)  # "for you: 12 kept, 31 skipped"
+        if results is None:
+            hits, sort, suggestion = None, self.sort, None
+        else:  # the sort as the results name it: "for you: 12 kept, 31 skipped"
+            hits, sort, suggestion = len(results), results.sort_label or self.sort, \
+                results.suggestion
         self.host.status_line.show(status_text(
             hits, self.searching, self._triaged, self._total, sort, self.mode,
-            self.error, getattr(results, "suggestion", None)))
+            self.error, suggestion))

@@ -17,7 +17,6 @@ from textual.message import Message
 from textual.timer import Timer
 
 from paper_tui.cli.team import LISTED, STEP
-from paper_tui.errors import PaperTuiError
 from paper_tui.library import Library
 
 
@@ -48,16 +47,6 @@ class SyncDone(Message):
         self.summary = summary
         self.error = error
         self.listed = listed
-
-
-def team_is_set_up(library: Library) -> bool:
-    """Whether this library has synced with a team before (so a timer may sync it)."""
-    from paper_tui.team.repo import State
-
-    try:
-        return State.load(library.root).name is not None
-    except PaperTuiError:
-        return False
 
 
 STEP_SHOWN_FOR = 0.5
@@ -99,7 +88,7 @@ class SyncController:
             return
         assert proc.stderr is not None and proc.stdout is not None
         listed, errors = False, []
-        with self.host.library.team.syncing():  # the files it changed are read here, after
+        with self.host.library.team_syncing():  # the files it changed are read here, after
             for line in proc.stderr:
                 line = line.rstrip("\n")
                 if line == STEP + LISTED:

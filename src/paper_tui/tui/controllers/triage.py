@@ -13,11 +13,10 @@ import sys
 import webbrowser
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from paper_tui.store import Annotations
-    from paper_tui.tui.host import ResultsHost
+from paper_tui.vocabulary import count, status_label
 
-STATUS_WORDS = {"to-read": "to read", "read": "read", "skipped": "skipped", "new": "new"}
+if TYPE_CHECKING:
+    from paper_tui.tui.host import ResultsHost
 
 
 def _has_graphical_browser() -> bool:
@@ -37,14 +36,14 @@ def selected_ids(host: ResultsHost) -> list[str]:
     return [paper.id] if paper else []
 
 
-def writable_store(host: ResultsHost) -> Annotations | None:
-    """The annotation store, or None (said in a notification) when it is read-only."""
-    store = host.library.annotations
-    if store.read_only_reason:
-        host.say(f"annotations are read-only: {store.read_only_reason}",
-                 severity="error", timeout=6)
-        return None
-    return store
+def writable(host: ResultsHost) -> bool:
+    """Whether annotations can be changed now; when not, the reason is said (a
+    notification)."""
+    reason = host.library.read_only_reason
+    if reason:
+        host.say(f"annotations are read-only: {reason}", severity="error", timeout=6)
+        return False
+    return True
 
 
 class TriageController:
@@ -62,7 +61,7 @@ class TriageController:
         if count != 1 or results.marked:
             host.refresh_current()
             return
-        if (advance and host.config.get("triage.advance_after_triage", True)
+        if (advance and host.settings.triage.advance_after_triage
                 and results.cursor < len(results) - 1):
             results.cursor += 1  # repaints the row left and the row reached
         else:
@@ -77,45 +76,44 @@ class TriageController:
                 label = paper.label
                 return f"“{label[:40]}…”" if len(label) > 41 else f"“{label}”"
             return ids[0]
-        return f"{len(ids)} papers"
+        return count(len(ids), "paper")
 
     def set_status(self, status: str) -> None:
         ids = selected_ids(self.host)
-        store = writable_store(self.host)
-        if not ids or store is None:
+        library = self.host.library
+        if not writable(self.host) or not ids:
             return
-        was_new = sum(store.get(paper_id).status == "new" for paper_id in ids)
-        store.set_status(ids, status)
-        self.host.say(f"{STATUS_WORDS.get(status, status)}: {self._subject(ids)}")
+        was_new = sum(library.annotation(paper_id).status == "new" for paper_id in ids)
+        library.set_status(ids, status)
+        self.host.say(f"{status_label(status)}: {self._subject(ids)}")
         change = was_new if status != "new" else was_new - len(ids)
         self.redraw(len(ids), advance=True, triaged_change=change)
 
     def star(self) -> None:
         ids = selected_ids(self.host)
-        store = writable_store(self.host)
-        if not ids or store is None:
+        if not writable(self.host) or not ids:
             return
-        starred = store.toggle_star(ids)
+        starred = self.host.library.toggle_star(ids)
         self.host.say(f"{'starred' if starred else 'unstarred'}: {self._subject(ids)}")
         self.redraw(len(ids))
 
     def next_new(self) -> None:
         results = self.host.results_list
-        annotations = self.host.library.annotations
+        shown = results.results
+        library = self.host.library
         total = len(results)
         for step in range(1, total + 1):
             i = (results.cursor + step) % total
-            if annotations.get(results.results.paper(i).id).status == "new":
+            if shown is not None and library.annotation(shown.paper(i).id).status == "new":
                 results.cursor = i
                 self.host.say(f"next new paper: {i + 1:,} of {total:,}")
                 return
         self.host.say("no new papers left in these results")
 
     def undo(self) -> None:
-        store = writable_store(self.host)
-        if store is None:
+        if not writable(self.host):
             return
-        done = store.undo()
+        done = self.host.library.undo()
         self.host.say(f"undone: {done}" if done else "nothing to undo")
         self.host.refresh_current()
 

@@ -16,8 +16,10 @@ from textual.widgets.option_list import Option
 
 from paper_tui import atomic, export
 from paper_tui.errors import PaperTuiError
+from paper_tui.library import Library
 from paper_tui.model import Paper
 from paper_tui.tui.screens.confirm import DIALOG_CSS, Confirm
+from paper_tui.vocabulary import count
 
 EXTENSIONS = export.EXTENSIONS
 DESCRIPTIONS = export.DESCRIPTIONS
@@ -38,8 +40,8 @@ class ExportDialog(ModalScreen[Path | None]):
     """
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, lib, papers: Sequence[Paper], name: str, *, description: str = "",
-                 directory: Path | None = None) -> None:
+    def __init__(self, lib: Library, papers: Sequence[Paper], name: str, *,
+                 description: str = "", directory: Path | None = None) -> None:
         super().__init__()
         self.lib = lib
         self.papers = list(papers)
@@ -49,9 +51,8 @@ class ExportDialog(ModalScreen[Path | None]):
         self.format = "bibtex"
 
     def compose(self) -> ComposeResult:
-        n = len(self.papers)
         with Vertical(classes="dialog"):
-            yield Label(f"Export {self.name_text} ({n:,} paper{'s' * (n != 1)})",
+            yield Label(f"Export {self.name_text} ({count(len(self.papers), 'paper')})",
                         classes="dialog-title")
             yield OptionList(*[Option(f"{fmt:<9} {DESCRIPTIONS[fmt]}", id=fmt)
                                for fmt in export.FORMATS], id="export-format")
@@ -100,8 +101,8 @@ class ExportDialog(ModalScreen[Path | None]):
 
     def _write(self, path: Path) -> None:
         try:
-            text = export.export(self.lib, self.papers, self.format, title=self.name_text,
-                                 description=self.description)
+            text = self.lib.export(self.papers, self.format, title=self.name_text,
+                                   description=self.description)
             atomic.write_text(path, text)
         except PaperTuiError as exc:
             self._error(str(exc))

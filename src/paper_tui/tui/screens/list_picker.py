@@ -15,13 +15,14 @@ from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from paper_tui.errors import PaperTuiError
+from paper_tui.library import Library, ReadingList
 from paper_tui.tui.screens.confirm import DIALOG_CSS
 
 NEW = "\x00new"
 """Option id of the "new list" entry (no list name can start with NUL)."""
 
 
-def matching_lists(lists: Sequence, typed: str) -> list:
+def matching_lists(lists: Sequence[ReadingList], typed: str) -> list[ReadingList]:
     """The lists whose name matches ``typed`` loosely, best first; all by name when empty."""
     if not typed:
         return sorted(lists, key=lambda rl: rl.name.casefold())
@@ -45,12 +46,12 @@ class ListPicker(ModalScreen[str | None]):
         Binding("up", "move(-1)", show=False),
     ]
 
-    def __init__(self, lib, ids: Sequence[str]) -> None:
+    def __init__(self, lib: Library, ids: Sequence[str]) -> None:
         super().__init__()
         self.lib = lib
         self.ids = list(dict.fromkeys(ids))
-        self.lists = list(lib.lists.all())
-        self.holding = set(lib.lists.lists_of(self.ids[0])) if len(self.ids) == 1 else set()
+        self.lists = lib.reading_lists()
+        self.holding = set(lib.lists_of(self.ids[0])) if len(self.ids) == 1 else set()
 
     def compose(self) -> ComposeResult:
         what = "this paper" if len(self.ids) == 1 else f"{len(self.ids):,} marked papers"
@@ -117,8 +118,8 @@ class ListPicker(ModalScreen[str | None]):
         try:
             if option_id == NEW:
                 name = self.query_one("#list-filter", Input).value.strip()
-                self.lib.lists.create(name)
-            self.lib.lists.add(name, self.ids)
+                self.lib.create_list(name)
+            self.lib.add_to_list(name, self.ids)
         except PaperTuiError as exc:
             self.query_one("#list-error", Static).update(str(exc))
             return

@@ -1,12 +1,13 @@
 """Reading lists (``L``): every list with its count and description, and one list opened.
 
 An opened list shows its papers in the same results/abstract layout as the main screen,
-in the list's own order, which ``J``/``K`` change. Every change goes through the lists
-core (``lib.lists``), which saves it.
+in the list's own order, which ``J``/``K`` change. Every change goes through the library,
+which saves it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,34 +19,43 @@ from textual.containers import Horizontal
 from textual.widgets import Footer, Label, OptionList
 from textual.widgets.option_list import Option
 
-from paper_tui.errors import PaperTuiError, UnknownPaperError
+from paper_tui.errors import PaperTuiError
+from paper_tui.library import Hit, Library, ReadingList
 from paper_tui.model import Paper
 from paper_tui.tui.screens.confirm import Confirm, Prompt
 from paper_tui.tui.screens.export_dialog import ExportDialog
 from paper_tui.tui.screens.results_screen import HELP_KEY, RESULTS_KEYS, ReaderScreen, ResultsScreen
-from paper_tui.tui.screens.style_picker import StylePicker, copy_citations, default_style
+from paper_tui.tui.screens.style_picker import StylePicker, copy_citations
 from paper_tui.tui.widgets.abstract import AbstractView
 from paper_tui.tui.widgets.results import ResultsList
+from paper_tui.vocabulary import count
 
 
 class ListResults:
-    """A reading list's papers in list order, shaped like the search core's ResultSet.
+    """A reading list's papers in list order, as results (a
+    :class:`~paper_tui.library.Results`).
 
     Ids the library does not hold (papers of a removed source) are left out of the view
     and counted in ``missing``; the list itself keeps them.
     """
 
-    def __init__(self, lib, ids: list[str]) -> None:
+    query = ""
+    sort = "list"
+    """The list's own order."""
+    sort_label = None
+    error = None
+    suggestion = None
+
+    def __init__(self, lib: Library, ids: Sequence[str]) -> None:
         self.papers: list[Paper] = []
         self.missing = 0
         for pid in ids:
-            try:
-                self.papers.append(lib.paper(pid))
-            except UnknownPaperError:
+            paper = lib.lookup(pid)
+            if paper is None:
                 self.missing += 1
-        self.query = ""
-        self.error: str | None = None
-        self.suggestion: str | None = None
+            else:
+                self.papers.append(paper)
+        self._index_of = {paper.id: i for i, paper in enumerate(self.papers)}
 
     def __len__(self) -> int:
         return len(self.papers)
@@ -57,14 +67,21 @@ class ListResults:
     def paper(self, i: int) -> Paper:
         return self.papers[i]
 
+    def hit(self, i: int) -> Hit:
+        return Hit(self.papers[i])
+
     def score(self, i: int) -> float | None:
         return None
 
-    def highlights(self, i: int, fields: tuple[str, ...] = ("title", "abstract")) -> dict:
+    def highlights(self, i: int, fields: tuple[str, ...] = ("title", "abstract")
+                   ) -> dict[str, list[tuple[int, int]]]:
         return {}
 
+    def ids(self) -> list[str]:
+        return [paper.id for paper in self.papers]
+
     def index_of(self, paper_id: str) -> int | None:
-        return next((i for i, p in enumerate(self.papers) if p.id == paper_id), None)
+        return self._index_of.get(paper_id)
 
     def close(self) -> None:
         """Nothing to release (the search core's result sets hold a searcher)."""
@@ -73,15 +90,19 @@ class ListResults:
 class _ListActions:
     """Rename, describe, delete, export and cite a list: shared by both screens."""
 
-    library: Any
+    library: Library
 
     def _list_name(self) -> str | None:
         raise NotImplementedError
 
+    def _list(self, name: str) -> ReadingList:
+        """The list of that name, now (an empty one if another process just deleted it)."""
+        return self.library.reading_list(name) or ReadingList(name)
+
     def _changed(self, name: str | None) -> None:
         """The list ``name`` changed (None: it was deleted)."""
 
-    def _try(self, what, *args) -> bool:
+    def _try(self, what: Callable[..., object], *args: Any) -> bool:
         try:
             what(*args)
         except PaperTuiError as exc:
@@ -89,9 +110,9 @@ class _ListActions:
             return False
         return True
 
-    def _name_taken(self, current: str | None):
+    def _name_taken(self, current: str | None) -> Callable[[str], str | None]:
         def check(name: str) -> str | None:
-            if name != current and self.library.lists.get(name) is not None:
+            if name != current and self.library.reading_list(name) is not None:
                 return f"There is already a list named {name!r}."
             return None
 
@@ -103,7 +124,7 @@ class _ListActions:
             return
 
         def renamed(new: str | None) -> None:
-            if new and new != old and self._try(self.library.lists.rename, old, new):
+            if new and new != old and self._try(self.library.rename_list, old, new):
                 self.app.notify(f"Renamed {old!r} to {new!r}")  # type: ignore[attr-defined]
                 self._changed(new)
 
@@ -114,10 +135,10 @@ class _ListActions:
         name = self._list_name()
         if name is None:
             return
-        current = self.library.lists.get(name).description or ""
+        current = self._list(name).description
 
         def described(text: str | None) -> None:
-            if text is not None and self._try(self.library.lists.describe, name, text):
+            if text is not None and self._try(self.library.describe_list, name, text):
                 self._changed(name)
 
         self.app.push_screen(Prompt(f"Describe {name!r}", current,  # type: ignore[attr-defined]
@@ -128,22 +149,22 @@ class _ListActions:
         name = self._list_name()
         if name is None:
             return
-        count = len(self.library.lists.get(name).ids)
+        papers = count(len(self._list(name).ids), "paper")
 
         def answered(yes: bool | None) -> None:
-            if yes and self._try(self.library.lists.delete, name):
+            if yes and self._try(self.library.delete_list, name):
                 self.app.notify(f"Deleted the list {name!r}")  # type: ignore[attr-defined]
                 self._changed(None)
 
         self.app.push_screen(  # type: ignore[attr-defined]
-            Confirm(f"Delete the reading list {name!r} ({count:,} papers)? "
+            Confirm(f"Delete the reading list {name!r} ({papers})? "
                     "The papers stay in the library.", yes="Delete"), answered)
 
     def _list_papers(self) -> list[Paper]:
         name = self._list_name()
         if not name:
             return []
-        return ListResults(self.library, list(self.library.lists.get(name).ids)).papers
+        return ListResults(self.library, self._list(name).ids).papers
 
     def action_export(self) -> None:
         name = self._list_name()
@@ -154,14 +175,14 @@ class _ListActions:
             if path is not None:
                 self.app.notify(f"Exported {name!r} to {path}")  # type: ignore[attr-defined]
 
-        description = self.library.lists.get(name).description or ""
+        description = self._list(name).description
         self.app.push_screen(ExportDialog(self.library, self._list_papers(), name,  # type: ignore
                                           description=description), written)
 
     def action_cite(self) -> None:
         papers = self._list_papers()
         if papers:
-            copy_citations(self.app, papers, default_style(self.app))  # type: ignore
+            copy_citations(self.app, self.library, papers)  # type: ignore[attr-defined]
 
     def action_cite_as(self) -> None:
         papers = self._list_papers()
@@ -170,10 +191,9 @@ class _ListActions:
 
         def chosen(style: str | None) -> None:
             if style:
-                copy_citations(self.app, papers, style)  # type: ignore[attr-defined]
+                copy_citations(self.app, self.library, papers, style)  # type: ignore[attr-defined]
 
-        self.app.push_screen(StylePicker(papers, default_style(self.app)),  # type: ignore
-                             chosen)
+        self.app.push_screen(StylePicker(self.library, papers), chosen)  # type: ignore
 
 
 LIST_BINDINGS = [
@@ -200,7 +220,7 @@ class ListsScreen(_ListActions, ReaderScreen):
         HELP_KEY,
     ]
 
-    def __init__(self, lib) -> None:
+    def __init__(self, lib: Library) -> None:
         super().__init__()
         self.library = lib
 
@@ -218,11 +238,11 @@ class ListsScreen(_ListActions, ReaderScreen):
 
     def _show(self, keep: str | None = None) -> None:
         box = self.query_one("#lists", OptionList)
-        lists = sorted(self.library.lists.all(), key=lambda rl: rl.name.casefold())
+        lists = sorted(self.library.reading_lists(), key=lambda rl: rl.name.casefold())
         options = []
         for rl in lists:
             label = Text(rl.name, style="bold")
-            label.append(f"  {len(rl.ids):,} paper{'s' * (len(rl.ids) != 1)}", style="dim")
+            label.append(f"  {count(len(rl.ids), 'paper')}", style="dim")
             if rl.description:
                 label.append("\n  " + rl.description.strip().replace("\n", "\n  "),
                              style="italic")
@@ -251,7 +271,7 @@ class ListsScreen(_ListActions, ReaderScreen):
 
     def action_new_list(self) -> None:
         def named(name: str | None) -> None:
-            if name and self._try(self.library.lists.create, name):
+            if name and self._try(self.library.create_list, name):
                 self._show(name)
 
         self.app.push_screen(Prompt("Name of the new reading list",
@@ -280,14 +300,14 @@ class ReadingListScreen(_ListActions, ResultsScreen):
         *RESULTS_KEYS,
     ]
 
-    def __init__(self, lib, name: str) -> None:
+    def __init__(self, lib: Library, name: str) -> None:
         super().__init__(lib)
         self.list_name = name
 
     def compose(self) -> ComposeResult:
         yield Label("", id="list-header")
         with Horizontal(id="list-panes"):
-            yield ResultsList(self.library.annotations.get, id="results")
+            yield ResultsList(self.library.annotation, id="results")
             yield AbstractView(id="abstract")
         yield Footer()
 
@@ -297,17 +317,17 @@ class ReadingListScreen(_ListActions, ResultsScreen):
 
     def on_screen_resume(self) -> None:
         self.results_list.refresh()
-        self._show_current()
+        self.show_current()
 
     def _load(self, keep: str | None = None) -> None:
-        rl = self.library.lists.get(self.list_name)
+        rl = self.library.reading_list(self.list_name)
         if rl is None:  # deleted, or renamed elsewhere
             self.app.pop_screen()
             return
-        results = ListResults(self.library, list(rl.ids))
+        results = ListResults(self.library, rl.ids)
         self.results_list.set_results(results, keep_id=keep)
         header = Text(f"{rl.name}", style="bold")
-        header.append(f"  {len(rl.ids):,} paper{'s' * (len(rl.ids) != 1)}", style="dim")
+        header.append(f"  {count(len(rl.ids), 'paper')}", style="dim")
         if results.missing:
             header.append(f" ({results.missing} not in the library)", style="dim")
         if rl.description:
@@ -315,25 +335,15 @@ class ReadingListScreen(_ListActions, ResultsScreen):
         header.append("  · J/K move · d remove · r rename · e describe · x export · c cite",
                       style="dim")
         self.query_one("#list-header", Label).update(header)
-        self._show_current()
-
-    def _show_current(self) -> None:
-        paper = self.results_list.current_paper()
-        view = self.query_one(AbstractView)
-        if paper is None:
-            view.show(None)
-            return
-        lists = [getattr(x, "name", x) for x in self.library.lists.lists_of(paper.id)]
-        view.show(paper, self.library.annotations.get(paper.id), lists, {},
-                  tuple(f"team: {line}" for line in self.library.team_lines(paper.id)))
+        self.show_current()
 
     def on_results_list_highlighted(self, message: ResultsList.Highlighted) -> None:
         message.stop()
-        self._show_current()
+        self.show_current()
 
     def on_results_list_open_abstract(self, message: ResultsList.OpenAbstract) -> None:
         message.stop()
-        self.query_one(AbstractView).focus()
+        self.abstract.focus()
 
     def _list_name(self) -> str | None:
         return self.list_name
@@ -350,10 +360,12 @@ class ReadingListScreen(_ListActions, ResultsScreen):
         paper = self.results_list.current_paper()
         if paper is None:
             return
-        rl = self.library.lists.get(self.list_name)
-        index = list(rl.ids).index(paper.id) + step
-        if 0 <= index < len(rl.ids) and self._try(self.library.lists.move, self.list_name, paper.id,
-                                                  index):
+        ids = self._list(self.list_name).ids
+        if paper.id not in ids:  # taken out by another process meanwhile
+            return
+        index = ids.index(paper.id) + step
+        if 0 <= index < len(ids) and self._try(self.library.move_in_list, self.list_name,
+                                                paper.id, index):
             self._load(paper.id)
 
     def action_remove(self) -> None:
@@ -362,9 +374,8 @@ class ReadingListScreen(_ListActions, ResultsScreen):
         if not ids:
             return
         cursor = self.results_list.cursor
-        if self._try(self.library.lists.remove, self.list_name, ids):
+        if self._try(self.library.remove_from_list, self.list_name, ids):
             self.results_list.marked.clear()
             self._load()
             self.results_list.cursor = min(cursor, max(0, len(self.results_list) - 1))
-            what = "1 paper" if len(ids) == 1 else f"{len(ids):,} papers"
-            self.app.notify(f"Removed {what} from {self.list_name!r}")
+            self.app.notify(f"Removed {count(len(ids), 'paper')} from {self.list_name!r}")

@@ -21,7 +21,7 @@ from textual.widgets import Footer, Input
 
 from paper_tui.tui import collector
 from paper_tui.tui.controllers.search import ResultsReady, SearchController
-from paper_tui.tui.controllers.sync import SyncController, SyncDone, SyncProgress, team_is_set_up
+from paper_tui.tui.controllers.sync import SyncController, SyncDone, SyncProgress
 from paper_tui.tui.screens.results_screen import (
     CITE_AND_MARK_KEYS,
     EDIT_KEYS,
@@ -35,10 +35,11 @@ from paper_tui.tui.widgets.import_progress import ImportProgress, summary
 from paper_tui.tui.widgets.results import ResultsList
 from paper_tui.tui.widgets.search_box import SearchBox
 from paper_tui.tui.widgets.status_line import StatusLine
+from paper_tui.vocabulary import FOR_YOU
 
 if TYPE_CHECKING:
-    from paper_tui.config import Config
-    from paper_tui.library import Library
+    from paper_tui.config import Settings
+    from paper_tui.library import Library, PaperDetail
 
 APP_KEYS = [
     Binding("ctrl+p", "app.command_palette", "Commands", show=False, priority=True,
@@ -85,20 +86,19 @@ class MainScreen(ResultsScreen):
     status_line: StatusLine
     """The status line (hits, triage count, sort, confirmations), once mounted."""
 
-    def __init__(self, library: Library, config: Config, problems: list[str]) -> None:
-        """``problems``: where bad settings in ``config`` are said, one line each."""
+    def __init__(self, library: Library, settings: Settings) -> None:
         super().__init__(library)
-        self.history_size = int(config.get("search.history_size", 100))
-        self.search = SearchController(self, config, problems)
+        self.history_size = settings.search.history_size
+        self.search = SearchController(self, settings.search)
         self.team_sync = SyncController(self)
-        self.sync_minutes = float(config.get("sync.every_minutes", 0) or 0)
+        self.sync_minutes = settings.sync.every_minutes
 
     def compose(self) -> ComposeResult:
         yield SearchBox(history_size=self.history_size,
                         placeholder="Search: words, \"phrases\", title: author: year: …",
                         id="search")
         with Horizontal(id="panes"):
-            yield ResultsList(self.library.annotations.get, announce=False, id="results")
+            yield ResultsList(self.library.annotation, announce=False, id="results")
             yield AbstractView(id="abstract")
         yield StatusLine(id="status")
         yield Footer()
@@ -109,9 +109,9 @@ class MainScreen(ResultsScreen):
         self.results_list.focus()
         self.search.search("", immediate=True)
         self.post_message(self.Ready())
-        team = team_is_set_up(self.library)
+        team = self.library.in_team()
         if team:  # the team's files, read off the UI thread
-            self.run_worker(self.library.team.reload, thread=True, group="team")
+            self.run_worker(self.library.reload_team, thread=True, group="team")
         if team and self.sync_minutes > 0:
             self.set_interval(self.sync_minutes * 60, self.action_sync)
 
@@ -151,11 +151,11 @@ class MainScreen(ResultsScreen):
         if self.search.for_you:
             self.refresh_results()
 
-    def context_lines(self, paper_id: str) -> tuple[str, ...]:
-        lines = super().context_lines(paper_id)
+    def context_lines(self, detail: PaperDetail) -> tuple[str, ...]:
+        lines = super().context_lines(detail)
         shown = self.results_list.results
-        if self.search.for_you and getattr(shown, "sort", None) == "for-you":  # learned
-            why = self.library.why(paper_id)
+        if self.search.for_you and shown is not None and shown.sort == FOR_YOU:  # learned
+            why = self.library.why(detail.id)
             if why:
                 lines = (*lines, f"for you: {why}")
         return lines

@@ -14,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, Static, TextArea
 
 from paper_tui.errors import PaperTuiError
+from paper_tui.library import Library
 from paper_tui.tui.screens.confirm import DIALOG_CSS, Confirm
 
 
@@ -33,7 +34,8 @@ class NoteEditor(ModalScreen[bool]):
         Binding("escape", "close", "Close"),
     ]
 
-    def __init__(self, lib, paper_id: str | None = None, label: str | None = None) -> None:
+    def __init__(self, lib: Library, paper_id: str | None = None, label: str | None = None
+                 ) -> None:
         super().__init__()
         self.lib = lib
         self.paper_id = self.original = self.label = ""
@@ -44,7 +46,7 @@ class NoteEditor(ModalScreen[bool]):
         """Point the editor at ``paper_id``'s note. The app keeps one editor and calls this
         before each push: a reused screen opens without compose, mount or CSS."""
         self.paper_id = paper_id
-        self.original = self.lib.annotations.get(paper_id).note or ""
+        self.original = self.lib.annotation(paper_id).note
         self.label = label or self._label()
         if self.is_mounted:
             self._load()
@@ -91,7 +93,7 @@ class NoteEditor(ModalScreen[bool]):
             self.dismiss(False)
             return
         try:
-            self.lib.annotations.set_note(self.paper_id, self.text.rstrip())
+            self.lib.set_note(self.paper_id, self.text.rstrip())
         except PaperTuiError as exc:
             self.query_one("#note-error", Static).update(f"Not saved: {exc}")
             return

@@ -24,10 +24,11 @@ from paper_tui.tui.controllers.triage import TriageController, selected_ids
 from paper_tui.tui.widgets.abstract import AbstractView
 from paper_tui.tui.widgets.results import ResultsList
 from paper_tui.tui.widgets.search_box import SearchBox
+from paper_tui.vocabulary import member_marks
 
 if TYPE_CHECKING:
-    from paper_tui.config import Config
-    from paper_tui.library import Library
+    from paper_tui.config import Settings
+    from paper_tui.library import Annotation, Library, PaperDetail, Results
     from paper_tui.model import Paper
     from paper_tui.tui.host import AppHost
 
@@ -101,15 +102,15 @@ class ResultsScreen(ReaderScreen):
         self.library = library
         self.triage = TriageController(self)
         self.editing = EditingController(self)
-        self._shown: tuple | None = None
+        self._shown: tuple[Results | None, int, Annotation | None] | None = None
         """(result set, cursor, annotation) the abstract view shows: skip redundant redraws."""
         self._results: ResultsList | None = None
         self._abstract: AbstractView | None = None
 
     # -- what the controllers use ----------------------------------------------------------
     @property
-    def config(self) -> Config:
-        return self.host.config
+    def settings(self) -> Settings:
+        return self.host.settings
 
     @property
     def results_list(self) -> ResultsList:
@@ -152,37 +153,39 @@ class ResultsScreen(ReaderScreen):
         results = self.results_list
         paper = results.current_paper()
         view = self.abstract
+        annotation = None
         if paper is None:
             view.show(None)
         else:
-            note = self.library.annotations.get(paper.id)
-            view.show(paper, note, self.library.lists.lists_of(paper.id),
-                      results.highlights(results.cursor), self.context_lines(paper.id))
+            detail = self.library.detail(paper.id, team=True)
+            annotation = detail.annotation
+            view.show(paper, annotation, detail.lists, results.highlights(results.cursor),
+                      self.context_lines(detail))
             self.app.call_after_refresh(self.prepare_next, results, results.results, view,
                                         results.cursor)
-        self._shown = (results.results, results.cursor, note if paper else None)
+        self._shown = (results.results, results.cursor, annotation)
 
-    def context_lines(self, paper_id: str) -> tuple[str, ...]:
+    def context_lines(self, detail: PaperDetail) -> tuple[str, ...]:
         """Lines the abstract view shows under the reader's own marks: the paper's other
         versions, the team's marks."""
-        also = self.library.also_in(paper_id)
-        return ((f"also in: {', '.join(also)}",) if also else ()) + tuple(
-            f"team: {line}" for line in self.library.team_lines(paper_id))
+        also = (f"also in: {', '.join(detail.also_in)}",) if detail.also_in else ()
+        return also + tuple(f"team: {member.name}: {marks}" for member in detail.team
+                            if (marks := member_marks(member)))
 
-    def prepare_next(self, results: ResultsList, shown: Any, view: AbstractView,
+    def prepare_next(self, results: ResultsList, shown: Results | None, view: AbstractView,
                      cursor: int) -> None:
         """Wrap the paper after ``cursor`` and draw its row as the cursor's, unless the
         reader has moved on already."""
-        if (results.results is not shown or results.cursor != cursor
+        if (shown is None or results.results is not shown or results.cursor != cursor
                 or cursor + 1 >= len(results) or not view.is_mounted):
             return
         if isinstance(self.app.focused, SearchBox):  # typing: the next key brings others
             collector.collect(0)
             return
-        paper = results.results.paper(cursor + 1)
-        view.prepare(paper, self.library.annotations.get(paper.id),
-                     self.library.lists.lists_of(paper.id), results.highlights(cursor + 1),
-                     self.context_lines(paper.id))
+        paper = shown.paper(cursor + 1)
+        detail = self.library.detail(paper.id, team=True)
+        view.prepare(paper, detail.annotation, detail.lists, results.highlights(cursor + 1),
+                     self.context_lines(detail))
         results.prepare_row(cursor + 1)
         collector.collect(1)  # the key's garbage, now rather than inside the next key
 
@@ -191,7 +194,7 @@ class ResultsScreen(ReaderScreen):
         results = self.results_list
         paper = results.current_paper()
         now = (results.results, results.cursor,
-               self.library.annotations.get(paper.id) if paper else None)
+               self.library.annotation(paper.id) if paper else None)
         if now != self._shown:
             self.show_current()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from textual import on
 from textual.app import App, ComposeResult
@@ -12,16 +13,19 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from paper_tui import citations, clipboard
+from paper_tui import clipboard
 from paper_tui.errors import PaperTuiError
+from paper_tui.library import Library
 from paper_tui.model import Paper
 from paper_tui.tui.screens.confirm import DIALOG_CSS
+from paper_tui.vocabulary import CITATION_STYLES, count
 
 PREVIEW_PAPERS = 2
 
 
 class StylePicker(ModalScreen[str | None]):
-    """Choose a citation style, with a preview of the first papers in it."""
+    """Choose a citation style (the configured one highlighted first), with a preview of
+    the first papers in it."""
 
     DEFAULT_CSS = DIALOG_CSS + """
     StylePicker { align: center middle; }
@@ -33,31 +37,30 @@ class StylePicker(ModalScreen[str | None]):
     """
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, papers: Sequence[Paper], default: str | None = None) -> None:
+    def __init__(self, library: Library, papers: Sequence[Paper]) -> None:
         super().__init__()
+        self.library = library
         self.papers = list(papers)
-        self.default = default
+        self.default = library.settings.citation_style
 
     def compose(self) -> ComposeResult:
-        n = len(self.papers)
-        what = "1 paper" if n == 1 else f"{n:,} papers"
         with Vertical(classes="dialog"):
-            yield Label(f"Copy the citation of {what} as…", classes="dialog-title")
-            yield OptionList(*[Option(style, id=style) for style in citations.STYLES],
+            yield Label(f"Copy the citation of {count(len(self.papers), 'paper')} as…",
+                        classes="dialog-title")
+            yield OptionList(*[Option(style, id=style) for style in CITATION_STYLES],
                              id="style-options")
             yield Static("", id="style-preview")
             yield Label("Enter copies · Esc cancels", classes="dialog-hint")
 
     def on_mount(self) -> None:
         box = self.query_one("#style-options", OptionList)
-        styles = list(citations.STYLES)
-        box.highlighted = styles.index(self.default) if self.default in styles else 0
+        box.highlighted = CITATION_STYLES.index(self.default)
         box.focus()
 
     @on(OptionList.OptionHighlighted, "#style-options")
     def _preview(self, event: OptionList.OptionHighlighted) -> None:
         try:
-            text = citations.cite(self.papers[:PREVIEW_PAPERS], str(event.option.id))
+            text = self.library.cite(self.papers[:PREVIEW_PAPERS], str(event.option.id)).text
         except PaperTuiError as exc:
             text = str(exc)
         if len(self.papers) > PREVIEW_PAPERS:
@@ -73,21 +76,20 @@ class StylePicker(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-def default_style(app: App) -> str:
-    """The configured default style (``citation_style``), bibtex when unset or wrong."""
-    return citations.configured_style(getattr(app, "config", None))[0]
-
-
-def copy_citations(app: App, papers: Sequence[Paper], style: str) -> str:
-    """Copy the citations of ``papers`` in ``style``; a notification says which way.
+def copy_citations(app: App[Any], library: Library, papers: Sequence[Paper],
+                   style: str | None = None) -> str:
+    """Copy the citations of ``papers`` in ``style`` (default: the configured one); a
+    notification says which way.
 
     OSC 52 goes out at once (it reaches the local terminal's clipboard over SSH); the
     system clipboard (through the core) is tried in a worker, since its tool may take a
     moment. Returns the copied text.
     """
-    text = citations.cite(list(papers), style)
+    citation = library.cite(list(papers), style)
+    text = citation.text
     app.copy_to_clipboard(text)
-    what = f"{style} citation" + ("" if len(papers) == 1 else f"s of {len(papers):,} papers")
+    what = f"{citation.style} citation" + ("" if len(papers) == 1
+                                           else f"s of {count(len(papers), 'paper')}")
 
     def to_clipboard() -> None:
         result = clipboard.copy(text, what)

@@ -22,7 +22,9 @@ from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from paper_tui.errors import PaperTuiError
+from paper_tui.library import Library
 from paper_tui.tui.screens.confirm import DIALOG_CSS
+from paper_tui.vocabulary import count
 
 MAX_SUGGESTIONS = 8
 
@@ -41,8 +43,7 @@ class TagChange:
             parts.append("tagged " + ", ".join(self.added))
         if self.removed:
             parts.append("untagged " + ", ".join(self.removed))
-        papers = "1 paper" if len(self.ids) == 1 else f"{len(self.ids):,} papers"
-        return f"{'; '.join(parts).capitalize()} ({papers})"
+        return f"{'; '.join(parts).capitalize()} ({count(len(self.ids), 'paper')})"
 
 
 def split_tags(text: str) -> list[str]:
@@ -85,11 +86,11 @@ class TagEditor(ModalScreen[TagChange | None]):
         Binding("d,delete", "remove", "Remove tag", show=False),
     ]
 
-    def __init__(self, lib, ids: Sequence[str] = (), *, title: str | None = None) -> None:
+    def __init__(self, lib: Library, ids: Sequence[str] = (), *, title: str | None = None
+                 ) -> None:
         super().__init__()
         self.lib = lib
         self.all_tags: dict[str, int] = {}
-        self._tags_version: object = None
         self.prepare(ids, title=title)
 
     def prepare(self, ids: Sequence[str], *, title: str | None = None) -> None:
@@ -133,10 +134,9 @@ class TagEditor(ModalScreen[TagChange | None]):
 
     def _load(self) -> None:
         """Fill the widgets for ``ids`` and focus the tag box."""
-        annotations = self.lib.annotations
         for pid in self.ids:
-            self.on_papers.update(annotations.get(pid).tags)
-        self.all_tags = self._tag_counts()
+            self.on_papers.update(self.lib.annotation(pid).tags)
+        self.all_tags = self.lib.tag_counts()
         self.query_one("#tag-title", Label).update(self._title())
         self.query_one("#tag-error", Static).update("")
         box = self.query_one("#tag-input", Input)
@@ -145,15 +145,6 @@ class TagEditor(ModalScreen[TagChange | None]):
         self._show_current()
         self._show_suggestions("")
         self.set_focus(box, scroll_visible=False)
-
-    def _tag_counts(self) -> dict[str, int]:
-        """Every tag with its count, counted again only after the annotations changed."""
-        store = self.lib.annotations.store
-        version = (id(store), store.version)
-        if version != self._tags_version:
-            self._tags_version = version
-            self.all_tags = dict(self.lib.annotations.tag_counts())
-        return self.all_tags
 
     def _show_current(self) -> None:
         current = self.query_one("#tag-current", OptionList)
@@ -263,13 +254,12 @@ class TagEditor(ModalScreen[TagChange | None]):
 
     def _apply(self, tags: list[str]) -> None:
         change = TagChange(self.ids)
-        annotations = self.lib.annotations
         try:
             if self.to_remove:
-                annotations.remove_tags(self.ids, sorted(self.to_remove))
+                self.lib.remove_tags(self.ids, sorted(self.to_remove))
                 change.removed = sorted(self.to_remove, key=str.casefold)
             if tags:
-                annotations.add_tags(self.ids, tags)
+                self.lib.add_tags(self.ids, tags)
                 change.added = tags
         except PaperTuiError as exc:
             self.query_one("#tag-error", Static).update(str(exc))

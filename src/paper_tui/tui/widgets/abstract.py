@@ -17,11 +17,11 @@ from textual.strip import Strip
 from paper_tui.model import DERIVED_TITLE, NO_ABSTRACT, Paper, Span
 from paper_tui.tui.widgets.lines import DirectLines
 from paper_tui.tui.widgets.scrollbar import LineScrolled
+from paper_tui.vocabulary import STAR, status_label
 
 if TYPE_CHECKING:
-    from paper_tui.store import Annotation
+    from paper_tui.library import Annotation
 
-STATUS_LABELS = {"new": "new", "to-read": "to read", "read": "read", "skipped": "skipped"}
 NO_PAPER = "No paper to show."
 NAME_NOTE = "  name from the abstract"
 BADGE = Style(bold=True, reverse=True)
@@ -77,11 +77,10 @@ def render_header(paper: Paper, annotation: Annotation, lists: Sequence[str],
     if meta:
         out.append(" · ".join(meta), "italic")
         out.append("\n")
-    status = annotation.status
     out.append("\n")
-    out.append(f"[{STATUS_LABELS.get(status, status)}]", "bold")
+    out.append(f"[{status_label(annotation.status)}]", "bold")
     if annotation.starred:
-        out.append("  ★ starred", "bold")
+        out.append(f"  {STAR} starred", "bold")
     if annotation.tags:
         out.append("  " + " ".join(f"#{t}" for t in annotation.tags))
     if lists:

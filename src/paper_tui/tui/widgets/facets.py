@@ -6,6 +6,8 @@ Choosing a value posts :class:`FacetsPanel.Chosen`; the app narrows its query wi
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -15,12 +17,15 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from paper_tui.errors import PaperTuiError
+from paper_tui.vocabulary import STATUSES
+
+if TYPE_CHECKING:
+    from paper_tui.library import Library
 
 FIELDS = ("status", "tag", "venue", "year", "by")
 HEADINGS = {"status": "Status", "tag": "Tags", "venue": "Venues", "year": "Years",
             "by": "Team"}
 PER_FIELD = 12
-STATUS_ORDER = ("new", "to-read", "read", "skipped")
 
 
 def term(field: str, value: str) -> str:
@@ -42,7 +47,7 @@ def narrow(query: str, field: str, value: str) -> str:
 def ordered(field: str, counts: dict) -> list[tuple[str, int]]:
     items = [(str(k), int(v)) for k, v in counts.items() if v]
     if field == "status":
-        rank = {s: i for i, s in enumerate(STATUS_ORDER)}
+        rank = {s: i for i, s in enumerate(STATUSES)}
         return sorted(items, key=lambda kv: rank.get(kv[0], len(rank)))
     if field == "year":
         return sorted(items, key=lambda kv: kv[0], reverse=True)[:PER_FIELD]
@@ -89,7 +94,7 @@ class FacetsPanel(Vertical):
         yield Label("Facets", id="facets-title")
         yield OptionList(id="facets-options")
 
-    def update_for(self, lib, query: str) -> None:
+    def update_for(self, lib: Library, query: str) -> None:
         """Count facets for ``query`` in the background (only the newest query is shown)."""
         if query == self.query_text and self.facets:
             return
@@ -97,7 +102,7 @@ class FacetsPanel(Vertical):
         self._count(lib, query)
 
     @work(thread=True, exclusive=True, group="facets")
-    def _count(self, lib, query: str) -> None:
+    def _count(self, lib: Library, query: str) -> None:
         try:
             facets = lib.facets(query)
         except PaperTuiError:  # a bad query: the search box already says why

@@ -18,6 +18,7 @@ from textual.widgets import Label, ProgressBar
 
 if TYPE_CHECKING:  # the importers (bibtexparser, naming) load only when an import runs
     from paper_tui.importers import ImportReport
+    from paper_tui.library import Library
 
 
 class ImportProgress(Horizontal):
@@ -48,11 +49,11 @@ class ImportProgress(Horizontal):
         yield Label("importing…", id="import-stage")
         yield ProgressBar(show_eta=False, id="import-bar")
 
-    def start(self, lib, paths: Sequence[Path]) -> None:
+    def start(self, lib: Library, paths: Sequence[Path]) -> None:
         self._run(lib, list(paths))
 
     @work(thread=True, exclusive=True, group="import")
-    def _run(self, lib, paths: list[Path]) -> None:
+    def _run(self, lib: Library, paths: list[Path]) -> None:
         def progress(stage: str, done: int, total: int | None) -> None:
             self.post_message(self.Step(stage, done, total))
 

@@ -1,4 +1,4 @@
-"""The results list: a Line-API ScrollView over a ResultSet (no widget per paper).
+"""The results list: a Line-API ScrollView over results (no widget per paper).
 
 Only the visible rows are rendered, each asked of the result set as it scrolls into view,
 so 87,549 hits cost what 30 do. The cursor is an index into the result set.
@@ -23,11 +23,10 @@ from textual.strip import Strip
 from paper_tui.model import Paper
 from paper_tui.tui.widgets.lines import DirectLines
 from paper_tui.tui.widgets.scrollbar import LineScrolled
+from paper_tui.vocabulary import STAR, STATUS_MARKS
 
 if TYPE_CHECKING:
-    from paper_tui.store import Annotation
-
-STATUS_MARKS = {"new": "·", "to-read": "+", "read": "✓", "skipped": "×"}
+    from paper_tui.library import Annotation, Results
 
 AnnotationOf = Callable[[str], "Annotation"]
 
@@ -102,7 +101,7 @@ class ResultsList(DirectLines, LineScrolled, ScrollView, can_focus=True):
         """Post :class:`Highlighted` as the cursor moves. The app's main list does not:
         the app watches its cursor instead (a message bubbling up through the screen on
         every key costs a pass through four message queues)."""
-        self.results: Any = None
+        self.results: Results | None = None
         self.marked: set[str] = set()
         """Ids of marked papers (multi-select); bulk actions act on these."""
         self._styles: dict[str, Style] = {}
@@ -113,7 +112,7 @@ class ResultsList(DirectLines, LineScrolled, ScrollView, can_focus=True):
         self._width = 0
 
     # -- data ------------------------------------------------------------------------------
-    def set_results(self, results: Any, keep_id: str | None = None) -> None:
+    def set_results(self, results: Results, keep_id: str | None = None) -> None:
         """Show ``results``; keep the cursor on ``keep_id`` when it is among them.
 
         Rows are cached by what they show, so a paper still on screen after the next letter
@@ -136,13 +135,14 @@ class ResultsList(DirectLines, LineScrolled, ScrollView, can_focus=True):
         return len(self.results) if self.results is not None else 0
 
     def current_paper(self) -> Paper | None:
-        if not len(self):
+        if self.results is None or not len(self.results):
             return None
         return self.results.paper(self.cursor)
 
     def highlights(self, index: int) -> dict[str, list[tuple[int, int]]]:
         """The matched-word spans of hit ``index`` (``{"title": [...], "abstract": [...]}``)."""
-        return self.results.highlights(index) if index < len(self) else {}
+        return self.results.highlights(index) if self.results is not None \
+            and index < len(self.results) else {}
 
     # -- cursor ----------------------------------------------------------------------------
     def validate_cursor(self, value: int) -> int:
@@ -222,21 +222,24 @@ class ResultsList(DirectLines, LineScrolled, ScrollView, can_focus=True):
 
     def _strip(self, index: int, cursor: str) -> Strip:
         width = self._content_width()
-        paper = self.results.paper(index)
-        note = self.annotation_of(paper.id)
+        results = self.results
+        assert results is not None  # a row is drawn only for a hit
+        paper = results.paper(index)
+        annotation = self.annotation_of(paper.id)
         spans = self._spans.get(index)
         if spans is None:
             spans = self._spans[index] = tuple(
-                self.results.highlights(index, ("title",)).get("title", ()))
+                results.highlights(index, ("title",)).get("title", ()))
         # A whole-screen repaint (any layout change) asks for every visible row again, and
         # the next letter typed brings mostly the same papers back: rows are cached by
         # everything they show, whatever the result set (the paper's shown fields, not the
         # paper: hashing all of it, abstract and authors, on every line drawn costs more).
         key = (paper.id, paper.title, paper.display_title, paper.name, paper.title_emphasis,
-               paper.venue, paper.year, spans, width, cursor, note, paper.id in self.marked)
+               paper.venue, paper.year, spans, width, cursor, annotation,
+               paper.id in self.marked)
         strip = self._lines.get(key)
         if strip is None:
-            text, badge = self._row(paper, note, spans, width)
+            text, badge = self._row(paper, annotation, spans, width)
             if cursor:
                 text.stylize(self._style(cursor))
                 if badge:  # the badge keeps its own look on the cursor's row too
@@ -245,18 +248,19 @@ class ResultsList(DirectLines, LineScrolled, ScrollView, can_focus=True):
             strip = self._lines[key] = strip.crop_extend(0, width, self._base())
         return strip
 
-    def _row(self, paper: Paper, note: Annotation, spans: tuple[tuple[int, int], ...],
+    def _row(self, paper: Paper, annotation: Annotation, spans: tuple[tuple[int, int], ...],
              width: int) -> tuple[Text, tuple[int, int] | None]:
         """The row's text, and where its name badge is in it (None: no badge)."""
-        status = note.status if note.status in STATUS_MARKS else "new"
+        status = annotation.status if annotation.status in STATUS_MARKS else "new"
         text = Text(no_wrap=True, overflow="ellipsis", end="")
         text.append("▌" if paper.id in self.marked else " ", self._style("mark"))
         text.append(STATUS_MARKS[status], self._style(status))
-        text.append("★" if note.starred else " ", self._style("star"))
+        text.append(STAR if annotation.starred else " ", self._style("star"))
         text.append(" ")
         right = Text(no_wrap=True, end="")
-        if note.tags and width >= 70:
-            right.append(" " + " ".join(f"#{t}" for t in note.tags), self._style("tag"))
+        if annotation.tags and width >= 70:
+            right.append(" " + " ".join(f"#{t}" for t in annotation.tags),
+                         self._style("tag"))
         where = " ".join(x for x in (paper.venue, str(paper.year or "")) if x)
         if where and width >= 50:
             right.append(f"  {where}", self._style("meta"))

@@ -13,6 +13,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 
 from paper_tui.tui.widgets.lines import DirectLines
+from paper_tui.vocabulary import count
 
 SEVERITY_STYLES = {"information": "bold", "warning": "bold yellow", "error": "bold red"}
 MARGIN = 1
@@ -30,7 +31,7 @@ def status_text(hits: int | None, busy: bool, triaged: int | None, total: int | 
     elif hits is None:
         out.append("searching…", "italic")
     else:
-        out.append(f"{hits:,} hit{'s' if hits != 1 else ''}", "bold")
+        out.append(count(hits, "hit"), "bold")
         if suggestion:
             out.append(f"  did you mean: {suggestion}", "italic")
     if busy and hits is not None:

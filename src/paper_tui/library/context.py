@@ -1,4 +1,9 @@
-"""What every command needs: the config and the library, opened lazily and once."""
+"""What a front started from the command line works in: the config files read, and the
+library opened lazily and once (progress and warnings on the terminal, before any screen).
+
+The command line makes one (``paper-tui COMMAND``) and hands it to the app when it starts
+it (``paper-tui`` alone), so neither front needs the other for it.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +11,14 @@ import sys
 from pathlib import Path
 
 from paper_tui import config as config_mod
-from paper_tui.library import Library
+from paper_tui.library.facade import Library
+from paper_tui.library.importing import Progress
 
 
 class Context:
+    """The config (``config_file`` over the user's over the shipped defaults) and the
+    library in ``library_dir`` (else as the settings say), opened on first use."""
+
     def __init__(self, library_dir: str | None = None, config_file: Path | None = None) -> None:
         self.library_dir = library_dir
         self.config = config_mod.load(config_file)
@@ -31,7 +40,7 @@ def warn(message: str) -> None:
     print(f"paper-tui: {message}", file=sys.stderr)
 
 
-def progress_printer():
+def progress_printer() -> Progress | None:
     """A progress callback drawing one updating line on a terminal; None elsewhere."""
     if not sys.stderr.isatty():
         return None

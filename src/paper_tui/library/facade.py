@@ -1,0 +1,432 @@
+"""The library: the one class both fronts call, for everything they do.
+
+Its parts (the sources, the index, the annotation store, the team layer) are built by
+:meth:`Library.open` and handed in; a front never reaches past the methods below to a part
+(``tests/test_import_graph.py`` checks), so a change inside a part stays behind this door.
+The methods are grouped by concern, in this order: opening; papers in (import, the index
+kept in step with the sources); papers out (look-up, search, recommend); the reader's
+marks; reading lists; export and citations; the team.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import filelock
+
+from paper_tui import config as config_mod
+from paper_tui import paths
+from paper_tui.config import Settings
+from paper_tui.errors import PaperTuiError, UnknownPaperError
+from paper_tui.index import PaperIndex, Results, SearchPage, page_of
+from paper_tui.index.schema import note_terms
+from paper_tui.library import importing
+from paper_tui.library.importing import Progress
+from paper_tui.library.records import Citation, MemberMarks, PaperDetail
+from paper_tui.model import Paper
+from paper_tui.sources import SourceStore
+from paper_tui.store import Annotation, Annotations, ReadingList
+from paper_tui.team.layer import People, Team
+from paper_tui.vocabulary import FOR_YOU
+
+if TYPE_CHECKING:
+    from paper_tui.importers import Hints, ImportReport
+    from paper_tui.recommend import Recommendations
+    from paper_tui.team.sync import SyncReport
+
+# A rebuild of a big library takes minutes: wait that long for another process's.
+_LOCK_TIMEOUT = 1800
+
+
+class Library:
+    """A library directory: its papers (``sources/``), their index (``index/``, derived),
+    the reader's annotations and reading lists (YAML), the team's (``team/``)."""
+
+    def __init__(self, root: Path, settings: Settings, *, sources: SourceStore,
+                 index: PaperIndex, annotations: Annotations, team: Team) -> None:
+        """The parts, made and connected by :meth:`open`."""
+        self.root = root
+        self.settings = settings
+        self.sources = sources
+        self.index = index
+        self.annotations = annotations
+        self.team = team
+        # Held (re-entrantly) while the index is rebuilt or sources are imported, so two
+        # processes never rebuild at once or lose each other's manifest entries.
+        self._lock = filelock.FileLock(str(root / ".library.lock"), timeout=_LOCK_TIMEOUT)
+
+    # -- opening ---------------------------------------------------------------------------
+    @classmethod
+    def open(cls, root: Path | str | None = None, *, config: config_mod.Config | None = None,
+             bundled: bool | None = None, progress: Progress | None = None,
+             warn: Callable[[str], None] | None = None) -> Library:
+        """Open (creating if needed) a library; a new one gets the bundled list when asked
+        (default: the ``bundled_lists`` setting).
+
+        ``root`` defaults to the ``library`` setting, then the user data dir. ``warn``
+        hears of what the user should know, such as an unreadable index being rebuilt
+        from the sources."""
+        settings = (config or config_mod.defaults()).settings
+        root = paths.library_dir(root if root is not None else settings.library or None)
+        index = PaperIndex(root / "index", on_rebuild=warn)
+        # A change to one version of a paper from two sources is made to every version.
+        annotations = Annotations(root, note_terms=note_terms, versions_of=index.versions_of)
+        team = Team(root)
+        store = annotations.store
+        # The index never holds the reader's work: its annotation words are answered from
+        # the store's in-memory sets, so a change is seen by the next search at once.
+        index.use_annotations(annotations.overlay, People(
+            team, annotations.annotated_ids, lambda: store.version))
+        library = cls(root, settings, sources=SourceStore(root / "sources"), index=index,
+                      annotations=annotations, team=team)
+        root.mkdir(parents=True, exist_ok=True)
+        # Left by versions that mirrored annotations into the index.
+        (root / ".annotations-indexed.json").unlink(missing_ok=True)
+        with library._lock:
+            library.reindex_changed_sources(progress)
+            if (settings.bundled_lists if bundled is None else bundled) \
+                    and not library.sources.manifest:
+                library.import_paths([paths.bundled_data_dir()], progress=progress)
+        return library
+
+    def close(self) -> None:
+        """Flush annotations to disk (raising StoreError if that fails), close the index."""
+        try:
+            self.annotations.close()
+        finally:
+            self.index.close()
+
+    def __enter__(self) -> Library:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """Closes the library (see :meth:`close`)."""
+        self.close()
+
+    # -- papers in: import, and the index in step with the sources -------------------------
+    def reindex_changed_sources(self, progress: Progress | None = None) -> None:
+        """Open the index; rebuild it from the sources when it is missing, old or corrupt;
+        re-index only the sources whose checksum changed since they were indexed.
+
+        Serialised across processes: two commands started at once on a fresh or damaged
+        library must not both rebuild (one would delete what the other is writing)."""
+        with self._lock:
+            importing.reindex_changed_sources(self.sources, self.index, progress)
+
+    def import_paths(self, targets: Iterable[Path | str], progress: Progress | None = None,
+                     force: bool = False, hints: Hints | None = None) -> ImportReport:
+        """Import files and directories. Bad files and records are reported, never raised.
+
+        ``hints`` name the venue and year for files that do not (the files are re-read)."""
+        # Imported here: the importers (LaTeX, BibTeX parsers) cost a search ~0.3 s to load.
+        from paper_tui.importers import NO_HINTS, ImportReport
+
+        report = ImportReport()
+        hints = hints or NO_HINTS
+        with self._lock:
+            self.sources.reload()  # another process may have imported since we read it
+            importing.import_paths(self.sources, self.index, targets, report, progress,
+                                   force or hints != NO_HINTS, hints)
+        return report
+
+    # -- papers out: look-up and search ----------------------------------------------------
+    def resolve(self, id_or_prefix: str) -> str:
+        """The full id for an id or a unique prefix of one (:class:`UnknownPaperError`
+        for none or several)."""
+        key = id_or_prefix.strip()
+        if not key:
+            raise UnknownPaperError("empty paper id")
+        if self.index.get(key) is not None:
+            return key
+        matches = self.index.ids_with_prefix(key, limit=3)
+        if not matches:
+            raise UnknownPaperError(f"no paper with id {key!r}")
+        if len(matches) > 1:
+            raise UnknownPaperError(f"id prefix {key!r} is ambiguous: {', '.join(matches)}, …")
+        return matches[0]
+
+    def paper(self, id_or_prefix: str) -> Paper:
+        """The paper with this id or unique id prefix (:class:`UnknownPaperError` if none)."""
+        paper = self.index.get(self.resolve(id_or_prefix))
+        assert paper is not None
+        return paper
+
+    def lookup(self, paper_id: str) -> Paper | None:
+        """The paper with exactly this id; None when the library does not hold it (a
+        listed or annotated paper whose source was removed)."""
+        return self.index.get(paper_id)
+
+    def papers(self) -> Iterator[Paper]:
+        """Every paper, in list order (venue, newest year, title)."""
+        results = self.results("")
+        yield from (results.paper(i) for i in range(len(results)))
+
+    def count(self) -> int:
+        """How many papers the library holds."""
+        return self.index.count()
+
+    def search(self, query: str = "", *, sort: str = "relevance", limit: int | None = 50,
+               offset: int = 0, all_versions: bool | None = None) -> SearchPage:
+        """A page of ``query``'s hits; ``all_versions``: list every version of a paper
+        from two sources (default: the ``search.all_versions`` setting)."""
+        if sort != FOR_YOU:
+            return self.index.search(query, sort=sort, limit=limit, offset=offset,
+                                     all_versions=self._all_versions(all_versions))
+        return page_of(self.results(query, sort=sort, all_versions=all_versions), limit,
+                       offset)
+
+    def _all_versions(self, asked: bool | None) -> bool:
+        return self.settings.search.all_versions if asked is None else asked
+
+    def results(self, query: str = "", *, sort: str = "relevance",
+                all_versions: bool | None = None) -> Results:
+        """All hits of ``query``, loaded lazily (for the app's results list), in one of
+        :data:`~paper_tui.vocabulary.SORTS` ("for-you": what this reader is likeliest to
+        want first).
+
+        A query error does not raise: it is in the results' ``error``, with no hits."""
+        every = self._all_versions(all_versions)
+        if sort != FOR_YOU:
+            return self.index.results(query, sort=sort, all_versions=every)
+        from paper_tui.recommend import recommender  # scipy: only when this sort is on
+        from paper_tui.recommend.for_you import ForYouResults
+
+        rec = recommender(self)
+        rec.refresh()
+        return ForYouResults(self.index.results(query, sort="relevance", all_versions=every),
+                             rec)
+
+    def similar(self, paper_id: str) -> Results:
+        """Papers like this one ("more like this"), from its key terms, most similar first."""
+        return self.index.similar(self.resolve(paper_id))
+
+    def facets(self, query: str = "") -> dict[str, dict[str, int]]:
+        """Hit counts of ``query`` per tag, status, venue, year and team member (empty for
+        a bad query)."""
+        return self.index.facets(query)
+
+    # -- papers out: what to read next -----------------------------------------------------
+    def recommend(self, query: str = "", limit: int = 20) -> Recommendations:
+        """The ``limit`` new papers (within ``query``) this reader is likeliest to want,
+        learned from what they kept and skipped (see :mod:`paper_tui.recommend`)."""
+        from paper_tui.recommend import recommend  # scipy: only when asked
+
+        return recommend(self, query, limit)
+
+    def refresh_recommendations(self) -> bool:
+        """Learn again from the reader's labels if they changed (a worker's call after a
+        triage key); True when the "for-you" order may have changed."""
+        from paper_tui.recommend import recommender
+
+        return recommender(self).refresh()
+
+    def why(self, paper_id: str) -> str:
+        """What pushed a paper up and down for this reader (one line; "" before anything
+        was kept)."""
+        from paper_tui.recommend import recommender
+
+        rec = recommender(self)
+        return rec.explain(paper_id).text() if rec.ready else ""
+
+    # -- the reader's marks: status, star, tags, note ----------------------------------------
+    # A change is made in memory and saved off the caller's path (flush() waits for it);
+    # the next search sees it at once. A change to one version of a paper is made to all.
+    def annotation(self, paper_id: str) -> Annotation:
+        """The reader's marks on a paper (all defaults when it has none)."""
+        return self.annotations.get(paper_id)
+
+    def detail(self, paper_id: str, *, team: bool = False) -> PaperDetail:
+        """What the library holds of a paper beyond its record. ``team``: with the other
+        members' marks, as last read (:meth:`reload_team` reads what changed: the app in a
+        worker, a command before it shows them), so this never parses a file."""
+        versions = tuple(v for v in self.index.versions_of(paper_id) if v != paper_id)
+        return PaperDetail(paper_id, self.annotations.get(paper_id), self.lists_of(paper_id),
+                           versions, self._also_in(versions),
+                           self._team_marks(paper_id) if team else ())
+
+    def _also_in(self, versions: Sequence[str]) -> tuple[str, ...]:
+        """Other versions as the reader would name them: ``arXiv 2401.01234``,
+        ``NeurIPS 2024``."""
+        names = []
+        for other in versions:
+            paper = self.index.get(other)
+            if paper is None:
+                continue
+            if other.startswith("arxiv-"):
+                names.append(f"arXiv {other.removeprefix('arxiv-')}")
+            else:
+                names.append(" ".join(x for x in (paper.venue, str(paper.year or "")) if x)
+                             or paper.source or other)
+        return tuple(names)
+
+    def set_status(self, ids: Sequence[str], status: str) -> None:
+        """Set the triage status (one of :data:`~paper_tui.vocabulary.STATUSES`)."""
+        self.annotations.set_status(ids, status)
+
+    def set_starred(self, ids: Sequence[str], starred: bool) -> None:
+        """Star (``starred``) or unstar papers."""
+        self.annotations.set_starred(ids, starred)
+
+    def toggle_star(self, ids: Sequence[str]) -> bool:
+        """Star all of ``ids`` unless all are starred already (then unstar them); True
+        when they are starred now."""
+        return self.annotations.toggle_star(ids)
+
+    def add_tags(self, ids: Sequence[str], tags: Iterable[str]) -> None:
+        """Add tags (split at commas, matched ignoring case: an existing spelling wins)."""
+        self.annotations.add_tags(ids, tags)
+
+    def remove_tags(self, ids: Sequence[str], tags: Iterable[str]) -> None:
+        """Take tags off papers (matched ignoring case)."""
+        self.annotations.remove_tags(ids, tags)
+
+    def set_note(self, paper_id: str, text: str) -> None:
+        """Replace the note ("" clears it)."""
+        self.annotations.set_note(paper_id, text)
+
+    def append_note(self, paper_id: str, text: str) -> None:
+        """Add ``text`` to the note, on a line of its own."""
+        self.annotations.append_note(paper_id, text)
+
+    def undo(self) -> str | None:
+        """Undo the last change to annotations or reading lists (of the last 100); what it
+        was, None when there was none."""
+        return self.annotations.undo()
+
+    @property
+    def read_only_reason(self) -> str | None:
+        """Why annotations cannot be changed now (a broken file), None when they can."""
+        return self.annotations.read_only_reason
+
+    def flush(self) -> None:
+        """Block until every change is on disk (:class:`StoreError` if it cannot be)."""
+        self.annotations.flush()
+
+    def tag_counts(self) -> dict[str, int]:
+        """Every tag with how many papers carry it, most used first."""
+        return self.annotations.tag_counts()
+
+    def triaged_count(self) -> int:
+        """How many papers have a status other than ``new``."""
+        return sum(self.annotations.status_counts().values())
+
+    def orphans(self) -> list[str]:
+        """Annotated or listed ids whose paper is not in the library (kept, not dropped)."""
+        return self.annotations.orphans(_Known(self.index))
+
+    def on_save_outcome(self, callback: Callable[[str | None], None]) -> None:
+        """``callback(error)`` when saving annotations fails (the message) or works again
+        (None); called from the saver thread."""
+        self.annotations.add_save_listener(callback)
+
+    def on_changed_elsewhere(self, callback: Callable[[set[str]], None]) -> None:
+        """``callback(paper_ids)`` when another process, a sync or a hand edit changed
+        annotations or lists; called from the saver thread."""
+        self.annotations.add_change_listener(callback)
+
+    # -- reading lists ---------------------------------------------------------------------
+    # A list is named ignoring case and spacing; changes are saved and undone as marks are.
+    def reading_lists(self) -> list[ReadingList]:
+        """Every reading list, by name (ignoring case)."""
+        return self.annotations.lists.all()
+
+    def reading_list(self, name: str) -> ReadingList | None:
+        """The list of that name, None when there is none."""
+        return self.annotations.lists.get(name)
+
+    def lists_of(self, paper_id: str) -> tuple[str, ...]:
+        """The names of the lists holding a paper."""
+        return tuple(self.annotations.lists.lists_of(paper_id))
+
+    def create_list(self, name: str, description: str = "") -> ReadingList:
+        """A new, empty list (:class:`StoreError` when the name is taken or empty)."""
+        return self.annotations.lists.create(name, description)
+
+    def add_to_list(self, name: str, ids: Sequence[str]) -> int:
+        """Append papers not in the list yet; how many were added."""
+        return self.annotations.lists.add(name, ids)
+
+    def remove_from_list(self, name: str, ids: Iterable[str]) -> int:
+        """Take papers out of a list; how many were in it."""
+        return self.annotations.lists.remove(name, ids)
+
+    def move_in_list(self, name: str, paper_id: str, position: int) -> None:
+        """Move a paper to ``position`` (0-based, clamped to the list)."""
+        self.annotations.lists.move(name, paper_id, position)
+
+    def rename_list(self, old: str, new: str) -> None:
+        """Rename a list (:class:`StoreError` when the new name is taken or empty)."""
+        self.annotations.lists.rename(old, new)
+
+    def describe_list(self, name: str, text: str) -> None:
+        """Set a list's description ("" clears it)."""
+        self.annotations.lists.describe(name, text)
+
+    def delete_list(self, name: str) -> None:
+        """Delete a list; its papers stay in the library."""
+        self.annotations.lists.delete(name)
+
+    # -- export and citations --------------------------------------------------------------
+    def export(self, papers: Sequence[Paper], fmt: str, *, title: str = "",
+               description: str = "") -> str:
+        """``papers`` with the reader's marks as text in ``fmt`` (one of
+        :data:`paper_tui.export.FORMATS`); ``title`` and ``description`` head a list."""
+        from paper_tui import export  # YAML dumper, citations: only when asked
+
+        return export.export(self, papers, fmt, title=title, description=description)
+
+    def cite(self, papers: Sequence[Paper], style: str | None = None) -> Citation:
+        """The citations of ``papers`` in ``style`` (default: the ``citation_style``
+        setting): one entry per paper, keys unique."""
+        from paper_tui import citations  # the LaTeX encoder: only when asked
+
+        style = style or self.settings.citation_style
+        return Citation(citations.cite(papers, style), style,
+                        citations.describe(papers, style))
+
+    # -- the team --------------------------------------------------------------------------
+    def in_team(self) -> bool:
+        """Whether this library has synced with a team (``sync --remote URL --as NAME``)."""
+        from paper_tui.team.repo import State
+
+        try:
+            return State.load(self.root).name is not None
+        except PaperTuiError:
+            return False
+
+    def reload_team(self) -> None:
+        """Read the other members' files that changed since they were last read (the app
+        calls it in a worker)."""
+        self.team.reload()
+
+    def team_syncing(self) -> AbstractContextManager[None]:
+        """While a sync (in another process) rewrites the members' files: what is drawn
+        keeps what was last read, and the files that changed are read once at the end."""
+        return self.team.syncing()
+
+    def sync_team(self, *, remote: str | None = None, name: str | None = None,
+                  progress: Callable[[str], None] | None = None) -> SyncReport:
+        """Share this library's triage, lists and paper lists with the team through git
+        and take in theirs (:class:`PaperTuiError`, one line, when it cannot);
+        ``progress(step)`` hears what it is doing."""
+        from paper_tui.team.sync import sync  # git: only when asked
+
+        return sync(self, remote=remote, name=name, progress=progress)
+
+    def _team_marks(self, paper_id: str) -> tuple[MemberMarks, ...]:
+        return tuple(MemberMarks(name, seen["status"], seen["starred"], tuple(seen["tags"]),
+                                 seen["note"])
+                     for name, seen in self.team.annotators(paper_id, fresh=False).items())
+
+
+class _Known:
+    """Membership in the index, asked one id at a time."""
+
+    def __init__(self, index: PaperIndex) -> None:
+        self.index = index
+
+    def __contains__(self, paper_id: object) -> bool:
+        return isinstance(paper_id, str) and self.index.get(paper_id) is not None

@@ -1,0 +1,158 @@
+"""Getting papers in: a file read, stored in ``sources/`` and indexed in one pass; and the
+index kept in step with ``sources/`` (rebuilt when it cannot be read, a source whose file
+changed re-indexed alone). :class:`~paper_tui.library.Library` calls these under its lock.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from paper_tui.errors import SkippedRecord, SourceError, SourceNotice
+from paper_tui.index import PaperIndex
+from paper_tui.index.writer import Prepared, prepare
+from paper_tui.model import Paper
+from paper_tui.sources import SourceStore, checksum, encode
+
+if TYPE_CHECKING:
+    from paper_tui.importers import Hints, ImportReport
+
+Progress = Callable[[str, int, int | None], None]
+"""``progress(stage, done, total)``; total is None when unknown."""
+
+
+def prepare_import(papers: list[Paper]) -> tuple[list[bytes], Prepared]:
+    """What an import's worker process does besides parsing (see :func:`_import_one`): the
+    papers' stored lines and their text fields' postings."""
+    return [encode(paper) for paper in papers], prepare(papers)
+
+
+# -- the index in step with the sources ----------------------------------------------------
+def reindex_changed_sources(sources: SourceStore, index: PaperIndex,
+                            progress: Progress | None) -> None:
+    """Open the index; fill it from every source when it had to be made anew; else
+    re-index the sources whose checksum changed since they were indexed, and drop the
+    papers of sources that are gone."""
+    manifest = sources.manifest
+    if index.open():
+        if manifest:
+            total = sources.total()
+            report = (lambda n: progress("indexing", n, total)) if progress else None
+            index.add(sources.all_papers(), progress=report)
+        index.mark_sources({sid: info.checksum for sid, info in manifest.items()})
+        return
+    indexed = index.indexed_sources()
+    for sid, info in sorted(manifest.items()):
+        if indexed.get(sid) != info.checksum:
+            _reindex_source(sources, index, sid, info.checksum, progress)
+    gone = indexed.keys() - manifest.keys()
+    for sid in gone:
+        index.delete_source(sid)
+    if gone:
+        index.mark_sources(dict.fromkeys(gone))
+
+
+def _reindex_source(sources: SourceStore, index: PaperIndex, source_id: str, digest: str,
+                    progress: Progress | None) -> None:
+    total = sources.manifest[source_id].count
+    report = (lambda n: progress(f"indexing {source_id}", n, total)) if progress else None
+    index.delete_source(source_id)
+    index.add(sources.papers(source_id), progress=report)
+    index.mark_sources({source_id: digest})
+
+
+# -- import --------------------------------------------------------------------------------
+def import_paths(sources: SourceStore, index: PaperIndex, targets: Iterable[Path | str],
+                 report: ImportReport, progress: Progress | None, force: bool,
+                 hints: Hints) -> None:
+    """Import files and directories into ``report``; bad files and records are reported
+    there, never raised."""
+    from paper_tui.importers import iter_files
+
+    for item in iter_files([Path(t) for t in targets]):
+        if isinstance(item, SourceError):
+            report.errors.append(item)
+            continue
+        try:
+            _import_one(sources, index, item, report, progress, force, hints)
+        except SourceError as exc:
+            report.errors.append(exc)
+
+
+def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: ImportReport,
+                progress: Progress | None, force: bool, hints: Hints) -> None:
+    from paper_tui.importers import Prepare, import_file
+    from paper_tui.importers.registry import STABLE_ID_FORMATS
+
+    # A big file is parsed in a worker process, which also encodes and analyses some
+    # chunks of papers (``prepare_import``) when it has time to spare (see
+    # ``parallel.EVERY``); this process does the others.
+    lines: dict[str, bytes] = {}
+    prepared: dict[str, tuple[Prepared, int]] = {}
+
+    def sink(papers: list[Paper], result: tuple[list[bytes], Prepared] | None) -> None:
+        if result is not None:  # a repeated id is the first paper's (it is left out)
+            for i, paper in enumerate(papers):
+                lines.setdefault(paper.id, result[0][i])
+                prepared.setdefault(paper.id, (result[1], i))
+
+    source_id, fmt, records = import_file(path, Prepare(prepare_import, sink), hints=hints)
+    digest = checksum(path)
+    if not force and sources.is_current(source_id, digest):
+        count = sources.manifest[source_id].count
+        report.unchanged += count
+        report.papers += count
+        report.sources.append(source_id)
+        return
+    # One pass: records are read, stored and indexed as they stream, so a big file is
+    # never held in memory and parsing overlaps the index's writer processes.
+    seen: set[str] = set()
+
+    def papers() -> Iterator[Paper]:
+        for record in records:
+            if isinstance(record, SourceNotice):
+                report.notices.append(record)
+            elif isinstance(record, SkippedRecord):
+                report.skipped.append(record)
+            elif isinstance(record, SourceError):
+                report.errors.append(record)
+            elif record.id not in seen:  # identical records are one paper
+                seen.add(record.id)
+                yield record
+
+    stream = papers()
+    old_ids = index.ids_of_source(source_id)
+    report_progress = (lambda n: progress(f"importing {path.name}", n, None)) \
+        if progress else None
+    with index.adding(report_progress) as adder:
+        first = next(stream, None)
+        if first is None:
+            raise SourceError(path, "no papers could be imported from this file")
+
+        replace = fmt in STABLE_ID_FORMATS  # an arXiv id's text may be a newer version
+        replaced = 0
+
+        def indexed() -> Iterator[Paper]:
+            nonlocal replaced
+            for paper in itertools.chain([first], stream):
+                ahead = prepared.pop(paper.id, None)
+                if paper.id not in old_ids:
+                    adder.add(paper, ahead)
+                elif replace:
+                    adder.add(paper, ahead)
+                    replaced += 1
+                yield paper
+
+        def encoded(paper: Paper) -> bytes:
+            return lines.pop(paper.id, None) or encode(paper)
+
+        sources.write(source_id, path, digest, fmt, indexed(), encoded)
+        adder.delete(old_ids - seen)
+    index.mark_sources({source_id: digest})
+    report.added += adder.count - replaced
+    report.updated += replaced
+    report.unchanged += len(seen) - adder.count
+    report.papers += len(seen)
+    report.sources.append(source_id)

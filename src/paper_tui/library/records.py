@@ -1,0 +1,75 @@
+"""What the library's methods hand the fronts besides papers and result sets: frozen
+records of plain values, so a front never holds a part of the library."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from paper_tui.store import Annotation
+
+
+@dataclass(frozen=True, slots=True)
+class MemberMarks:
+    """Another team member's marks on a paper, from their file in the team repo (a
+    :class:`~paper_tui.vocabulary.Marks`, as an annotation is)."""
+
+    name: str
+    status: str = "new"
+    starred: bool = False
+    tags: tuple[str, ...] = ()
+    note: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        """``show --json``'s ``team`` entry for this member."""
+        return {"status": self.status, "starred": self.starred, "tags": list(self.tags),
+                "note": self.note}
+
+
+@dataclass(frozen=True, slots=True)
+class PaperDetail:
+    """What the library holds of a paper beyond its record: what the abstract view,
+    ``paper-tui show`` and the exports show with it."""
+
+    id: str
+    annotation: Annotation
+    """The reader's own marks (status, star, tags, note)."""
+    lists: tuple[str, ...] = ()
+    """The names of the reading lists holding it."""
+    versions: tuple[str, ...] = ()
+    """The ids of its other versions (the same paper from another source)."""
+    also_in: tuple[str, ...] = ()
+    """Those versions as a reader names them: ``arXiv 2401.01234``, ``NeurIPS 2024``."""
+    team: tuple[MemberMarks, ...] = ()
+    """The other team members' marks, when asked for (see :meth:`Library.detail`)."""
+
+    @property
+    def status(self) -> str:
+        return self.annotation.status
+
+    @property
+    def starred(self) -> bool:
+        return self.annotation.starred
+
+    @property
+    def tags(self) -> tuple[str, ...]:
+        return self.annotation.tags
+
+    @property
+    def note(self) -> str:
+        return self.annotation.note
+
+    def as_json(self) -> dict[str, Any]:
+        """The fields ``--json`` and the exports add to a paper's own."""
+        return {"status": self.status, "starred": self.starred, "tags": list(self.tags),
+                "note": self.note, "lists": list(self.lists), "also_in": list(self.versions)}
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """Citations of papers in one style, and what they are in a few words (``BibTeX for
+    vaswani2017attention``) for the line that confirms a copy."""
+
+    text: str
+    style: str
+    what: str
