@@ -21,6 +21,7 @@ from paper_tui.cli.output import line, print_json
 from paper_tui.errors import StoreError
 from paper_tui.library import Library
 from paper_tui.store import STATUSES, Annotation
+from paper_tui.surrogates import escape_surrogates
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -282,11 +283,12 @@ def cmd_export(args: argparse.Namespace, ctx: Context) -> int:
     if args.output is None:
         sys.stdout.write(text)
         return 0
+    output = escape_surrogates(str(args.output))  # a file name may be any bytes
     try:
         atomic.write_text(args.output, text)
     except OSError as exc:
-        raise StoreError(f"{args.output}: cannot write ({exc.strerror or exc})") from None
-    print(f"wrote {len(papers)} paper{'s' if len(papers) != 1 else ''} to {args.output}",
+        raise StoreError(f"{output}: cannot write ({exc.strerror or exc})") from None
+    print(f"wrote {len(papers)} paper{'s' if len(papers) != 1 else ''} to {output}",
           file=sys.stderr)
     return 0
 
