@@ -41,12 +41,12 @@ def paper(template: tuple[Path, list[str]]) -> str:
     return template[1][0]
 
 
-def run(*args: str | bytes | Path) -> tuple[int, str, str]:
+def run(*args: str | bytes | Path, env: dict[str, str] | None = None) -> tuple[int, str, str]:
     """``python -m paper_tui ARGS`` with arguments as bytes; exit status, stdout, stderr
     (undecodable output shown as U+FFFD: the test asserts it is not there)."""
     done = subprocess.run([sys.executable, "-m", "paper_tui",
                            *(os.fsencode(a) if not isinstance(a, bytes) else a for a in args)],
-                          capture_output=True, timeout=120)
+                          capture_output=True, timeout=120, env={**os.environ, **(env or {})})
     return (done.returncode, done.stdout.decode("utf-8", "replace"),
             done.stderr.decode("utf-8", "replace"))
 
@@ -127,3 +127,21 @@ def test_argparse_s_own_errors_stay_argparse_s(tmp_path: Path) -> None:
     assert status == 2 and "Traceback" not in err
     assert err.splitlines()[-1].startswith(
         "paper-tui: error: argument COMMAND: invalid choice: '\\udcff'")
+
+
+def test_a_note_from_the_editor_that_is_not_utf8_is_kept_not_saved(
+        lib_dir: Path, paper: str, tmp_path: Path) -> None:
+    editor = tmp_path / "editor.py"
+    editor.write_text("import sys\nopen(sys.argv[1], 'ab').write(b'fine\\nthen caf\\xe9\\n')\n")
+    assert run("--library", lib_dir, "note", paper, "--set", "before")[0] == 0
+    kept_in = tmp_path / "tmp"
+    kept_in.mkdir()
+    status, out, err = run("--library", lib_dir, "note", paper,
+                           env={"EDITOR": f"{sys.executable} {editor}", "VISUAL": "",
+                                "TMPDIR": str(kept_in)})
+    kept = next(kept_in.glob("paper-tui-note-*.md"))
+    assert (status, out) == (1, "")
+    assert err == ("paper-tui: the note from the editor is not UTF-8 text (line 3, column 9): "
+                   f"not saved; what you wrote is in {kept}\n")
+    assert kept.read_bytes() == b"before\nfine\nthen caf\xe9\n"
+    assert run("--library", lib_dir, "show", paper, "--json")[1].count('"note": "before"') == 1

@@ -179,7 +179,19 @@ def _edit(text: str) -> str | None:
             status = subprocess.call([*shlex.split(editor), str(path)])
         except OSError as exc:
             raise StoreError(f"cannot run the editor {editor!r}: {exc.strerror}") from None
-        return path.read_text("utf-8") if status == 0 else None
+        if status != 0:
+            return None
+        data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:  # a note is text: keep what was typed, save nothing
+        fd, kept = tempfile.mkstemp(prefix="paper-tui-note-", suffix=".md")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise StoreError(f"the note from the editor is not UTF-8 text (line {line}, column "
+                         f"{column}): not saved; what you wrote is in {kept}") from None
 
 
 def cmd_lists(args: argparse.Namespace, ctx: Context) -> int:
