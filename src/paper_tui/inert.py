@@ -1,0 +1,137 @@
+"""Text from data made inert before a terminal sees it.
+
+Titles, abstracts, names, tags, notes, list names, file names and error details come from
+files, team-mates and typing: any of them may hold a terminal escape sequence (``ESC ]0;…``
+renames the window, ``ESC ]52;c;…`` sets the clipboard, ``ESC [2J`` clears the screen) or
+a lone control character. Every front shows such text only through these functions:
+
+* :func:`inert_text` for text that may span lines (a note, an abstract, a whole export):
+  escape sequences are removed whole (CSI ``ESC [ … final``; OSC, DCS, SOS, PM, APC and
+  tmux's ``ESC k`` strings up to their BEL or ST; two-character ``ESC x``; their 8-bit C1
+  forms), then every other C0 and C1 control character and DEL. Tabs and newlines stay;
+  CR, CR LF, NEL and the Unicode line and paragraph separators become a newline.
+* :func:`inert_line` for a field that is one line (a title, a tag, a file name in an
+  error line): the same, and every line break or tab becomes a space, so such a field
+  never breaks the line it is shown on.
+
+A C1 byte that reached Python undecoded (a non-UTF-8 file name, as the surrogates
+U+DC80-U+DC9F) is removed as well: a terminal that is not in UTF-8 mode would get the raw
+byte back, and 0x9b is CSI there.
+
+Bidi embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069) are removed too:
+each holds its state until a closer or the end of the line, so one field could reverse the
+text printed after it (a file name ``evil\\u202etxt.exe`` shows as ``evilexe.txt``). The
+marks that hold no state (LRM, RLM, ALM) stay: right-to-left text needs them.
+
+:func:`escape_in_strings` is for the outputs that keep the data as it is (``--json``, JSON,
+CSL-JSON, YAML exports): it writes those characters as ``\\uXXXX`` escapes, which is still
+the same data, and leaves nothing raw for a terminal to act on.
+
+Each function is linear in the text's length (no pattern here can scan past the next
+control character, and only control characters start a match) and returns the text itself
+when it holds no such character, the case of almost all real text: a single C-level scan.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any
+
+from paper_tui.model import Paper
+
+_CONTROLS = "\x00-\x1f\x7f-\x9f\udc80-\udc9f"
+_BIDI = "\u202a-\u202e\u2066-\u2069"
+_SEPARATORS = "\u2028\u2029"
+
+# Escape sequences, removed whole. A string's body stops at any control character, so an
+# unterminated one (or one holding another sequence) is not a match: its introducer is
+# then removed as a control character and its body, now plain text, is shown.
+_SEQUENCE = re.compile(
+    rf"(?:\x1b[\]P^_Xk]|[\x90\x98\x9d\x9e\x9f])[^{_CONTROLS}]*(?:\x07|\x1b\\|\x9c)"  # strings
+    r"|(?:\x1b\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]"  # CSI
+    r"|\x1b[\x20-\x2f]*[\x30-\x7e]"  # ESC with intermediates and a final: ESC ( B, ESC c
+)
+_LINE_BREAK = re.compile(rf"\r\n?|[\x85{_SEPARATORS}]")
+_LINE_BREAKS_AND_TABS = re.compile(rf"[\t\n\x0b\x0c\r\x85{_SEPARATORS}]+")
+_LEFT_IN_TEXT = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f-\x9f\udc80-\udc9f{_BIDI}]")
+_UNSAFE_IN_TEXT = re.compile(
+    rf"[\x00-\x08\x0b-\x1f\x7f-\x9f\udc80-\udc9f{_SEPARATORS}{_BIDI}]")
+_UNSAFE_IN_LINE = re.compile(rf"[{_CONTROLS}{_SEPARATORS}{_BIDI}]")
+# JSON escapes C0 itself (and YAML C0 and C1); what it leaves raw, written as \uXXXX
+_RAW_IN_JSON = re.compile(rf"[\x7f-\x9f\udc80-\udc9f{_SEPARATORS}{_BIDI}]")
+
+
+def inert_text(text: str) -> str:
+    """``text`` without escape sequences or control characters; tabs and newlines kept,
+    other line breaks made newlines."""
+    if _UNSAFE_IN_TEXT.search(text) is None:
+        return text
+    text = _SEQUENCE.sub("", text)
+    text = _LINE_BREAK.sub("\n", text)
+    return _LEFT_IN_TEXT.sub("", text)
+
+
+def inert_line(text: str, *, breaks: str = " ") -> str:
+    """``text`` as one line: without escape sequences or control characters, and each run
+    of line breaks and tabs ``breaks`` (a space; the app's last filter, which must not
+    widen a line already laid out, passes ``""``)."""
+    if _UNSAFE_IN_LINE.search(text) is None:
+        return text
+    text = _SEQUENCE.sub("", text)
+    text = _LINE_BREAKS_AND_TABS.sub(breaks, text)
+    return _UNSAFE_IN_LINE.sub("", text)
+
+
+def is_inert(text: str, *, one_line: bool = False) -> bool:
+    """True when ``text`` holds nothing :func:`inert_text` (or :func:`inert_line`) would
+    change."""
+    return (_UNSAFE_IN_LINE if one_line else _UNSAFE_IN_TEXT).search(text) is None
+
+
+def needs_escape(text: str) -> bool:
+    """True when ``text`` holds a character :func:`escape_in_strings` writes as an escape
+    (a YAML writer double-quotes such a string, where the escape means the character)."""
+    return _RAW_IN_JSON.search(text) is not None
+
+
+def escape_in_strings(serialized: str) -> str:
+    """JSON (or YAML whose strings holding these characters are double-quoted) with DEL,
+    the C1 controls, the line and paragraph separators and the bidi controls written as
+    ``\\uXXXX`` escapes: the same data, nothing raw left for a terminal to act on. JSON
+    writes every C0 control as an escape already; these characters can only stand inside
+    strings, where the escape means the character."""
+    if _RAW_IN_JSON.search(serialized) is None:
+        return serialized
+    return _RAW_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", serialized)
+
+
+def inert_paper(paper: Paper) -> Paper:
+    """``paper`` as people are shown it (citations, exports for reading): every text field
+    inert, a one-line field on one line; ``paper`` itself when nothing changes. The id is
+    left as it is, the key its annotations are found by: show it through
+    :func:`inert_line`. The emphasis spans of a display text that changed are dropped
+    (their offsets were into the old text)."""
+    changed: dict[str, Any] = {}
+    for name, value in (("title", paper.title), ("display_title", paper.display_title),
+                        ("name", paper.name), ("venue", paper.venue), ("url", paper.url),
+                        ("pdf", paper.pdf), ("source", paper.source), ("track", paper.track),
+                        ("decision", paper.decision)):
+        if (clean := inert_line(value)) is not value:
+            changed[name] = clean
+    for name, value in (("abstract", paper.abstract),
+                        ("display_abstract", paper.display_abstract),
+                        ("bibtex", paper.bibtex), ("tldr", paper.tldr)):
+        if (clean := inert_text(value)) is not value:
+            changed[name] = clean
+    for name, values in (("authors", paper.authors), ("keywords", paper.keywords)):
+        cleaned = tuple(inert_line(value) for value in values)
+        if any(a is not b for a, b in zip(cleaned, values, strict=True)):
+            changed[name] = cleaned
+    if not changed:
+        return paper
+    if "display_title" in changed:
+        changed["title_emphasis"] = ()
+    if "display_abstract" in changed:
+        changed["abstract_emphasis"] = ()
+    return dataclasses.replace(paper, **changed)
