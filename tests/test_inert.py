@@ -9,7 +9,13 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from paper_tui.inert import escape_in_strings, inert_line, inert_text, is_inert
+from paper_tui.inert import (
+    escape_in_strings,
+    inert_line,
+    inert_line_offsets,
+    inert_text,
+    is_inert,
+)
 
 ESC = "\x1b"
 UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
@@ -89,11 +95,14 @@ def test_sequences_are_removed_whole() -> None:
         assert inert_line(raw) == shown, repr(raw)
 
 
-def test_an_unterminated_string_loses_its_introducer_and_shows_its_body() -> None:
-    assert inert_text(f"a{ESC}]0;no end") == "a0;no end"
-    assert inert_text("a\x9d0;no end") == "a0;no end"
-    # a sequence in a string's body: each is taken apart, nothing active is left
-    assert inert_text(f"{ESC}Ptmux;{ESC}{ESC}]52;c;aGk=\x07{ESC}\\") == "tmux;"
+def test_a_string_ends_where_a_terminal_would_end_it() -> None:
+    # at the end of the text, at the next sequence, at a line break: no payload is shown
+    assert inert_text(f"a{ESC}]0;no end") == "a"
+    assert inert_text("a\x9d0;no end") == "a"
+    assert inert_text(f"a{ESC}]2;window{ESC}ktmux{ESC}[2Jb") == "ab"
+    assert inert_text(f"a{ESC}]0;title\nnext line") == "a\nnext line"
+    # tmux's passthrough: a DCS holding an OSC 52, each taken apart, nothing left
+    assert inert_text(f"{ESC}Ptmux;{ESC}{ESC}]52;c;aGk=\x07{ESC}\\") == ""
 
 
 def test_removing_a_sequence_never_makes_a_new_one() -> None:
@@ -125,3 +134,37 @@ def test_text_without_control_characters_is_returned_as_it_is() -> None:
     title = "L²EAP: naïve Bayes — «quoted» 日本語 \u00a0 emoji 🙂"
     assert inert_line(title) is title
     assert inert_text("a\nb\tc") == "a\nb\tc"
+
+
+WHOLE = [f"{ESC}]0;title\x07", f"{ESC}]52;c;aGk={ESC}\\", f"{ESC}[1;31m", "\x9b2J",
+         f"{ESC}ktmux{ESC}\\", f"{ESC}c", "\x07", "\u202e"]
+plain_text = st.text().filter(lambda t: UNSAFE.search(t) is None and "\n" not in t
+                              and "\t" not in t)
+
+
+@given(plain_text, st.sampled_from(WHOLE), plain_text)
+def test_offsets_follow_the_text_past_what_is_removed(before: str, removed: str,
+                                                        after: str) -> None:
+    text = before + removed + after
+    shown, at = inert_line_offsets(text)
+    assert shown == inert_line(text) == before + after
+    assert [at(i) for i in range(len(before) + 1)] == list(range(len(before) + 1))
+    tail = len(before) + len(removed)
+    assert [at(tail + i) for i in range(len(after) + 1)] == \
+        [len(before) + i for i in range(len(after) + 1)]
+
+
+@given(any_text)
+def test_offsets_never_go_back(text: str) -> None:
+    shown, at = inert_line_offsets(text)
+    assert shown == inert_line(text)
+    positions = [at(i) for i in range(len(text) + 1)]
+    assert positions == sorted(positions) and positions[-1] == len(shown)
+
+
+def test_a_span_keeps_its_words_when_a_sequence_before_them_goes() -> None:
+    text = f"Title{ESC}]0;x\x07 with words"
+    shown, at = inert_line_offsets(text)
+    start = text.index("words")
+    assert shown[at(start):at(start + 5)] == "words"
+    assert inert_line_offsets("plain")[1](3) == 3

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 from typing import Any
 
 from paper_tui.model import Paper
@@ -44,17 +45,22 @@ _CONTROLS = "\x00-\x1f\x7f-\x9f\udc80-\udc9f"
 _BIDI = "\u202a-\u202e\u2066-\u2069"
 _SEPARATORS = "\u2028\u2029"
 
-# Escape sequences, removed whole. A string's body stops at any control character, so an
-# unterminated one (or one holding another sequence) is not a match: its introducer is
-# then removed as a control character and its body, now plain text, is shown.
-_SEQUENCE = re.compile(
-    rf"(?:\x1b[\]P^_Xk]|[\x90\x98\x9d\x9e\x9f])[^{_CONTROLS}]*(?:\x07|\x1b\\|\x9c)"  # strings
+# Escape sequences, removed whole. A string (OSC, DCS, …) ends at its BEL or ST, or where
+# a terminal would end it, at the next ESC or C1 control (the next sequence), or at any
+# other control character or the end of the text (the terminal would swallow what follows
+# as the string's; here it stays, on the next line). So its body never holds a control
+# character, and a payload never shows.
+_SEQUENCE = (
+    rf"(?:\x1b[\]P^_Xk]|[\x90\x98\x9d\x9e\x9f])[^{_CONTROLS}]*(?:\x07|\x1b\\|\x9c)?"  # strings
     r"|(?:\x1b\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]"  # CSI
     r"|\x1b[\x20-\x2f]*[\x30-\x7e]"  # ESC with intermediates and a final: ESC ( B, ESC c
 )
-_LINE_BREAK = re.compile(rf"\r\n?|[\x85{_SEPARATORS}]")
-_LINE_BREAKS_AND_TABS = re.compile(rf"[\t\n\x0b\x0c\r\x85{_SEPARATORS}]+")
-_LEFT_IN_TEXT = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f-\x9f\udc80-\udc9f{_BIDI}]")
+# One pass each, left to right: a whole sequence, else a line break (a run of them and of
+# tabs, in a line), else any other control character.
+_IN_TEXT = re.compile(rf"(?:{_SEQUENCE})|(?P<br>\r\n?|[\x85{_SEPARATORS}])"
+                      rf"|[\x00-\x08\x0b-\x1f\x7f-\x9f\udc80-\udc9f{_BIDI}]")
+_IN_LINE = re.compile(rf"(?:{_SEQUENCE})|(?P<br>[\t\n\x0b\x0c\r\x85{_SEPARATORS}]+)"
+                      rf"|[{_CONTROLS}{_BIDI}]")
 _UNSAFE_IN_TEXT = re.compile(
     rf"[\x00-\x08\x0b-\x1f\x7f-\x9f\udc80-\udc9f{_SEPARATORS}{_BIDI}]")
 _UNSAFE_IN_LINE = re.compile(rf"[{_CONTROLS}{_SEPARATORS}{_BIDI}]")
@@ -62,14 +68,16 @@ _UNSAFE_IN_LINE = re.compile(rf"[{_CONTROLS}{_SEPARATORS}{_BIDI}]")
 _RAW_IN_JSON = re.compile(rf"[\x7f-\x9f\udc80-\udc9f{_SEPARATORS}{_BIDI}]")
 
 
+def _newline_or_nothing(match: re.Match[str]) -> str:
+    return "\n" if match.lastgroup == "br" else ""
+
+
 def inert_text(text: str) -> str:
     """``text`` without escape sequences or control characters; tabs and newlines kept,
     other line breaks made newlines."""
     if _UNSAFE_IN_TEXT.search(text) is None:
         return text
-    text = _SEQUENCE.sub("", text)
-    text = _LINE_BREAK.sub("\n", text)
-    return _LEFT_IN_TEXT.sub("", text)
+    return _IN_TEXT.sub(_newline_or_nothing, text)
 
 
 def inert_line(text: str, *, breaks: str = " ") -> str:
@@ -78,9 +86,36 @@ def inert_line(text: str, *, breaks: str = " ") -> str:
     widen a line already laid out, passes ``""``)."""
     if _UNSAFE_IN_LINE.search(text) is None:
         return text
-    text = _SEQUENCE.sub("", text)
-    text = _LINE_BREAKS_AND_TABS.sub(breaks, text)
-    return _UNSAFE_IN_LINE.sub("", text)
+    return _IN_LINE.sub(lambda m: breaks if m.lastgroup == "br" else "", text)
+
+
+def inert_line_offsets(text: str) -> tuple[str, Callable[[int], int]]:
+    """:func:`inert_line` of ``text``, and where each offset into ``text`` went in it: for
+    spans laid over the text (emphasis, matched words). The identity when nothing
+    changed."""
+    if _UNSAFE_IN_LINE.search(text) is None:
+        return text, _same
+    pieces: list[str] = []
+    offsets: list[int] = []
+    cursor = shown = 0
+    for match in _IN_LINE.finditer(text):
+        start, end = match.span()
+        offsets.extend(range(shown, shown + start - cursor))
+        pieces.append(text[cursor:start])
+        shown += start - cursor
+        offsets.extend([shown] * (end - start))  # what is removed or replaced: its start
+        if match.lastgroup == "br":
+            pieces.append(" ")
+            shown += 1
+        cursor = end
+    offsets.extend(range(shown, shown + len(text) - cursor + 1))
+    pieces.append(text[cursor:])
+    last = len(text)
+    return "".join(pieces), lambda offset: offsets[max(0, min(offset, last))]
+
+
+def _same(offset: int) -> int:
+    return offset
 
 
 def is_inert(text: str, *, one_line: bool = False) -> bool:
