@@ -5,6 +5,10 @@ CSL-JSON items are keyed as the BibTeX export keys them, so ``[@key]`` cites the
 from either file. RIS carries the reader's triage: tags, ``status: …`` and ``starred`` as
 ``KW`` lines, the note as ``N1``. Org gives each paper a heading (``TODO`` to read,
 ``DONE`` read, tags as Org tags) with its fields as properties, its links and the note.
+Text from data is inert (:mod:`paper_tui.inert`): CSL-JSON keeps it, control characters as
+JSON escapes; RIS and Org drop escape sequences and control characters, a field on one
+line stays on it, and a multi-line one (a note, an abstract) is split at its newlines only
+after that (a lone CR could otherwise start an RIS line of its own).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from paper_tui import citations, display
+from paper_tui.inert import escape_in_strings, inert_line, inert_paper, inert_text
 from paper_tui.model import Paper
 
 if TYPE_CHECKING:
@@ -85,19 +90,20 @@ def csl_item(paper: Paper, key: str) -> dict[str, Any]:
 def csl_json(papers: Sequence[Paper]) -> str:
     keys = citations.citation_keys(papers)
     items = [csl_item(p, keys[p.id]) for p in citations.unique_papers(papers)]
-    return json.dumps(items, ensure_ascii=False, indent=2) + "\n"
+    return escape_in_strings(json.dumps(items, ensure_ascii=False, indent=2)) + "\n"
 
 
 # -- RIS -----------------------------------------------------------------------------------
 def _ris_line(tag: str, value: str) -> list[str]:
     """``TAG  - value`` on one line (a line of its own could read as a tag: ``KW  - x``)."""
-    value = " ".join(value.split())
+    value = " ".join(inert_line(value).split())
     return [f"{tag}  - {value}"] if value else []
 
 
 def ris_record(paper: Paper, extras: dict[str, Any]) -> list[str]:
+    paper = inert_paper(paper)
     kind = "UNPB" if _preprint(paper) else "CPAPER" if paper.venue else "GEN"
-    out = [f"TY  - {kind}", f"ID  - {paper.id}", *_ris_line("TI", _title(paper))]
+    out = [f"TY  - {kind}", *_ris_line("ID", paper.id), *_ris_line("TI", _title(paper))]
     for name in _names(paper):
         parts = [name.last if not name.von else f"{name.von} {name.last}", name.first, name.jr]
         out += _ris_line("AU", ", ".join(p for p in parts if p))
@@ -113,7 +119,7 @@ def ris_record(paper: Paper, extras: dict[str, Any]) -> list[str]:
         marks.append("starred")
     for mark in marks:
         out += _ris_line("KW", mark)
-    note = extras["note"].strip()
+    note = inert_text(extras["note"]).strip()
     for line in note.split("\n") if note else ():  # a note's lines: N1 after N1
         out.append(f"N1  - {line}".rstrip())
     return [*out, "ER  - "]
@@ -128,11 +134,13 @@ def ris(lib: Library, papers: Sequence[Paper]) -> str:
 # -- Org -----------------------------------------------------------------------------------
 def _org_text(text: str) -> list[str]:
     """Body lines: one starting with ``*`` would be a heading, so it gets a space first."""
-    return [" " + line if line.startswith("*") else line for line in text.split("\n")]
+    return [" " + line if line.startswith("*") else line
+            for line in inert_text(text).split("\n")]
 
 
 def org_entry(paper: Paper, extras: dict[str, Any]) -> list[str]:
-    title = _title(paper).replace("\n", " ")
+    paper = inert_paper(paper)
+    title = _title(paper)
     todo = _TODO.get(extras["status"], "")
     tags = [t for t in (_ORG_TAG.sub("_", tag).strip("_") for tag in extras["tags"]) if t]
     heading = " ".join(p for p in ("*", todo, title) if p)
@@ -144,7 +152,7 @@ def org_entry(paper: Paper, extras: dict[str, Any]) -> list[str]:
              "STARRED": "yes" if extras["starred"] else "",
              "LISTS": ", ".join(extras["lists"])}
     out = [heading, ":PROPERTIES:"]
-    out += [f":{k}: {v}" for k, v in props.items() if v]
+    out += [inert_line(f":{k}: {v}") for k, v in props.items() if v]
     out.append(":END:")
     links = [f"[[{link}][{label}]]" for link, label in ((paper.url, "page"), (paper.pdf, "PDF"))
              if link]
@@ -159,7 +167,7 @@ def org_entry(paper: Paper, extras: dict[str, Any]) -> list[str]:
 
 
 def org(lib: Library, papers: Sequence[Paper], title: str, description: str) -> str:
-    lines = [f"#+TITLE: {title or 'Papers'}", ""]
+    lines = [f"#+TITLE: {inert_line(title or 'Papers')}", ""]
     if description:
         lines += [*_org_text(description), ""]
     for paper in citations.unique_papers(papers):
