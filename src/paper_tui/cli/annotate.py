@@ -16,9 +16,10 @@ import tempfile
 from pathlib import Path
 
 from paper_tui import atomic, export
-from paper_tui.cli.context import Context
+from paper_tui.cli.context import Context, warn
 from paper_tui.cli.output import line, print_json
 from paper_tui.errors import StoreError
+from paper_tui.inert import inert_line
 from paper_tui.library import Library
 from paper_tui.store import STATUSES, Annotation
 
@@ -104,7 +105,7 @@ def _summary(paper_id: str, note: Annotation) -> str:
         parts.append("★")
     if note.tags:
         parts.append("tags: " + ", ".join(note.tags))
-    return "  ".join(parts)
+    return inert_line("  ".join(parts))
 
 
 def _done(lib: Library, ids: list[str]) -> int:
@@ -194,8 +195,8 @@ def cmd_lists(args: argparse.Namespace, ctx: Context) -> int:
             print("no reading lists yet: paper-tui lists create NAME", file=sys.stderr)
         for rl in [] if args.json else everything:
             about = rl.description.split("\n", 1)[0]
-            print(f"{rl.name}  ({len(rl.ids)} paper{'s' if len(rl.ids) != 1 else ''})"
-                  + (f"  {about}" if about else ""))
+            print(inert_line(f"{rl.name}  ({len(rl.ids)} paper{'s' if len(rl.ids) != 1 else ''})"
+                             + (f"  {about}" if about else "")))
         return 0
     if verb == "show":
         return _show_list(lib, args.name, args.json)
@@ -250,7 +251,7 @@ def _show_list(lib: Library, name: str, as_json: bool) -> int:
     if as_json:
         print_json({"name": rl.name, "description": rl.description, "ids": list(rl.ids)})
         return 0
-    print(f"{rl.name}  ({len(rl.ids)} paper{'s' if len(rl.ids) != 1 else ''})")
+    print(inert_line(f"{rl.name}  ({len(rl.ids)} paper{'s' if len(rl.ids) != 1 else ''})"))
     if rl.description:
         print(rl.description)
     for number, paper_id in enumerate(rl.ids, 1):
@@ -270,8 +271,7 @@ def cmd_export(args: argparse.Namespace, ctx: Context) -> int:
         for paper_id in rl.ids:
             paper = lib.index.get(paper_id)
             if paper is None:
-                print(f"paper-tui: {paper_id} is in “{rl.name}” but not in the library; "
-                      "left out", file=sys.stderr)
+                warn(f"{paper_id} is in “{rl.name}” but not in the library; left out")
             else:
                 papers.append(paper)
         title, description = rl.name, rl.description
@@ -297,7 +297,7 @@ def cmd_tags(args: argparse.Namespace, ctx: Context) -> int:
         print_json(counts)
         return 0
     for tag, count in counts.items():
-        print(f"{count:>6}  {tag}")
+        print(f"{count:>6}  {inert_line(tag)}")
     if not counts:
         print("no tags yet: paper-tui tag ID TAG", file=sys.stderr)
     return 0
@@ -315,7 +315,7 @@ def cmd_orphans(args: argparse.Namespace, ctx: Context) -> int:
         what += [f"tags: {', '.join(extras['tags'])}"] if extras["tags"] else []
         what += [f"lists: {', '.join(extras['lists'])}"] if extras["lists"] else []
         what += ["note"] if extras["note"] else []
-        print(f"{pid}  " + "  ".join(what))
+        print(inert_line(f"{pid}  " + "  ".join(what)))
     print(f"{len(orphans)} annotated or listed id{'s' if len(orphans) != 1 else ''} "
           "not in the library (kept; they come back with their papers)", file=sys.stderr)
     return 0

@@ -6,6 +6,8 @@ import sys
 from pathlib import Path
 
 from paper_tui import config as config_mod
+from paper_tui.cli.streams import write_control
+from paper_tui.inert import inert_line
 from paper_tui.library import Library
 
 
@@ -28,7 +30,8 @@ class Context:
 
 
 def warn(message: str) -> None:
-    print(f"paper-tui: {message}", file=sys.stderr)
+    """One line on stderr (a file name or detail in ``message`` never breaks it)."""
+    print(f"paper-tui: {inert_line(message)}", file=sys.stderr)
 
 
 def progress_printer():
@@ -39,7 +42,8 @@ def progress_printer():
     def show(stage: str, done: int, total: int | None) -> None:
         of = f"/{total:,}" if total else ""
         end = "\n" if total and done >= total else ""
-        sys.stderr.write(f"\r\x1b[K{stage}: {done:,}{of} papers{end}")
+        write_control(sys.stderr, "\r\x1b[K")  # the line drawn again: the CLI's own
+        sys.stderr.write(f"{inert_line(stage)}: {done:,}{of} papers{end}")
         sys.stderr.flush()
 
     return show

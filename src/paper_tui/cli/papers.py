@@ -7,9 +7,10 @@ import re
 import sys
 import textwrap
 
-from paper_tui.cli.context import Context, progress_printer
+from paper_tui.cli.context import Context, progress_printer, warn
 from paper_tui.cli.output import line, print_json, record
 from paper_tui.errors import QueryError
+from paper_tui.inert import inert_line, inert_text
 from paper_tui.library import SORTS
 from paper_tui.model import DERIVED_TITLE, NO_ABSTRACT
 
@@ -61,11 +62,11 @@ def cmd_import(args: argparse.Namespace, ctx: Context) -> int:
     report = lib.import_paths(args.paths, progress=progress_printer(), force=args.force,
                               hints=Hints(args.venue.strip(), args.year))
     for notice in report.notices:
-        print(f"paper-tui: {notice}", file=sys.stderr)
+        warn(str(notice))
     for skipped in report.skipped:
-        print(f"paper-tui: skipped {skipped}", file=sys.stderr)
+        warn(f"skipped {skipped}")
     for error in report.errors:
-        print(f"paper-tui: {error}", file=sys.stderr)
+        warn(str(error))
     print(f"{report.papers:,} papers from {len(report.sources)} file(s): "
           f"{report.added:,} new, {report.unchanged:,} already in the library"
           + (f", {report.updated:,} updated" if report.updated else "")
@@ -109,8 +110,8 @@ def cmd_search(args: argparse.Namespace, ctx: Context) -> int:
         return 0
     for hit in hits:
         print(line(hit.paper))
-    print(f"{total:,} hits" + (f"; did you mean: {suggestion}" if suggestion else ""),
-          file=sys.stderr)
+    print(f"{total:,} hits" + (f"; did you mean: {inert_line(suggestion)}" if suggestion
+                               else ""), file=sys.stderr)
     return 0
 
 
@@ -123,35 +124,37 @@ def cmd_show(args: argparse.Namespace, ctx: Context) -> int:
     if args.json:
         print_json(record(lib, paper, team=team))
         return 0
-    print(paper.display_title)
+    # one line each, whatever a field holds; the abstract and the note keep their lines
+    print(inert_line(paper.display_title))
     if paper.title_generated:
         print(DERIVED_TITLE)
     if paper.name:
-        print(f"Name:    {paper.name}")
+        print(inert_line(f"Name:    {paper.name}"))
     if paper.authors:
-        print(f"Authors: {', '.join(paper.authors)}")
-    print(f"Venue:   {paper.venue} {paper.year or ''}".rstrip())
-    print(f"Id:      {paper.id}")
+        print(inert_line(f"Authors: {', '.join(paper.authors)}"))
+    print(inert_line(f"Venue:   {paper.venue} {paper.year or ''}".rstrip()))
+    print(inert_line(f"Id:      {paper.id}"))
     for label, value in (("URL", paper.url), ("PDF", paper.pdf)):
         if value:
-            print(f"{label + ':':<8} {value}")
+            print(inert_line(f"{label + ':':<8} {value}"))
     if paper.truncated:
         print("(the abstract is cut at the start in the source list)")
     extras = lib.paper_extras(paper.id)
     print(f"Status:  {extras['status']}" + ("  ★ starred" if extras["starred"] else ""))
     for label, values in (("Tags", extras["tags"]), ("Lists", extras["lists"])):
         if values:
-            print(f"{label + ':':<8} {', '.join(values)}")
+            print(inert_line(f"{label + ':':<8} {', '.join(values)}"))
     for name, seen in team.items():
         did = [seen["status"]] if seen["status"] != "new" else []
         did += ["★ starred"] if seen["starred"] else []
         did += [f"tags {', '.join(seen['tags'])}"] if seen["tags"] else []
         did += ["a note"] if seen["note"] else []
-        print(f"{'Team:':<8} {name}: {', '.join(did)}")
+        print(inert_line(f"{'Team:':<8} {name}: {', '.join(did)}"))
     print()
-    print(textwrap.fill(paper.display_abstract, width=88) if paper.abstract
+    # inert before it is laid out: a line break left in it would undo the wrapping
+    print(textwrap.fill(inert_line(paper.display_abstract), width=88) if paper.abstract
           else NO_ABSTRACT)
     if extras["note"]:
         print("\nNote:")
-        print(textwrap.indent(extras["note"], "  "))
+        print(textwrap.indent(inert_text(extras["note"]), "  "))
     return 0
