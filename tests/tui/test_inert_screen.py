@@ -5,19 +5,16 @@ the terminal driver: every frame, rendered to the bytes a terminal would get."""
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 from frame_log import FrameLog
 from textual.pilot import Pilot
 
+from hostile_helpers import ACTIVE, PAYLOAD, hostile_library
 from paper_tui import config as config_mod
 from paper_tui.library import Library
 from paper_tui.tui.screens.help import HelpScreen
 from paper_tui.tui.screens.lists_screen import ListsScreen, ReadingListScreen
-
-sys.path.insert(0, str(Path(__file__).parents[1]))  # tests/: the hostile library
-from hostile_helpers import ACTIVE, PAYLOAD, hostile_library  # noqa: E402
 
 # What the app itself sends: CSI sequences (colours, cursor moves, modes) and OSC 8 links
 # (their targets come from data: checked separately).

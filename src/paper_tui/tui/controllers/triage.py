@@ -13,6 +13,8 @@ import sys
 import webbrowser
 from typing import TYPE_CHECKING
 
+from paper_tui.inert import inert_line
+
 if TYPE_CHECKING:
     from paper_tui.store import Annotations
     from paper_tui.tui.host import ResultsHost
@@ -121,7 +123,8 @@ class TriageController:
 
     def open_url(self) -> None:
         paper = self.host.results_list.current_paper()
-        url = paper and (paper.url or paper.pdf)
+        # inert: it goes to the clipboard (pasted into a shell later) or a browser's argv
+        url = inert_line(paper.url or paper.pdf) if paper else ""
         if not url:
             self.host.say("this paper has no link")
             return
