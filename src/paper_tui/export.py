@@ -88,7 +88,7 @@ class _YamlDumper(Dumper):
     escapes is double-quoted, the one YAML style where the escape means the character."""
 
 
-def _represent_str(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+def _represent_str(dumper: _YamlDumper, text: str) -> yaml.ScalarNode:
     style = '"' if needs_escape(text) else None
     return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
 

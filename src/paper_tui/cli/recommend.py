@@ -32,7 +32,7 @@ def cmd_recommend(args: argparse.Namespace, ctx: Context) -> int:
     if args.json:
         rows = []
         for item in found.items:
-            extra = {"score": round(item.score, 4)}
+            extra: dict[str, object] = {"score": round(item.score, 4)}
             if args.explain:
                 why = found.explain(item.paper.id)
                 extra["explain"] = {
