@@ -96,14 +96,14 @@ def csl_json(papers: Sequence[Paper]) -> str:
 # -- RIS -----------------------------------------------------------------------------------
 def _ris_line(tag: str, value: str) -> list[str]:
     """``TAG  - value`` on one line (a line of its own could read as a tag: ``KW  - x``)."""
-    value = " ".join(inert_line(value).split())
+    value = " ".join(value.split())
     return [f"{tag}  - {value}"] if value else []
 
 
 def ris_record(paper: Paper, extras: dict[str, Any]) -> list[str]:
     paper = inert_paper(paper)
     kind = "UNPB" if _preprint(paper) else "CPAPER" if paper.venue else "GEN"
-    out = [f"TY  - {kind}", *_ris_line("ID", paper.id), *_ris_line("TI", _title(paper))]
+    out = [f"TY  - {kind}", *_ris_line("ID", inert_line(paper.id)), *_ris_line("TI", _title(paper))]
     for name in _names(paper):
         parts = [name.last if not name.von else f"{name.von} {name.last}", name.first, name.jr]
         out += _ris_line("AU", ", ".join(p for p in parts if p))
@@ -112,7 +112,7 @@ def ris_record(paper: Paper, extras: dict[str, Any]) -> list[str]:
     for tag, value in (("T2", paper.venue), ("AB", paper.display_abstract or paper.abstract),
                        ("UR", paper.url), ("L1", paper.pdf), ("DO", _doi(paper.url))):
         out += _ris_line(tag, value)
-    marks = [*paper.keywords, *extras["tags"]]
+    marks = [*paper.keywords, *(inert_line(tag) for tag in extras["tags"])]
     if extras["status"] != "new":
         marks.append(f"status: {extras['status']}")
     if extras["starred"]:
@@ -133,9 +133,9 @@ def ris(lib: Library, papers: Sequence[Paper]) -> str:
 
 # -- Org -----------------------------------------------------------------------------------
 def _org_text(text: str) -> list[str]:
-    """Body lines: one starting with ``*`` would be a heading, so it gets a space first."""
-    return [" " + line if line.startswith("*") else line
-            for line in inert_text(text).split("\n")]
+    """Body lines (of inert text): one starting with ``*`` would be a heading, so it gets a
+    space first."""
+    return [" " + line if line.startswith("*") else line for line in text.split("\n")]
 
 
 def org_entry(paper: Paper, extras: dict[str, Any]) -> list[str]:
@@ -146,20 +146,21 @@ def org_entry(paper: Paper, extras: dict[str, Any]) -> list[str]:
     heading = " ".join(p for p in ("*", todo, title) if p)
     if tags:
         heading += "  :" + ":".join(tags) + ":"
-    props = {"ID": paper.id, "AUTHORS": ", ".join(display.plain(a) for a in paper.authors),
+    props = {"ID": inert_line(paper.id),
+             "AUTHORS": ", ".join(display.plain(a) for a in paper.authors),
              "VENUE": paper.venue, "YEAR": str(paper.year or ""), "URL": paper.url,
              "PDF": paper.pdf, "STATUS": extras["status"],
              "STARRED": "yes" if extras["starred"] else "",
-             "LISTS": ", ".join(extras["lists"])}
+             "LISTS": inert_line(", ".join(extras["lists"]))}
     out = [heading, ":PROPERTIES:"]
-    out += [inert_line(f":{k}: {v}") for k, v in props.items() if v]
+    out += [f":{k}: {v}" for k, v in props.items() if v]
     out.append(":END:")
     links = [f"[[{link}][{label}]]" for link, label in ((paper.url, "page"), (paper.pdf, "PDF"))
              if link]
     if links:
         out.append(" · ".join(links))
     if extras["note"]:
-        out += ["", *_org_text(extras["note"].strip())]
+        out += ["", *_org_text(inert_text(extras["note"]).strip())]
     if paper.abstract:
         out += ["", "#+begin_quote", *_org_text(paper.display_abstract or paper.abstract),
                 "#+end_quote"]
@@ -169,7 +170,7 @@ def org_entry(paper: Paper, extras: dict[str, Any]) -> list[str]:
 def org(lib: Library, papers: Sequence[Paper], title: str, description: str) -> str:
     lines = [f"#+TITLE: {inert_line(title or 'Papers')}", ""]
     if description:
-        lines += [*_org_text(description), ""]
+        lines += [*_org_text(inert_text(description)), ""]
     for paper in citations.unique_papers(papers):
         lines += [*org_entry(paper, lib.paper_extras(paper.id)), ""]
     return "\n".join(lines).rstrip("\n") + "\n"

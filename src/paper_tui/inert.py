@@ -29,7 +29,8 @@ the same data, and leaves nothing raw for a terminal to act on.
 
 Each function is linear in the text's length (no pattern here can scan past the next
 control character, and only control characters start a match) and returns the text itself
-when it holds no such character, the case of almost all real text: a single C-level scan.
+when it holds no such character, the case of almost all real text: one C-level scan
+(``bench/inert.py``).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from paper_tui.model import Paper
@@ -68,6 +70,28 @@ _UNSAFE_IN_LINE = re.compile(rf"[{_CONTROLS}{_SEPARATORS}{_BIDI}]")
 _RAW_IN_JSON = re.compile(rf"[\x7f-\x9f\udc80-\udc9f{_SEPARATORS}{_BIDI}]")
 
 
+# ASCII text (most of it) can hold only C0 controls and DEL: bytes.translate finds those
+# several times faster than a regular expression scans for the whole set.
+_C0_AND_DEL_IN_TEXT = bytes([*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F])
+_C0_AND_DEL_IN_LINE = bytes([*range(0x00, 0x20), 0x7F])
+
+
+def _clean_in_text(text: str) -> bool:
+    """Nothing in ``text`` for :func:`inert_text` to change."""
+    if text.isascii():
+        data = text.encode("ascii")
+        return len(data.translate(None, _C0_AND_DEL_IN_TEXT)) == len(data)
+    return _UNSAFE_IN_TEXT.search(text) is None
+
+
+def _clean_in_line(text: str) -> bool:
+    """Nothing in ``text`` for :func:`inert_line` to change."""
+    if text.isascii():
+        data = text.encode("ascii")
+        return len(data.translate(None, _C0_AND_DEL_IN_LINE)) == len(data)
+    return _UNSAFE_IN_LINE.search(text) is None
+
+
 def _newline_or_nothing(match: re.Match[str]) -> str:
     return "\n" if match.lastgroup == "br" else ""
 
@@ -75,7 +99,7 @@ def _newline_or_nothing(match: re.Match[str]) -> str:
 def inert_text(text: str) -> str:
     """``text`` without escape sequences or control characters; tabs and newlines kept,
     other line breaks made newlines."""
-    if _UNSAFE_IN_TEXT.search(text) is None:
+    if _clean_in_text(text):
         return text
     return _IN_TEXT.sub(_newline_or_nothing, text)
 
@@ -84,7 +108,7 @@ def inert_line(text: str, *, breaks: str = " ") -> str:
     """``text`` as one line: without escape sequences or control characters, and each run
     of line breaks and tabs ``breaks`` (a space; the app's last filter, which must not
     widen a line already laid out, passes ``""``)."""
-    if _UNSAFE_IN_LINE.search(text) is None:
+    if _clean_in_line(text):
         return text
     return _IN_LINE.sub(lambda m: breaks if m.lastgroup == "br" else "", text)
 
@@ -93,7 +117,7 @@ def inert_line_offsets(text: str) -> tuple[str, Callable[[int], int]]:
     """:func:`inert_line` of ``text``, and where each offset into ``text`` went in it: for
     spans laid over the text (emphasis, matched words). The identity when nothing
     changed."""
-    if _UNSAFE_IN_LINE.search(text) is None:
+    if _clean_in_line(text):
         return text, _same
     pieces: list[str] = []
     offsets: list[int] = []
@@ -121,13 +145,13 @@ def _same(offset: int) -> int:
 def is_inert(text: str, *, one_line: bool = False) -> bool:
     """True when ``text`` holds nothing :func:`inert_text` (or :func:`inert_line`) would
     change."""
-    return (_UNSAFE_IN_LINE if one_line else _UNSAFE_IN_TEXT).search(text) is None
+    return _clean_in_line(text) if one_line else _clean_in_text(text)
 
 
 def needs_escape(text: str) -> bool:
     """True when ``text`` holds a character :func:`escape_in_strings` writes as an escape
     (a YAML writer double-quotes such a string, where the escape means the character)."""
-    return _RAW_IN_JSON.search(text) is not None
+    return not text.isascii() and _RAW_IN_JSON.search(text) is not None
 
 
 def escape_in_strings(serialized: str) -> str:
@@ -136,17 +160,25 @@ def escape_in_strings(serialized: str) -> str:
     ``\\uXXXX`` escapes: the same data, nothing raw left for a terminal to act on. JSON
     writes every C0 control as an escape already; these characters can only stand inside
     strings, where the escape means the character."""
-    if _RAW_IN_JSON.search(serialized) is None:
+    if serialized.isascii() or _RAW_IN_JSON.search(serialized) is None:
         return serialized
     return _RAW_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", serialized)
 
 
+@lru_cache(maxsize=4096)
 def inert_paper(paper: Paper) -> Paper:
     """``paper`` as people are shown it (citations, exports for reading): every text field
     inert, a one-line field on one line; ``paper`` itself when nothing changes. The id is
     left as it is, the key its annotations are found by: show it through
     :func:`inert_line`. The emphasis spans of a display text that changed are dropped
-    (their offsets were into the old text)."""
+    (their offsets were into the old text). Cached: a citation asks for the same paper's
+    key and its entry."""
+    one_line = (paper.title, paper.display_title, paper.name, paper.venue, paper.url,
+                paper.pdf, paper.source, paper.track, paper.decision, *paper.authors,
+                *paper.keywords)
+    texts = (paper.abstract, paper.display_abstract, paper.bibtex, paper.tldr)
+    if _clean_in_line("".join(one_line)) and _clean_in_text("".join(texts)):
+        return paper  # almost every paper: two scans, not one a field
     changed: dict[str, Any] = {}
     for name, value in (("title", paper.title), ("display_title", paper.display_title),
                         ("name", paper.name), ("venue", paper.venue), ("url", paper.url),
