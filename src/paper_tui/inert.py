@@ -195,8 +195,6 @@ def inert_paper(paper: Paper) -> Paper:
         cleaned = tuple(inert_line(value) for value in values)
         if any(a is not b for a, b in zip(cleaned, values, strict=True)):
             changed[name] = cleaned
-    if not changed:
-        return paper
     if "display_title" in changed:
         changed["title_emphasis"] = ()
     if "display_abstract" in changed:
