@@ -1,6 +1,9 @@
 """Citations of papers: ``bibtex``, ``plain``, ``markdown`` and the bare citation ``key``.
 
 One module for the CLI (``paper-tui cite``), the TUI (``c`` / ``C``) and reading-list export.
+Every style is text for people (and LaTeX): a citation never holds an escape sequence or a
+control character (:mod:`paper_tui.inert`), wherever it goes (a terminal, a file, the
+clipboard); a plain or Markdown reference and a key are one line.
 
 BibTeX choices (why the code below looks the way it does):
 
@@ -29,6 +32,7 @@ from pylatexenc.latexencode import UnicodeToLatexEncoder
 
 from paper_tui import display
 from paper_tui.errors import ConfigError
+from paper_tui.inert import inert_paper, inert_text
 from paper_tui.model import Paper, slug
 from paper_tui.venues import display_venue, proceedings
 from paper_tui.vocabulary import CITATION_STYLES as STYLES
@@ -324,6 +328,7 @@ def citation_key(paper: Paper) -> str:
     (``vaswani2017attention``), or ``nameYYYY`` from the short name when there are no
     authors (``l2eap2026``), or ``anonYYYYfirstword`` when there is neither.
     """
+    paper = inert_paper(paper)
     entry = _source_entry(paper.bibtex, paper.title, paper.year, paper.authors)
     if entry is not None:
         return entry.key
@@ -403,6 +408,7 @@ def _generated_bibtex(paper: Paper, key: str) -> str:
 
 def bibtex(paper: Paper, key: str | None = None) -> str:
     """One BibTeX entry: the source's own when it fits (re-keyed if ``key`` differs)."""
+    paper = inert_paper(paper)
     entry = _source_entry(paper.bibtex, paper.title, paper.year, paper.authors)
     if entry is not None:
         if key is None or key == entry.key:
@@ -435,6 +441,7 @@ def _sentence(text: str) -> str:
 
 def plain(paper: Paper) -> str:
     """``Authors. Year. Title. In Proceedings (Venue Year). URL`` on one line."""
+    paper = inert_paper(paper)
     title = paper.display_title or display.plain(paper.title)
     parts = []
     if paper.authors:
@@ -458,6 +465,7 @@ _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>])")
 
 def markdown(paper: Paper) -> str:
     """``[Title](url) — Authors. *Venue* Year.``"""
+    paper = inert_paper(paper)
     title = _MD_SPECIAL.sub(r"\\\1", paper.display_title or display.plain(paper.title))
     if paper.url:
         url = paper.url if not re.search(r"[\s()<>]", paper.url) else f"<{paper.url}>"
@@ -490,13 +498,17 @@ def cite(papers: Sequence[Paper], style: str) -> str:
     batch = unique_papers(papers)
     keys = citation_keys(batch)
     if style == "key":
-        return ",".join(keys[p.id] for p in batch)
-    if style == "bibtex":
-        return "\n\n".join(bibtex(p, keys[p.id]) for p in batch)
-    if style == "plain":
-        return "\n\n".join(plain(p) for p in batch)
-    items = [markdown(p) for p in batch]
-    return items[0] if len(items) == 1 else "\n".join(f"- {item}" for item in items)
+        text = ",".join(keys[p.id] for p in batch)
+    elif style == "bibtex":
+        text = "\n\n".join(bibtex(p, keys[p.id]) for p in batch)
+    elif style == "plain":
+        text = "\n\n".join(plain(p) for p in batch)
+    else:
+        items = [markdown(p) for p in batch]
+        text = items[0] if len(items) == 1 else "\n".join(f"- {item}" for item in items)
+    # each paper was made inert before it was cited; this holds whatever the LaTeX
+    # renderer made of it
+    return inert_text(text)
 
 
 def describe(papers: Sequence[Paper], style: str) -> str:

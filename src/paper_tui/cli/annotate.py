@@ -17,7 +17,9 @@ from pathlib import Path
 
 from paper_tui import atomic, export
 from paper_tui.cli.output import line, print_json
+from paper_tui.cli.terminal import warn
 from paper_tui.errors import StoreError
+from paper_tui.inert import inert_line
 from paper_tui.library import Library, ReadingList
 from paper_tui.library.context import Context
 from paper_tui.surrogates import escape_surrogates
@@ -103,7 +105,7 @@ def _done(lib: Library, ids: list[str]) -> int:
     """Wait for the change to be on disk, then say what each paper now carries."""
     lib.flush()
     for paper_id in ids:
-        print("  ".join([paper_id, *mark_words(lib.annotation(paper_id))]))
+        print(inert_line("  ".join([paper_id, *mark_words(lib.annotation(paper_id))])))
     return 0
 
 
@@ -197,7 +199,8 @@ def cmd_lists(args: argparse.Namespace, ctx: Context) -> int:
             print("no reading lists yet: paper-tui lists create NAME", file=sys.stderr)
         for rl in [] if args.json else everything:
             about = rl.description.split("\n", 1)[0]
-            print(f"{rl.name}  ({count(len(rl.ids), 'paper')})" + (f"  {about}" if about else ""))
+            print(inert_line(f"{rl.name}  ({count(len(rl.ids), 'paper')})"
+                             + (f"  {about}" if about else "")))
         return 0
     if verb == "show":
         return _show_list(lib, args.name, args.json)
@@ -258,7 +261,7 @@ def _show_list(lib: Library, name: str, as_json: bool) -> int:
     if as_json:
         print_json({"name": rl.name, "description": rl.description, "ids": list(rl.ids)})
         return 0
-    print(f"{rl.name}  ({count(len(rl.ids), 'paper')})")
+    print(inert_line(f"{rl.name}  ({count(len(rl.ids), 'paper')})"))
     if rl.description:
         print(rl.description)
     for number, paper_id in enumerate(rl.ids, 1):
@@ -276,8 +279,7 @@ def cmd_export(args: argparse.Namespace, ctx: Context) -> int:
         for paper_id in rl.ids:
             paper = lib.lookup(paper_id)
             if paper is None:
-                print(f"paper-tui: {paper_id} is in “{rl.name}” but not in the library; "
-                      "left out", file=sys.stderr)
+                warn(f"{paper_id} is in “{rl.name}” but not in the library; left out")
             else:
                 papers.append(paper)
         title, description = rl.name, rl.description
@@ -303,7 +305,7 @@ def cmd_tags(args: argparse.Namespace, ctx: Context) -> int:
         print_json(counts)
         return 0
     for tag, n in counts.items():
-        print(f"{n:>6}  {tag}")
+        print(f"{n:>6}  {inert_line(tag)}")
     if not counts:
         print("no tags yet: paper-tui tag ID TAG", file=sys.stderr)
     return 0
@@ -317,7 +319,7 @@ def cmd_orphans(args: argparse.Namespace, ctx: Context) -> int:
         return 0
     for pid in orphans:
         detail = lib.detail(pid)
-        print("  ".join([pid, *mark_words(detail.annotation, detail.lists)]))
+        print(inert_line("  ".join([pid, *mark_words(detail.annotation, detail.lists)])))
     print(f"{count(len(orphans), 'annotated or listed id')} "
           "not in the library (kept; they come back with their papers)", file=sys.stderr)
     return 0

@@ -9,9 +9,11 @@ import textwrap
 
 from paper_tui.cli.arguments import path
 from paper_tui.cli.output import line, print_json, record
+from paper_tui.cli.terminal import progress_printer, warn
 from paper_tui.errors import QueryError
+from paper_tui.inert import inert_line, inert_text
 from paper_tui.library import SORTS
-from paper_tui.library.context import Context, progress_printer
+from paper_tui.library.context import Context
 from paper_tui.model import DERIVED_TITLE, NO_ABSTRACT
 from paper_tui.vocabulary import count, member_marks
 
@@ -63,11 +65,11 @@ def cmd_import(args: argparse.Namespace, ctx: Context) -> int:
     report = lib.import_paths(args.paths, progress=progress_printer(), force=args.force,
                               hints=Hints(args.venue.strip(), args.year))
     for notice in report.notices:
-        print(f"paper-tui: {notice}", file=sys.stderr)
+        warn(str(notice))
     for skipped in report.skipped:
-        print(f"paper-tui: skipped {skipped}", file=sys.stderr)
+        warn(f"skipped {skipped}")
     for error in report.errors:
-        print(f"paper-tui: {error}", file=sys.stderr)
+        warn(str(error))
     print(f"{count(report.papers, 'paper')} from {len(report.sources)} file(s): "
           f"{report.added:,} new, {report.unchanged:,} already in the library"
           + (f", {report.updated:,} updated" if report.updated else "")
@@ -111,8 +113,8 @@ def cmd_search(args: argparse.Namespace, ctx: Context) -> int:
         return 0
     for hit in hits:
         print(line(hit.paper))
-    print(f"{total:,} hits" + (f"; did you mean: {suggestion}" if suggestion else ""),
-          file=sys.stderr)
+    print(f"{total:,} hits" + (f"; did you mean: {inert_line(suggestion)}" if suggestion
+                               else ""), file=sys.stderr)
     return 0
 
 
@@ -124,30 +126,32 @@ def cmd_show(args: argparse.Namespace, ctx: Context) -> int:
     if args.json:
         print_json(record(lib, paper, team={m.name: m.as_json() for m in detail.team}))
         return 0
-    print(paper.display_title)
+    # one line each, whatever a field holds; the abstract and the note keep their lines
+    print(inert_line(paper.display_title))
     if paper.title_generated:
         print(DERIVED_TITLE)
     if paper.name:
-        print(f"Name:    {paper.name}")
+        print(inert_line(f"Name:    {paper.name}"))
     if paper.authors:
-        print(f"Authors: {', '.join(paper.authors)}")
-    print(f"Venue:   {paper.venue} {paper.year or ''}".rstrip())
-    print(f"Id:      {paper.id}")
+        print(inert_line(f"Authors: {', '.join(paper.authors)}"))
+    print(inert_line(f"Venue:   {paper.venue} {paper.year or ''}".rstrip()))
+    print(inert_line(f"Id:      {paper.id}"))
     for label, value in (("URL", paper.url), ("PDF", paper.pdf)):
         if value:
-            print(f"{label + ':':<8} {value}")
+            print(inert_line(f"{label + ':':<8} {value}"))
     if paper.truncated:
         print("(the abstract is cut at the start in the source list)")
     print(f"Status:  {detail.status}" + ("  ★ starred" if detail.starred else ""))
     for label, values in (("Tags", detail.tags), ("Lists", detail.lists)):
         if values:
-            print(f"{label + ':':<8} {', '.join(values)}")
+            print(inert_line(f"{label + ':':<8} {', '.join(values)}"))
     for member in detail.team:
-        print(f"{'Team:':<8} {member.name}: {member_marks(member)}")
+        print(inert_line(f"{'Team:':<8} {member.name}: {member_marks(member)}"))
     print()
-    print(textwrap.fill(paper.display_abstract, width=88) if paper.abstract
+    # inert before it is laid out: a line break left in it would undo the wrapping
+    print(textwrap.fill(inert_line(paper.display_abstract), width=88) if paper.abstract
           else NO_ABSTRACT)
     if detail.note:
         print("\nNote:")
-        print(textwrap.indent(detail.note, "  "))
+        print(textwrap.indent(inert_text(detail.note), "  "))
     return 0

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from paper_tui.cli.output import line, print_json, record
+from paper_tui.inert import inert_line
 from paper_tui.library.context import Context
 
 
@@ -45,7 +46,8 @@ def cmd_recommend(args: argparse.Namespace, ctx: Context) -> int:
         for item in found.items:
             print(line(item.paper))
             if args.explain:
-                print(f"    {item.score:+.2f}  {found.explain(item.paper.id).text()}")
+                print(f"    {item.score:+.2f}  "
+                      + inert_line(found.explain(item.paper.id).text()))
     print(f"{len(found.items):,} of {found.candidates:,} new papers, learned from "
           f"{found.learned_from.text()}", file=sys.stderr)
     return 0

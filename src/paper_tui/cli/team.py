@@ -6,6 +6,8 @@ import argparse
 import sys
 
 from paper_tui.cli.arguments import path
+from paper_tui.cli.streams import write_control
+from paper_tui.inert import inert_line
 from paper_tui.library.context import Context
 
 STEP = "step: "
@@ -42,12 +44,13 @@ def cmd_sync(args: argparse.Namespace, ctx: Context) -> int:
             print(f"{STEP}{message}", file=sys.stderr, flush=True)
     elif sys.stderr.isatty():
         def show(message: str) -> None:
-            sys.stderr.write(f"\r\x1b[Ksync: {message}")
+            write_control(sys.stderr, "\r\x1b[K")  # the line drawn again: the CLI's own
+            sys.stderr.write(f"sync: {inert_line(message)}")
             sys.stderr.flush()
 
     report = ctx.library.sync_team(remote=args.remote, name=args.name, progress=show)
     if show is not None:
-        sys.stderr.write("\r\x1b[K")
+        write_control(sys.stderr, "\r\x1b[K")
     for note in report.notes:
         print(f"paper-tui: {note}", file=sys.stderr)
     print(report.summary())

@@ -14,22 +14,25 @@ app only through :class:`~paper_tui.tui.host.AppHost`.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.filter import LineFilter
 from textual.message import Message
 from textual.screen import Screen
 
 from paper_tui.config import Config, Settings
 from paper_tui.errors import StoreError
+from paper_tui.inert import inert_line
 from paper_tui.library import Library
 from paper_tui.tui import collector, textual_internals
 from paper_tui.tui import keymap as keymap_mod
 from paper_tui.tui import themes as themes_mod
+from paper_tui.tui.inert_lines import InertLines
 from paper_tui.tui.screens.main import APP_KEYS, MainScreen
 from paper_tui.tui.screens.results_screen import ResultsScreen
 
@@ -69,6 +72,12 @@ class PaperApp(App[None]):
         self.said: deque[str] = deque(maxlen=SAID_KEPT)
         """The last confirmations shown (:meth:`say`), newest last."""
         self.keymap: dict[str, str] = {}
+        self._inert_lines = InertLines()
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters, then the one that keeps text from data inert on every line
+        drawn (``inert_lines.py``): one object, so filtered lines stay cached."""
+        return [*super().get_line_filters(), self._inert_lines]
 
     def get_default_screen(self) -> Screen:
         return self.main
@@ -129,7 +138,9 @@ class PaperApp(App[None]):
             ) -> None:
         """Confirm an action in the status line: one line repainted, no layout (a toast
         would mount a widget and lay the screen out again on every key). Warnings and
-        errors, and anything said while the main screen is hidden, are also a toast."""
+        errors, and anything said while the main screen is hidden, are also a toast.
+        Made one inert line first: it often names data (a title, a tag, a file)."""
+        message = inert_line(message)
         self.said.append(message)
         main_visible = self.main.is_current
         if main_visible:

@@ -14,6 +14,7 @@ from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from paper_tui.inert import inert_line, inert_line_offsets, inert_text
 from paper_tui.model import DERIVED_TITLE, NO_ABSTRACT, Paper, Span
 from paper_tui.tui.widgets.lines import DirectLines
 from paper_tui.tui.widgets.scrollbar import LineScrolled
@@ -40,11 +41,13 @@ Shown = tuple["Paper | None", "Annotation | None", tuple[str, ...], Highlights,
 
 def _styled(text: str, emphasis: Iterable[Span], matches: Iterable[tuple[int, int]],
             match_style: Style, base: str = "") -> Text:
-    out = Text(text, style=base)
+    """A title or an abstract (one paragraph) made inert, its spans moved with it."""
+    shown, at = inert_line_offsets(text)
+    out = Text(shown, style=base)
     for start, end, kind in emphasis:
-        out.stylize("italic" if kind == "italic" else "bold", start, end)
+        out.stylize("italic" if kind == "italic" else "bold", at(start), at(end))
     for start, end in matches:
-        out.stylize(match_style, start, end)
+        out.stylize(match_style, at(start), at(end))
     return out
 
 
@@ -54,7 +57,8 @@ def render_header(paper: Paper, annotation: Annotation, lists: Sequence[str],
     """The abstract view's text above the abstract: what a triage key changes.
 
     The title is the source's, as it gave it; a name derived from the abstract is a badge
-    on a line of its own, and a title derived for a title-less record says so."""
+    on a line of its own, and a title derived for a title-less record says so. Text from
+    data is made inert before it is laid out (:mod:`paper_tui.inert`)."""
     out = Text()
     title = _styled(paper.display_title or paper.title, paper.title_emphasis,
                     highlights.get("title", ()), match_style, "bold")
@@ -63,10 +67,10 @@ def render_header(paper: Paper, annotation: Annotation, lists: Sequence[str],
     if paper.title_generated:
         out.append(DERIVED_TITLE + "\n", "dim italic")
     if paper.badge:
-        out.append(f" {paper.badge} ", name_style)
+        out.append(f" {inert_line(paper.badge)} ", name_style)
         out.append(NAME_NOTE + "\n", "dim")
     if paper.authors:
-        out.append(", ".join(paper.authors))
+        out.append(inert_line(", ".join(paper.authors)))
         out.append("\n")
     where = " ".join(x for x in (paper.venue, str(paper.year or "")) if x)
     meta = [where] if where else []
@@ -75,29 +79,29 @@ def render_header(paper: Paper, annotation: Annotation, lists: Sequence[str],
     if paper.decision:
         meta.append(paper.decision)
     if meta:
-        out.append(" · ".join(meta), "italic")
+        out.append(inert_line(" · ".join(meta)), "italic")
         out.append("\n")
     out.append("\n")
     out.append(f"[{status_label(annotation.status)}]", "bold")
     if annotation.starred:
         out.append(f"  {STAR} starred", "bold")
     if annotation.tags:
-        out.append("  " + " ".join(f"#{t}" for t in annotation.tags))
+        out.append(inert_line("  " + " ".join(f"#{t}" for t in annotation.tags)))
     if lists:
-        out.append("  lists: " + ", ".join(lists))
+        out.append(inert_line("  lists: " + ", ".join(lists)))
     out.append("\n")
     for line in team:  # the other members' triage, why it is ranked here
-        label, _, rest = line.partition(": ")
+        label, _, rest = inert_line(line).partition(": ")
         out.append(f"{label}: ", "dim")
         out.append(rest + "\n")
-    for label, link in (("url", paper.url), ("pdf", paper.pdf)):
+    for label, link in (("url", inert_line(paper.url)), ("pdf", inert_line(paper.pdf))):
         if link:
             out.append(f"{label}: ", "dim")
             out.append(link, f"link {link}")
             out.append("\n")
     if annotation.note:
         out.append("\nNote\n", "bold")
-        out.append(annotation.note.rstrip() + "\n")
+        out.append(inert_text(annotation.note).rstrip() + "\n")
     out.append("\n")
     if not paper.abstract:
         out.append(NO_ABSTRACT + "\n", "italic")
