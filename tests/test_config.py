@@ -106,8 +106,12 @@ def test_a_value_outside_its_choices_is_said_once_and_keeps_its_default(tmp_path
     assert cfg.settings.search.sort == "relevance"
     assert cfg.settings.search.debounce_ms == 0
     assert cfg.problems == [
-        "config search.sort: must be one of relevance, year, title, for-you, not 'random'; "
-        "using relevance",
+        "config search.sort: must be one of relevance, year, title, rating, citations, "
+        "consensus, for-you, not 'random'; using relevance",
         "config: citation_style 'apa' is not one of bibtex, plain, markdown, key; using bibtex"]
     cfg = config.load(user_file=tmp_path / "absent.yaml")
     assert cfg.settings.citation_style == "bibtex" and cfg.problems == []
+    for sort in ("rating", "citations", "consensus"):  # the venue's numbers
+        user.write_text(f"search: {{sort: {sort}}}\n")
+        cfg = config.load(user_file=user)
+        assert cfg.settings.search.sort == sort and cfg.problems == []

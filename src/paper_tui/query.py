@@ -8,7 +8,9 @@ Syntax: words (stemmed), ``"phrases"``, ``AND`` / ``OR`` / ``NOT`` / ``-word``,
 parentheses, ``title:`` ``author:`` ``abstract:`` ``venue:`` ``name:`` ``keyword:``,
 ``year:2024`` ``year:2019..2023`` ``year:>=2020``, ``tag:`` ``status:`` ``starred:yes``
 ``list:`` ``note:`` ``by:NAME`` (a team member annotated it), ``word*`` (prefix) and
-``word~`` / ``word~2`` (fuzzy).
+``word~`` / ``word~2`` (fuzzy). What the venue says: ``decision:oral`` (``accepted``: every
+accepted kind), ``area:`` ``aff:`` ``country:``, ``has:code`` and numbers as years are
+written (``rating:>=6``, ``rating:5.5..7``, ``confidence:`` ``reviews:`` ``cites:``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import re
 import unicodedata
 
 from paper_tui.errors import QueryError
+from paper_tui.model import DECISIONS
 
 # What a user may type before ``:`` -> the index field it searches.
 FIELDS: dict[str, str] = {
@@ -25,11 +28,30 @@ FIELDS: dict[str, str] = {
     "authors": "authors", "venue": "venue", "year": "year", "keyword": "keywords",
     "keywords": "keywords", "tag": "tags", "tags": "tags", "status": "status",
     "starred": "starred", "list": "lists", "lists": "lists", "note": "note", "id": "id",
-    "source": "source", "by": "by",
+    "source": "source", "by": "by", "decision": "decision", "area": "area", "aff": "aff",
+    "country": "country", "has": "has", "rating": "rating", "confidence": "confidence",
+    "reviews": "reviews", "cites": "cites", "citations": "cites",
 }
 ANNOTATION_FIELDS = frozenset({"tags", "status", "starred", "lists", "note", "by"})
 """Answered from the reader's work at query time, never from the index (``by:`` from the
 team's files)."""
+_ALIASES = frozenset({"authors", "keywords", "tags", "lists", "citations"})
+"""Other names of a field, left out of the list of known fields an error names."""
+
+NUMBER_FIELDS = {"rating": float, "confidence": float, "reviews": int, "cites": int}
+"""Words whose value is a number or a range of numbers: the reviewers' mean rating and
+confidence (fractions), the number of reviews and of citations (whole numbers). The index
+answers them from a numeric column; an unknown value is in no range."""
+_NUMBER_EXAMPLES = {"rating": "rating:>=6 or rating:5..7",
+                    "confidence": "confidence:>=4 or confidence:3..5",
+                    "reviews": "reviews:>=4 or reviews:3..5",
+                    "cites": "cites:>=100 or cites:10..500"}
+ACCEPTED = "accepted"
+"""``decision:accepted``: every decision that accepts the paper (``model.ACCEPTED``)."""
+DECISION_WORDS = (*DECISIONS, ACCEPTED)
+HAS_VALUES = ("code", "abstract", "award", "reviews")
+"""``has:code`` (a link to its code), ``has:abstract``, ``has:award``, ``has:reviews``
+(reviewers' ratings known)."""
 
 WORD = re.compile(r"\w+(?:\.?\w+)*")
 """A word: the tokenizer the index uses (letters, digits, ``³``; inner dots kept)."""
@@ -37,10 +59,17 @@ WORD = re.compile(r"\w+(?:\.?\w+)*")
 _MATH = re.compile(r"(?<!\\)\$([^$]*)(?<!\\)\$")
 _MATH_NOISE = re.compile(r"\\(?:mathrm|mathbf|mathit|text|textbf|textit|operatorname)\b|[\^_{}\\]")
 _FIELD = re.compile(r"(?<![\w\"])([A-Za-z]+):(?=\S)")
-_YEAR = re.compile(r"\byear:(\S*)", re.IGNORECASE)
+_YEAR = re.compile(r"\byear:([^\s()]*)", re.IGNORECASE)
 _YEAR_RANGE = re.compile(r"(\d{4})?\.\.(\d{4})?")
 _YEAR_CMP = re.compile(r"(>=|<=|>|<)(\d{4})")
-_STARRED = re.compile(r"\bstarred:(\S+)", re.IGNORECASE)
+_STARRED = re.compile(r"\bstarred:([^\s()]+)", re.IGNORECASE)
+# A phrase (left as it is), or one of the venue's words with its value (a phrase or a run
+# up to a space or parenthesis).
+_VENUE_WORD = re.compile(r'"[^"]*"|(?<![\w"])(decision|has|rating|confidence|reviews|'
+                         r'cites|citations):("[^"]*"|[^\s()"]*)', re.IGNORECASE)
+_FRACTION = re.compile(r"-?\d+(?:\.\d+)?")
+_WHOLE = re.compile(r"\d+")
+_NUMBER_CMP = re.compile(r"(>=|<=|>|<)(.*)")
 # "new" is the status of every paper with none stored: match it as "none of the others".
 _STATUS_NEW = re.compile(r"(?<![\w\"])status:\"?new\"?(?=\s|\)|$)", re.IGNORECASE)
 _NOT_TRIAGED = "(NOT status:to-read AND NOT status:read AND NOT status:skipped)"
@@ -89,6 +118,59 @@ def _year(m: re.Match[str]) -> str:
                      "or year:>=2020")
 
 
+def _venue_word(m: re.Match[str]) -> str:
+    """One of the venue's words checked and written as the engine reads it (a phrase is
+    left as it is)."""
+    if m.group(1) is None:
+        return m.group(0)
+    field = FIELDS[m.group(1).lower()]
+    value = m.group(2)
+    if not value:
+        raise QueryError(f"{m.group(1)}: needs something to search for after the colon")
+    if field in NUMBER_FIELDS:
+        return _number(field, value)
+    word = fold(value.strip('"').strip())
+    if field == "decision":
+        if word not in DECISION_WORDS:
+            raise QueryError(f"decision:{value} is not a decision: use one of "
+                             f"{', '.join(DECISION_WORDS)}")
+        return f"decision:{word}"
+    if word not in HAS_VALUES:
+        known = [f"has:{v}" for v in HAS_VALUES]
+        raise QueryError(f"has:{value} is unknown: use {', '.join(known[:-1])} or "
+                         f"{known[-1]}")
+    return f"has:{word}"
+
+
+def _number(field: str, value: str) -> str:
+    """``rating:>=6`` -> ``rating:[6 TO]``, ``reviews:3..5`` -> ``reviews:[3 TO 5]``,
+    ``cites:100`` -> ``cites:[100 TO 100]``; bounds are checked, not converted."""
+    whole = NUMBER_FIELDS[field] is int
+    pattern = _WHOLE if whole else _FRACTION
+
+    def number(text: str) -> str:
+        if pattern.fullmatch(text):
+            return text
+        kind = "a whole number" if whole and _FRACTION.fullmatch(text) else "a number"
+        raise QueryError(f"{field}:{value} is not {kind}: use {_NUMBER_EXAMPLES[field]}")
+
+    if cmp := _NUMBER_CMP.fullmatch(value):
+        op, bound = cmp.group(1), number(cmp.group(2))
+        return {">=": f"{field}:[{bound} TO]", ">": f"{field}:{{{bound} TO]",
+                "<=": f"{field}:[TO {bound}]", "<": f"{field}:[TO {bound}}}"}[op]
+    low, dots, high = value.partition("..")
+    if not dots:
+        bound = number(value)
+        return f"{field}:[{bound} TO {bound}]"
+    if not (low or high):
+        raise QueryError(f"{field} range needs a number on at least one side, e.g. "
+                         f"{_NUMBER_EXAMPLES[field].split(' or ')[-1]}")
+    low, high = number(low) if low else "", number(high) if high else ""
+    if low and high and float(low) > float(high):
+        raise QueryError(f"{field} range {value} is backwards: write {field}:{high}..{low}")
+    return f"{field}:[{f'{low} ' if low else ''}TO{f' {high}' if high else ''}]"
+
+
 def _starred(m: re.Match[str]) -> str:
     value = m.group(1).lower()
     if value in _TRUE:
@@ -134,8 +216,7 @@ def _check_fields(query: str) -> None:
     for m in _FIELD.finditer(outside):
         name = m.group(1).lower()
         if name not in FIELDS:
-            known = ", ".join(sorted({k for k in FIELDS if k not in ("authors", "keywords",
-                                                                      "tags", "lists")}))
+            known = ", ".join(sorted(k for k in FIELDS if k not in _ALIASES))
             raise QueryError(f"unknown field {m.group(1)}: (known fields: {known})")
 
 
@@ -158,6 +239,7 @@ def clean(query: str) -> str:
     for m in re.finditer(r"(?<![\w\"])([A-Za-z]+):(?=\s|$)", query):
         raise QueryError(f"{m.group(1)}: needs something to search for after the colon")
     query = _YEAR.sub(_year, query)
+    query = _VENUE_WORD.sub(_venue_word, query)
     query = _STARRED.sub(_starred, query)
     query = _NOT_STATUS_NEW.sub(_TRIAGED, query)
     query = _STATUS_NEW.sub(_NOT_TRIAGED, query)

@@ -23,8 +23,10 @@ STAR = "★"
 
 FOR_YOU = "for-you"
 """The sort by what this reader is likeliest to want (the recommender's)."""
-SORTS = ("relevance", "year", "title", FOR_YOU)
-"""How results can be ordered: the index's three sorts, then the recommender's."""
+SORTS = ("relevance", "year", "title", "rating", "citations", "consensus", FOR_YOU)
+"""How results can be ordered: the index's sorts (``rating``: the reviewers' mean,
+``citations``, ``consensus``: the mean less the reviewers' spread, so papers every reviewer
+liked come first; unknown values last), then the recommender's."""
 CITATION_STYLES = ("bibtex", "plain", "markdown", "key")
 """The citation styles, the default first."""
 

@@ -38,7 +38,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--limit", type=int, default=20)
     p.add_argument("--sort", choices=SORTS, default="relevance",
                    help="relevance (default: papers with all the words first), newest year, "
-                        "or title")
+                        "title, rating (the reviewers' mean), citations, consensus (the mean "
+                        "less the reviewers' spread), or for-you; unknown values last")
     p.add_argument("--all-versions", action="store_true",
                    help="list every version of a paper from two sources (arXiv and the "
                         "proceedings), not only the fullest")

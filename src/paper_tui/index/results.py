@@ -13,6 +13,7 @@ from paper_tui.errors import QueryError
 from paper_tui.index.lazy import cached, np
 from paper_tui.index.plan import Plan
 from paper_tui.index.schema import SORTS, Spans, terms_of
+from paper_tui.index.signals import FACET_NAMES, SIGNAL_SORTS
 from paper_tui.index.snapshot import Snapshot
 from paper_tui.index.vocabulary import Vocabulary, did_you_mean
 from paper_tui.model import Paper
@@ -231,6 +232,11 @@ class ResultSet:
         self._all, self._count = every, int(np.count_nonzero(every))
         if not self._count:
             return
+        if self.sort in SIGNAL_SORTS:  # by a number; ties by relevance, then the list order
+            ids = np.flatnonzero(every)
+            scores = snap.scores(plan.scoring, ids) if plan.scoring else None
+            self._docs = snap.by_signal(self.sort, ids, scores).tolist()
+            return
         if self.sort != "relevance" or not plan.scoring:  # filters only (year:, tag: …)
             ids = np.flatnonzero(every)
             rank = snap.rank("list" if self.sort == "relevance" else self.sort)
@@ -356,7 +362,8 @@ class ResultSet:
 
     def facets(self) -> dict[str, dict[str, int]]:
         """Counts per tag, status, venue, year and team member (``by``) among the hits,
-        most frequent first."""
+        and per decision, area, country, affiliation (``aff``) and what papers have
+        (``has``: code, reviews, award), most frequent first."""
         with self._snap.exclusive():
             return self._facets()
 
@@ -387,6 +394,19 @@ class ResultSet:
             order = (lambda kv: (-int(kv[0]), 0)) if name == "year" else \
                 (lambda kv: (-kv[1], kv[0]))
             out[name] = dict(sorted(counts.items(), key=order))
+        for name in ("decision", "has"):
+            counts = {}
+            for btext in snap.reader.lexicon(name):
+                label = btext.decode()
+                if label in _NOT_FACETS:
+                    continue
+                docs = snap.term_docs(name, btext)
+                n = len(docs) if everything else int(np.count_nonzero(hits[docs]))
+                if n:
+                    counts[label] = n
+            out[name] = dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+        for name in FACET_NAMES:
+            out[name] = snap.facet_table(name).counts(None if everything else hits)
         return out
 
     def _hits(self) -> np.ndarray:
@@ -399,6 +419,11 @@ class ResultSet:
     def close(self) -> None:
         """Forget the loaded papers; the shared searcher stays with the index."""
         self._cache.clear()
+
+
+_NOT_FACETS = frozenset({"accepted", "abstract"})
+"""Terms not counted as facet values: ``decision:accepted`` stands for several decisions
+(each counted), and almost every paper has an abstract."""
 
 
 def _facet_label(snap: Snapshot, fieldname: str, btext: bytes, docs: np.ndarray) -> str:

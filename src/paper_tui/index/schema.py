@@ -3,6 +3,8 @@ the codec, the constants the other index modules share."""
 
 from __future__ import annotations
 
+import math
+import struct
 from collections.abc import Callable, Iterator
 from dataclasses import fields as dataclass_fields
 from typing import Any
@@ -17,7 +19,7 @@ from whoosh.analysis import (
 )
 from whoosh.analysis.filters import STOP_WORDS
 from whoosh.codec.whoosh3 import W3Codec
-from whoosh.columns import VarBytesColumn
+from whoosh.columns import FixedBytesColumn, VarBytesColumn
 from whoosh.fields import BOOLEAN, COLUMN, ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.lang import stemmer_for_language
 from whoosh.system import pack_uint
@@ -25,19 +27,21 @@ from whoosh.system import pack_uint
 from paper_tui.index.positions import PackedPositions, pickled_as
 from paper_tui.index.whoosh_internals import codec_arguments
 from paper_tui.model import Paper, fullness, version_key
-from paper_tui.query import WORD, fold
+from paper_tui.query import NUMBER_FIELDS, WORD, fold
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 """7: positions packed (index/positions.py); 8: every block part packed; 9: no annotation
 fields (the reader's work is answered from the overlay, :mod:`paper_tui.store.overlay`); 10: the
 TOC pickles Whoosh's classes, not ours (an index is opened with :func:`build_schema`), and
 posting blocks only stdlib types (:mod:`paper_tui.index.packed`); 11: the versionkey column
-(versions of one paper from two sources, :mod:`paper_tui.index.versions`)."""
+(versions of one paper from two sources, :mod:`paper_tui.index.versions`); 12: what the venue
+says (decision, has, area, aff, country and their facets' values; the signals column:
+:mod:`paper_tui.index.signals`)."""
 Progress = Callable[[int], None]
 Spans = dict[str, list[tuple[int, int]]]
 """Character spans of matched words: ``{"title": [(start, end)], "abstract": [...]}``."""
 
-SORTS = ("relevance", "year", "title")
+SORTS = ("relevance", "year", "title", "rating", "citations", "consensus")
 DEFAULT_FIELDS = ("title", "name", "abstract", "authors", "keywords")
 TEXT_FIELDS = frozenset({*DEFAULT_FIELDS, "title_exact"})
 K1, B = 1.2, 0.75  # BM25F, as Whoosh's default weighting
@@ -63,6 +67,16 @@ BOOSTS = {"title": 3.0, "name": 3.0, "abstract": 1.0, "authors": 1.5, "keywords"
 VOCAB_FILE = "vocabulary.txt"
 MAX_EXPANSION = 64  # words a prefix* query may expand to (each is a posting list to read)
 MAX_FUZZY = 12  # words a fuzzy~ query may expand to, closest first
+SEPARATOR = "\x1f"
+"""Between the whole values of a many-valued field (an affiliation may hold commas)."""
+SIGNALS = "signals"
+"""The column of the venue's numbers, one fixed-width record per document."""
+SIGNAL_NAMES = ("rating", "spread", "confidence", "cites", "reviews")
+SIGNAL_RECORD = struct.Struct("!" + "d" * len(SIGNAL_NAMES))
+"""The mean rating, its spread, the mean confidence, the citations and the number of
+reviews: big-endian float64, NaN for unknown."""
+UNKNOWN = SIGNAL_RECORD.pack(*[math.nan] * len(SIGNAL_NAMES))
+"""The record of a paper the venue gives no number for."""
 
 
 # -- analysis ------------------------------------------------------------------------------
@@ -194,6 +208,7 @@ def folded_positions(folded: list[str], stemmed: bool = True) -> dict[str, list[
 
 def build_schema() -> Schema:
     lower_id = IDTokenizer() | FoldFilter()
+    whole = RegexTokenizer(rf"[^{SEPARATOR}]+")
     return Schema(
         id=ID(stored=True, unique=True, sortable=True),
         source=ID(),
@@ -208,6 +223,16 @@ def build_schema() -> Schema:
         sortkey=COLUMN(VarBytesColumn()),
         versionkey=COLUMN(VarBytesColumn()),
         paper=STORED(),
+        # what the venue says (paper_tui.index.signals): words, and whole values for facets
+        decision=KEYWORD(commas=True, lowercase=True),
+        has=KEYWORD(commas=True, lowercase=True),
+        area=FoldedText(),
+        aff=FoldedText(stemmed=False, phrase=False),
+        country=ID(analyzer=whole | FoldFilter()),
+        area_name=ID(analyzer=whole),
+        aff_name=ID(analyzer=whole),
+        country_name=ID(analyzer=whole),
+        signals=COLUMN(FixedBytesColumn(SIGNAL_RECORD.size, default=UNKNOWN)),
     )
 
 
@@ -222,6 +247,8 @@ def query_schema() -> Schema:
     schema.add("lists", KEYWORD(commas=True, lowercase=True))
     schema.add("note", FoldedText())
     schema.add("by", KEYWORD(commas=True, lowercase=True))
+    for name in NUMBER_FIELDS:  # rating:[6 TO] parses as a term range the column answers
+        schema.add(name, ID())
     return schema
 
 

@@ -27,10 +27,12 @@ from paper_tui.index.positions import (
     matcher_positions,
     read_values,
 )
-from paper_tui.index.schema import K1, B
+from paper_tui.index.schema import K1, SIGNALS, B
+from paper_tui.index.signals import FACET_NAMES, SIGNAL_SORTS, FacetTable, Signals, read_signals
 from paper_tui.index.versions import Versions, group_versions
 from paper_tui.index.whoosh_internals import length_bytes, postings_file, term_matcher
 from paper_tui.model import Paper
+from paper_tui.query import NUMBER_FIELDS
 
 # What is kept decoded, counted in postings (a common word has 20,000-60,000 in the
 # abstracts; a query reads up to ~100,000): ~130 MB at most in all (a view's postings and
@@ -391,6 +393,8 @@ class Snapshot:
             if self.annotations is None:
                 return np.zeros(self.size, dtype=bool)
             return self.annotations.docs(self, q) & self.live
+        if isinstance(q, wq.Term | wq.TermRange) and q.fieldname in NUMBER_FIELDS:
+            return self._number_docs(q)
         if isinstance(q, wq.Term):
             return self.mask(self.term_docs(q.fieldname, q.text))
         if isinstance(q, wq.And):
@@ -420,6 +424,37 @@ class Snapshot:
             return self._phrase_docs(q.fieldname, q.words)
         found = self.mask(np.fromiter(self.searcher.docs_for_query(q), dtype=np.int64))
         return found & self.live
+
+    def _number_docs(self, q: wq.Term | wq.TermRange) -> np.ndarray:
+        """A numeric word's documents: ``rating:[6 TO]`` (a range), ``reviews:[3 TO 3]``
+        (which Whoosh makes the term ``reviews:3``)."""
+        if isinstance(q, wq.Term):
+            value = _text(q.text)
+            return self.signals.range(q.fieldname, value, value, False, False) & self.live
+        start = _text(q.start) if q.start else None
+        end = _text(q.end) if q.end else None
+        return self.signals.range(q.fieldname, start, end, q.startexcl, q.endexcl) \
+            & self.live
+
+    # what the venue says: numbers and many-valued facets
+    @cached
+    def signals(self) -> Signals:
+        """The venue's numbers of every document (read once per view: one column)."""
+        with self._lock:
+            return read_signals(self.leaves, self.reader.schema[SIGNALS].column_type)
+
+    def facet_table(self, facet: str) -> FacetTable:
+        """The values of a many-valued facet (``area``, ``aff``, ``country``) of every live
+        document, read once per view from its field's terms."""
+        with self._lock:
+            tables = self.__dict__.setdefault("_facet_tables", {})
+            table = tables.get(facet)
+            if table is None:
+                fieldname = FACET_NAMES[facet]
+                terms = [(btext.decode(), self.term_docs(fieldname, btext))
+                         for btext in self.reader.lexicon(fieldname)]
+                table = tables[facet] = FacetTable.build(terms)
+            return table
 
     # sort orders
     @cached
@@ -492,12 +527,27 @@ class Snapshot:
     def order(self, sort: str) -> list[int]:
         """Live documents sorted for ``sort``: "list" (venue, newest year, title), "year"
         (newest first, then title) or "title". Computed once per index version and kept
-        in a small file beside the index, so a fresh process lists 87,549 papers at once."""
+        in a small file beside the index, so a fresh process lists 87,549 papers at once.
+        By a number (:data:`~paper_tui.index.signals.SIGNAL_SORTS`): best first, unknown
+        last, ties in the list order (worked out from the column: milliseconds)."""
         with self._lock:
             cache = self.__dict__.setdefault("_orders", {})
             if sort not in cache:
-                cache[sort] = self._load_order(sort) or self._compute_order(sort)
+                if sort in SIGNAL_SORTS:
+                    cache[sort] = self.by_signal(sort, np.flatnonzero(self.live)).tolist()
+                else:
+                    cache[sort] = self._load_order(sort) or self._compute_order(sort)
             return cache[sort]
+
+    def by_signal(self, sort: str, docs: np.ndarray, scores: np.ndarray | None = None
+                  ) -> np.ndarray:
+        """``docs`` ordered by one of the numbers' sorts, best first and unknown last;
+        ties by ``scores`` (aligned with ``docs``, highest first) when given, then in the
+        list order."""
+        key = self.signals.sort_key(sort)[docs]
+        tie = self.rank("list")[docs]
+        keys = (tie, key) if scores is None else (tie, -scores, key)
+        return docs[np.lexsort(keys)]
 
     def _order_file(self, sort: str) -> Path | None:
         return self._cache_file(f"order-{{generation}}-{sort}")
@@ -569,6 +619,10 @@ class Snapshot:
     def docnum(self, paper_id: str) -> int | None:
         docs = self.term_docs("id", paper_id)
         return int(docs[0]) if len(docs) else None
+
+
+def _text(value: str | bytes) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 LENGTHS = [byte_to_length(b) for b in range(256)]

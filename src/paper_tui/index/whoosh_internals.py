@@ -117,6 +117,22 @@ def length_bytes(reader, fieldname: str) -> bytes:
         return bytes(column)
 
 
+def fixed_column_bytes(reader, fieldname: str, column, size: int, default: bytes) -> bytes:
+    """A fixed-width column's values (``size`` bytes each, ``default`` for a document
+    without one) of every document of a segment, read in one go instead of one lookup per
+    document; a segment without the column gives ``default`` for each."""
+    count = reader.doc_count_all()
+    perdoc = getattr(reader, "_perdoc", None)
+    if perdoc is None or not perdoc.has_column(fieldname):
+        return default * count
+    values = perdoc.column_reader(fieldname, column)
+    try:  # a run of values; the documents after the last value written have none
+        raw = bytes(values._dbfile.get(values._basepos, values._count * size))
+    except AttributeError:  # another codec: the slow, public way
+        raw = b"".join(values[d] for d in range(count))
+    return raw + default * (count - len(raw) // size)
+
+
 # -- writing --------------------------------------------------------------------------------
 TERMINFO = W3TermInfo._struct
 """The struct of a term info's fixed part (flags, weight, doc frequency, lengths, max

@@ -45,6 +45,7 @@ from paper_tui.index.schema import (
     stored_fields,
     versionkey,
 )
+from paper_tui.index.signals import REPEATED, document_fields
 from paper_tui.index.whoosh_internals import TERMINFO, FieldFiles, field_files, mark_added
 from paper_tui.model import Paper
 
@@ -196,7 +197,7 @@ class _TermWriter:
         self._tindex.add(self._prefix + tbytes, terminfo)
 
 
-_REPEATED = frozenset({"source", "venue", "year"})
+_REPEATED = frozenset({"source", "venue", "year", *REPEATED})
 _KEYS: dict[tuple[str, Any], list[tuple[bytes, int, float, bytes]]] = {}
 
 
@@ -305,6 +306,7 @@ def document(paper: Paper) -> dict:
         "sortkey": sortkey(paper),
         "versionkey": versionkey(paper),
         "paper": stored_fields(paper),
+        **document_fields(paper),
     }
     return {k: v for k, v in doc.items() if v not in (None, "")}
 

@@ -70,7 +70,8 @@ class MainScreen(ResultsScreen):
         Binding("escape", "leave_similar", "Back", show=False, id="leave-similar",
                 tooltip="Back from 'like this' to the query's results"),
         Binding("S", "cycle_sort", "Sort", show=False, id="sort",
-                tooltip="Sort by relevance, year, title or for you"),
+                tooltip="Sort by relevance, year, title, rating, citations, consensus or "
+                        "for you"),
         HELP_KEY,
         *APP_KEYS,
         *EDIT_KEYS,
