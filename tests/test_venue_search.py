@@ -2,14 +2,12 @@
 ``confidence:``, ``reviews:``, ``cites:``, ``area:``, ``aff:``, ``country:``, ``has:``; the
 sorts by rating, citations and consensus; their facets.
 
-The papers are real records of Paper Copilot's paperlists (``../shared/corpus/paperlists``:
-iclr2018, acmmm2024, acl2022, ijcai2022, colm2024, nips2018), their values copied as the
-importers normalise them, built as :class:`Paper` records and indexed for real. Every
-expected count is worked out here from those records, by plain Python."""
+The papers are real records of Paper Copilot's paperlists (``venue_helpers.PAPERS``),
+indexed for real. Every expected count is worked out here from those records, by plain
+Python."""
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -19,125 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from paper_tui import config as config_mod
-from paper_tui.importers.common import make_paper
 from paper_tui.library import Library
 from paper_tui.model import ACCEPTED, Paper
-
-
-def _paper(title: str, venue: str, year: int, abstract: str = "", **signals: object) -> Paper:
-    paper = make_paper(source="paperlists", title=title, abstract=abstract, venue=venue,
-                       year=year, authors=("A. Author",))
-    return dataclasses.replace(paper, **signals)
-
-
-def _mean(values: tuple[float, ...]) -> float:
-    return sum(values) / len(values)
-
-
-def _spread(values: tuple[float, ...]) -> float:
-    m = _mean(values)
-    return math.sqrt(sum((v - m) ** 2 for v in values) / len(values))
-
-
-def _reviewed(ratings: tuple[float, ...], confidences: tuple[float, ...]) -> dict:
-    return {"ratings": ratings, "confidences": confidences, "rating": _mean(ratings),
-            "rating_spread": _spread(ratings), "confidence": _mean(confidences)}
-
-
-PAPERS = [
-    # iclr2018: decisions with the reviews (rejected and withdrawn papers too)
-    _paper("Spectral Normalization for Generative Adversarial Networks", "ICLR", 2018,
-           "A weight normalization technique to stabilize the training of the "
-           "discriminator of generative adversarial networks.", decision="oral",
-           decision_text="Oral", citations=5867, citations_date="2026-12-01",
-           code="https://github.com/pfnet-research/sngan_projection",
-           **_reviewed((7, 7, 8), (4, 2, 3))),
-    _paper("Characterizing Adversarial Subspaces Using Local Intrinsic Dimensionality",
-           "ICLR", 2018, "Adversarial examples lie in subspaces of high local intrinsic "
-           "dimensionality.", decision="oral", decision_text="Oral", citations=903,
-           code="https://github.com/xingjunm/lid_adversarial_subspace_detection",
-           **_reviewed((6, 7, 8), (1, 4, 3))),
-    _paper("Thinking like a machine — generating visual rationales through latent space "
-           "optimization", "ICLR", 2018, "Generative models explain a classifier's "
-           "decision.", decision="reject", decision_text="Reject", citations=0,
-           **_reviewed((4, 7, 8), (3, 4, 2))),
-    _paper("Deep Boosting of Diverse Experts", "ICLR", 2018, "A boosting method for deep "
-           "networks with diverse experts.", decision="reject", decision_text="Reject",
-           citations=1, **_reviewed((2, 5, 6), (5, 4, 3))),
-    _paper("No Spurious Local Minima in a Two Hidden Unit ReLU Network", "ICLR", 2018,
-           "Local minima of a small ReLU network.", decision="workshop",
-           decision_text="Workshop", citations=13, **_reviewed((4, 6, 6), (4, 3, 2))),
-    _paper("Robust Task Clustering for Deep and Diverse Multi-Task and Few-Shot Learning",
-           "ICLR", 2018, "Task clustering for few-shot learning.", decision="withdrawn",
-           decision_text="Withdraw", citations=3, **_reviewed((4, 5, 5), (4, 4, 4))),
-    # acmmm2024: no abstracts, a primary area (its "[Content] " prefix gone), no citations
-    _paper("Cognition-Supervised Saliency Detection: Contrasting EEG Signals and Visual "
-           "Stimuli", "ACMMM", 2024, decision="oral", decision_text="Oral",
-           area="Emotional and Social Signals",
-           affiliations=(("University of Helsinki",), ("University of Helsinki",)),
-           countries=("Finland",), **_reviewed((2, 3, 4, 6), (3, 2, 1, 3))),
-    _paper("Zero-Shot Character Identification and Speaker Prediction in Comics via "
-           "Iterative Multimodal Fusion", "ACMMM", 2024, decision="oral",
-           decision_text="Oral", area="Multimodal Fusion",
-           affiliations=(("The University of Tokyo",),) * 4, countries=("Japan",),
-           **_reviewed((3, 4, 5), (3, 3, 3))),
-    _paper("Multimodal Fusion of Speech and Vision for Emotion", "ACMMM", 2024,
-           decision="poster", decision_text="Poster", area="Vision and Language",
-           affiliations=(("Tsinghua University",), ("Tsinghua University",)),
-           countries=("China",), rating=5.75, rating_spread=0.43),  # only rating_avg given
-    # acl2022: awards, findings, citations; no reviews
-    _paper("Active Evaluation: Efficient NLG Evaluation with Few Pairwise Comparisons",
-           "ACL", 2022, "Active evaluation of language generation systems with dueling "
-           "bandits.", decision="accept", decision_text="Long", award=True, citations=8,
-           code="https://github.com/akashkm99/duelnlg",
-           affiliations=(("Microsoft Bangalore, India",
-                          "Indian Institute of Technology Madras RBCDSAI, IIT Madras"),
-                         ("Indian Institute of Technology Madras RBCDSAI, IIT Madras",)),
-           countries=("India",)),
-    _paper("Compression of Generative Pre-trained Language Models via Quantization", "ACL",
-           2022, "Quantization of generative language models.", decision="accept",
-           decision_text="Long", award=True, citations=101,
-           affiliations=(("The University of Hong Kong",), ("Huawei Noah’s Ark Lab",)),
-           countries=("China",)),
-    _paper("A Feasibility Study of Answer-Agnostic Question Generation for Education",
-           "ACL", 2022, "Question generation from textbooks.", decision="findings",
-           decision_text="Findings", award=False, citations=41,
-           code="https://github.com/liamdugan/summary-qg",
-           affiliations=(("University of Pennsylvania",),), countries=("United States",)),
-    # ijcai2022: primary area, code
-    _paper("3E-Solver: An Effortless, Easy-to-Update, and End-to-End Solver with "
-           "Semi-Supervised Learning for Breaking Text-Based Captchas", "IJCAI", 2022,
-           "Breaking text captchas with semi-supervised learning.", decision="poster",
-           decision_text="Poster", area="Multidisciplinary Topics and Applications",
-           citations=4, code="https://github.com/SJTU-dxw/3E-Solver-CAPTCHA",
-           affiliations=(("Shanghai Jiao Tong University",),
-                         ("Shanghai Jiao Tong University", "NIO Security Research")),
-           countries=("China",)),
-    # colm2024: reviews and affiliations with countries
-    _paper("InstructAV: Instruction Fine-tuning Large Language Models for Authorship "
-           "Verification", "COLM", 2024, "Instruction fine-tuning of language models for "
-           "authorship verification.", decision="poster", decision_text="Poster",
-           citations=1, affiliations=(("Singapore University of Technology and Design",),
-                                      ("DSO",)),
-           countries=("Singapore",), **_reviewed((5, 7, 7, 7), (4, 3, 3, 5))),
-    _paper("ReAct Meets ActRe: Autonomous Annotation of Agent Trajectories for Contrastive "
-           "Self-Training", "COLM", 2024, "Language agents annotate their own trajectories.",
-           decision="poster", decision_text="Poster", citations=9,
-           affiliations=(("Tsinghua University",), ("Alibaba Group",)),
-           countries=("China", "United States"), **_reviewed((4, 6, 7, 7), (3, 3, 3, 3))),
-    # nips2018: spotlight and oral, citations, no reviews
-    _paper("(Probably) Concave Graph Matching", "NeurIPS", 2018, "Concave relaxations of "
-           "graph matching.", decision="spotlight", decision_text="Spotlight", citations=8,
-           affiliations=(("Weizmann Institute of Science",),) * 2, countries=("Israel",)),
-    _paper("A Retrieve-and-Edit Framework for Predicting Structured Outputs", "NeurIPS",
-           2018, "Retrieve a training example, then edit it into the output.",
-           decision="oral", decision_text="Oral", citations=193,
-           affiliations=(("Department of Computer Science, Stanford University",),),
-           countries=("United States",)),
-    # a record the venue says nothing about
-    _paper("Generative Models Without Any Venue Signal", "arXiv", 2024,
-           "Generative adversarial networks, again."),
-]
+from venue_helpers import PAPERS, reviewed, venue_paper
 
 
 @pytest.fixture(scope="module")
@@ -341,15 +223,15 @@ def test_a_sort_by_a_number_puts_the_best_first_and_the_unknown_last(
 
 
 def test_ties_are_broken_by_relevance_then_the_list_order(tmp_path: Path) -> None:
-    six = _reviewed((6, 6), (3, 3))
+    six = reviewed((6, 6), (3, 3))
     papers = [
-        _paper("Beta: diffusion", "ICLR", 2018, "Sampling.", **six),
-        _paper("Alpha: diffusion diffusion models", "ICLR", 2018, "Diffusion models "
+        venue_paper("Beta: diffusion", "ICLR", 2018, "Sampling.", **six),
+        venue_paper("Alpha: diffusion diffusion models", "ICLR", 2018, "Diffusion models "
                "and diffusion.", **six),
-        _paper("Gamma: diffusion models", "ICLR", 2018, "Diffusion.", **six),
-        _paper("Delta: diffusion", "ICLR", 2018, "Unrated.", citations=5),
-        _paper("Epsilon: best diffusion", "ICLR", 2018, "Sampling.",
-               **_reviewed((8, 8), (3, 3))),
+        venue_paper("Gamma: diffusion models", "ICLR", 2018, "Diffusion.", **six),
+        venue_paper("Delta: diffusion", "ICLR", 2018, "Unrated.", citations=5),
+        venue_paper("Epsilon: best diffusion", "ICLR", 2018, "Sampling.",
+               **reviewed((8, 8), (3, 3))),
     ]
     with Library.open(tmp_path / "lib", config=config_mod.defaults(), bundled=False) as lib:
         lib.index.add(papers)

@@ -34,3 +34,29 @@ def test_a_members_marks_in_a_few_words() -> None:
     assert member_marks(Annotation("skipped")) == "skipped"
     assert member_marks(Annotation("to-read", True, ("kernels", "rl"), "x")) == \
         "to read ★ #kernels #rl note"
+
+
+def test_what_the_venue_says_in_words() -> None:
+    from paper_tui.model import Paper
+    from paper_tui.vocabulary import (
+        number,
+        rating_words,
+        sort_value,
+        venue_words,
+    )
+
+    assert [number(x) for x in (6.0, 6.5, 6.75, 20 / 3, 0.433)] == \
+        ["6.0", "6.5", "6.75", "6.67", "0.43"]
+    paper = Paper("p", "T", "A", decision="oral", decision_text="Oral",
+                  ratings=(6, 7, 7, 7), rating=6.75, rating_spread=0.433, confidence=4.0,
+                  citations=312, citations_date="2026-12-01", area="RL", award=True)
+    assert venue_words(paper) == ["Oral", "μ 6.75 ± 0.43 (6 7 7 7; confidence 4.0)",
+                                  "312 citations (2026-12-01)", "award", "area: RL"]
+    assert sort_value(paper, "rating") == "μ 6.75"
+    assert sort_value(paper, "consensus") == "μ 6.75 ± 0.43"
+    assert sort_value(paper, "citations") == "312 cites"
+    assert sort_value(paper, "year") == ""
+    unknown = Paper("q", "T", "A", decision="accept", citations=0)
+    assert venue_words(unknown) == ["Accept", "0 citations"]  # 0 is known, never unknown
+    assert rating_words(unknown) == "" and sort_value(unknown, "rating") == ""
+    assert venue_words(Paper("r", "T", "A")) == []

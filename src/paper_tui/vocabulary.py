@@ -20,6 +20,8 @@ STATUS_LABELS = {"new": "new", "to-read": "to read", "read": "read", "skipped": 
 STATUS_MARKS = {"new": "·", "to-read": "+", "read": "✓", "skipped": "×"}
 """A status as one character, at the start of a result row."""
 STAR = "★"
+DECISION_MARKS = {"oral": "oral", "spotlight": "spotlight"}
+"""The decisions a result row marks (the rarer presentations; a poster is the rule)."""
 
 FOR_YOU = "for-you"
 """The sort by what this reader is likeliest to want (the recommender's)."""
@@ -29,6 +31,45 @@ SORTS = ("relevance", "year", "title", "rating", "citations", "consensus", FOR_Y
 liked come first; unknown values last), then the recommender's."""
 CITATION_STYLES = ("bibtex", "plain", "markdown", "key")
 """The citation styles, the default first."""
+MEAN = "μ"
+"""Before the reviewers' mean rating: μ, the mean, in every font and one cell wide; never a
+star, which is the reader's own mark (★ starred)."""
+CODE_LINK = "code ↗"
+"""A link to the paper's code, as a view shows it (the arrow: it leaves the app)."""
+
+
+class VenueSignals(Protocol):
+    """What the venue says of a paper (:class:`~paper_tui.model.Paper` is one)."""
+
+    @property
+    def decision(self) -> str: ...
+
+    @property
+    def decision_text(self) -> str: ...
+
+    @property
+    def ratings(self) -> tuple[float, ...]: ...
+
+    @property
+    def rating(self) -> float | None: ...
+
+    @property
+    def rating_spread(self) -> float | None: ...
+
+    @property
+    def confidence(self) -> float | None: ...
+
+    @property
+    def citations(self) -> int | None: ...
+
+    @property
+    def citations_date(self) -> str: ...
+
+    @property
+    def award(self) -> bool | None: ...
+
+    @property
+    def area(self) -> str: ...
 
 
 class Marks(Protocol):
@@ -76,3 +117,62 @@ def member_marks(marks: Marks) -> str:
     words += [f"#{tag}" for tag in marks.tags]
     words += ["note"] if marks.note else []
     return " ".join(words)
+
+
+def number(value: float) -> str:
+    """A rating, a spread or a confidence as shown: two decimals at most, a whole one as
+    ``6`` in a list of ratings but ``6.0`` alone (``6.75``, ``6.5``, ``6.0``, ``0.43``)."""
+    text = f"{value:.2f}"
+    return text[:-1] if text.endswith("0") else text
+
+
+def decision_label(signals: VenueSignals) -> str:
+    """The decision in the source's own words (``Poster Workshop``, ``Long``), else the
+    normalised one (``Oral``); "" when unknown."""
+    return signals.decision_text or signals.decision.capitalize()
+
+
+def rating_words(signals: VenueSignals, spread: bool = True, detail: bool = True) -> str:
+    """``μ 6.75 ± 0.43 (6 7 7 7; confidence 4.0)``: the mean rating, its spread and the
+    ratings themselves with the mean confidence, what of it is known ("" when no rating)."""
+    if signals.rating is None:
+        return ""
+    words = f"{MEAN} {number(signals.rating)}"
+    if spread and signals.rating_spread is not None:
+        words += f" ± {number(signals.rating_spread)}"
+    inside = []
+    if detail and signals.ratings:
+        inside.append(" ".join(f"{r:g}" for r in signals.ratings))
+    if detail and signals.confidence is not None:
+        inside.append(f"confidence {number(signals.confidence)}")
+    return words + (f" ({'; '.join(inside)})" if inside else "")
+
+
+def citation_words(signals: VenueSignals) -> str:
+    """``312 citations (2026-12-01)``: the count and the day it was imported ("" unknown)."""
+    if signals.citations is None:
+        return ""
+    words = count(signals.citations, "citation")
+    return words + (f" ({signals.citations_date})" if signals.citations_date else "")
+
+
+def sort_value(signals: VenueSignals, sort: str) -> str:
+    """A paper's value for a sort by a number, as a result row shows it: ``μ 6.75``
+    (rating), ``μ 6.75 ± 0.43`` (consensus: what it weighs), ``312 cites`` (citations);
+    "" for another sort or an unknown value."""
+    if sort == "rating":
+        return rating_words(signals, spread=False, detail=False)
+    if sort == "consensus":
+        return rating_words(signals, detail=False)
+    if sort == "citations" and signals.citations is not None:
+        return f"{signals.citations:,} cites"
+    return ""
+
+
+def venue_words(signals: VenueSignals) -> list[str]:
+    """What the venue says of a paper, as a line lists it, only what is known: the
+    decision, the rating, the citations, an award, the area (links are the view's)."""
+    words = [decision_label(signals), rating_words(signals), citation_words(signals),
+             "award" if signals.award else "",
+             f"area: {signals.area}" if signals.area else ""]
+    return [w for w in words if w]

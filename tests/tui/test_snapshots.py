@@ -1,4 +1,5 @@
-"""Snapshots of the main screen (80x24, 160x48) and the help screen.
+"""Snapshots of the main screen (80x24, 160x48), the help screen, and the abstract view of
+a paper the venue says much about.
 
 Deterministic: the bundled list in a fresh temp library, the shipped paper-dark theme, no
 clock on screen, searches settled before the shot. Update with ``pytest --snapshot-update``
@@ -8,6 +9,8 @@ after checking the new SVGs by eye.
 from __future__ import annotations
 
 from textual.pilot import Pilot
+
+from venue_helpers import CORL, PAPERS
 
 
 async def _settled(pilot: Pilot) -> None:
@@ -36,3 +39,17 @@ def test_help_screen(make_app, snap_compare):
         await pilot.pause()
 
     assert snap_compare(make_app(), terminal_size=(120, 40), run_before=help_open)
+
+
+def test_what_the_venue_says_in_the_rows_and_the_abstract_view(make_app, snap_compare):
+    async def orals_by_rating(pilot: Pilot) -> None:
+        await _settled(pilot)
+        pilot.app.library.index.add(PAPERS)
+        await pilot.press("slash", *"decision:oral", "enter")
+        await _settled(pilot)
+        while pilot.app.results_screen.current_paper() != CORL:
+            await pilot.press("j")
+        await _settled(pilot)
+
+    assert snap_compare(make_app(search={"sort": "rating"}), terminal_size=(120, 36),
+                        run_before=orals_by_rating)

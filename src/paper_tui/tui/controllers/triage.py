@@ -1,4 +1,5 @@
-"""The one-key annotation actions: triage, star, next new, undo, open the paper's link.
+"""The one-key annotation actions: triage, star, next new, undo, open the paper's link or
+its code.
 
 Each calls one core function (the same the CLI calls), then confirms itself in the status
 line. None waits on disk: the annotation store saves off the UI's path, and the browser
@@ -120,10 +121,18 @@ class TriageController:
 
     def open_url(self) -> None:
         paper = self.host.results_list.current_paper()
+        self._open((paper.url or paper.pdf) if paper else "", "this paper has no link")
+
+    def open_code(self) -> None:
+        paper = self.host.results_list.current_paper()
+        self._open(paper.code if paper else "", "this paper has no link to its code")
+
+    def _open(self, link: str, missing: str) -> None:
+        """Open ``link`` in the browser; without a display, copy it."""
         # inert: it goes to the clipboard (pasted into a shell later) or a browser's argv
-        url = inert_line(paper.url or paper.pdf) if paper else ""
+        url = inert_line(link)
         if not url:
-            self.host.say("this paper has no link")
+            self.host.say(missing)
             return
         app = self.host.app
         if not _has_graphical_browser():

@@ -79,7 +79,7 @@ class MainScreen(ResultsScreen):
                 tooltip="Reading lists: open, reorder, rename, export"),
         *CITE_AND_MARK_KEYS,
         Binding("f", "toggle_facets", "Facets", show=False, id="facets",
-                tooltip="Show / hide counts per status, tag, venue, year"),
+                tooltip="Show / hide counts per status, tag, venue, year, decision, area…"),
         Binding("Y", "sync", "Sync", show=False, id="sync",
                 tooltip="Sync the team's triage through git (paper-tui sync)"),
     ]

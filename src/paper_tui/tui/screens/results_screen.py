@@ -42,6 +42,8 @@ TRIAGE_KEYS = [
     Binding("z", "undo", "Undo", id="undo", tooltip="Undo the last annotation change"),
     Binding("o", "open_url", "Open", show=False, id="open-url",
             tooltip="Open the paper's page in the browser"),
+    Binding("O", "open_code", "Open code", show=False, id="open-code",
+            tooltip="Open the paper's code (its GitHub…) in the browser"),
 ]
 HELP_KEY = Binding("question_mark", "help", "Help", id="help", tooltip="Show every key")
 EDIT_KEYS = [
@@ -216,6 +218,9 @@ class ResultsScreen(ReaderScreen):
 
     def action_open_url(self) -> None:
         self.triage.open_url()
+
+    def action_open_code(self) -> None:
+        self.triage.open_code()
 
     def action_edit_tags(self) -> None:
         self.editing.edit_tags()

@@ -18,7 +18,7 @@ from paper_tui.inert import inert_line, inert_line_offsets, inert_text
 from paper_tui.model import DERIVED_TITLE, NO_ABSTRACT, Paper, Span
 from paper_tui.tui.widgets.lines import DirectLines
 from paper_tui.tui.widgets.scrollbar import LineScrolled
-from paper_tui.vocabulary import STAR, status_label
+from paper_tui.vocabulary import CODE_LINK, STAR, status_label, venue_words
 
 if TYPE_CHECKING:
     from paper_tui.library import Annotation
@@ -72,15 +72,18 @@ def render_header(paper: Paper, annotation: Annotation, lists: Sequence[str],
     if paper.authors:
         out.append(inert_line(", ".join(paper.authors)))
         out.append("\n")
+    affiliations = affiliation_line(paper)
+    if affiliations:
+        out.append(inert_line(affiliations), "dim")
+        out.append("\n")
     where = " ".join(x for x in (paper.venue, str(paper.year or "")) if x)
     meta = [where] if where else []
     if paper.track:
         meta.append(paper.track)
-    if paper.decision:
-        meta.append(paper.decision)
     if meta:
         out.append(inert_line(" · ".join(meta)), "italic")
         out.append("\n")
+    out.append_text(venue_line(paper))
     out.append("\n")
     out.append(f"[{status_label(annotation.status)}]", "bold")
     if annotation.starred:
@@ -107,6 +110,40 @@ def render_header(paper: Paper, annotation: Annotation, lists: Sequence[str],
         out.append(NO_ABSTRACT + "\n", "italic")
     elif paper.truncated:
         out.append("(the abstract is cut at the start in the source list)\n", "italic")
+    return out
+
+
+def affiliation_line(paper: Paper) -> str:
+    """The authors' affiliations, each once in author order, then their countries:
+    ``Tsinghua University; Alibaba Group (China, United States)``."""
+    affs = dict.fromkeys(" ".join(a.split()) for author in paper.affiliations for a in author)
+    line = "; ".join(a for a in affs if a)
+    countries = ", ".join(c for c in paper.countries if c.strip())
+    if countries:
+        line = f"{line} ({countries})" if line else countries
+    return line
+
+
+def venue_line(paper: Paper) -> Text:
+    """What the venue says, one line of what is known: ``Oral · μ 6.8 ± 0.4 (6 7 7 7;
+    confidence 4.0) · 312 citations (2026-12-01) · code ↗ · area: RL``, the decision in
+    bold, the code and project links as links; empty when the venue says nothing."""
+    words = [(word, "") for word in venue_words(paper)]
+    if paper.decision_text or paper.decision:
+        words[0] = (words[0][0], "bold")
+    area = words.pop() if paper.area else None  # the area last, after the links
+    links = ((CODE_LINK, inert_line(paper.code)), ("project ↗", inert_line(paper.project)))
+    styled: list[tuple[str, str | Style]] = [*words, *((label, Style(link=link))
+                                                      for label, link in links if link)]
+    if area:
+        styled.append(area)
+    out = Text()
+    for word, style in styled:
+        if out:
+            out.append(" · ")
+        out.append(inert_line(word), style)
+    if out:
+        out.append("\n")
     return out
 
 
@@ -160,9 +197,9 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
         self._wrapped_for: Size | None = None
         """The widget size the lines were wrapped for."""
         self._width = 0
-        self._base: Style | None = None
+        self._base_style: Style | None = None
         self._match: Style | None = None
-        self._name: Style | None = None
+        self._badge_style: Style | None = None
         self._parts: LRUCache[tuple, list[Strip]] = LRUCache(CACHED_PARTS)
 
     @property
@@ -210,9 +247,9 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
         return self._match
 
     def _name_style(self) -> Style:
-        if self._name is None:
-            self._name = self.get_component_rich_style("abstract--name", partial=True)
-        return self._name
+        if self._badge_style is None:
+            self._badge_style = self.get_component_rich_style("abstract--name", partial=True)
+        return self._badge_style
 
     def _strips(self, paper: Paper, annotation: Annotation, lists: tuple[str, ...],
                 highlights: Highlights, width: int, team: tuple[str, ...] = ()
@@ -225,20 +262,20 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
             text = render_header(paper, annotation, lists, highlights, self._match_style(),
                                  team, self._name_style())
             text.right_crop(1)  # its last newline only starts the abstract's first line
-            head = self._parts[head_key] = self._render(text, width)
+            head = self._parts[head_key] = self._wrap_text(text, width)
         body_key = ("body", paper, tuple(highlights.get("abstract", ())), width)
         body = self._parts.get(body_key)
         if body is None:
-            body = self._parts[body_key] = self._render(
+            body = self._parts[body_key] = self._wrap_text(
                 render_abstract(paper, highlights, self._match_style()), width)
         return head + body
 
-    def _render(self, text: Text, width: int) -> list[Strip]:
+    def _wrap_text(self, text: Text, width: int) -> list[Strip]:
         """``text`` wrapped to ``width`` less the margins, each line with its margins and
         the base style: ready to draw as it is."""
-        if self._base is None:
-            self._base = self.rich_style
-        base = self._base
+        if self._base_style is None:
+            self._base_style = self.rich_style
+        base = self._base_style
         console = self.app.console
         options = console.options.update_width(max(1, width - 2 * MARGIN))
         blank = Style(bgcolor=base.bgcolor)  # as CSS padding is: a background, no colour
@@ -256,7 +293,7 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
         self._width = width
         paper, annotation, lists, highlights, team = self._shown
         if paper is None or annotation is None:
-            self._lines = self._render(Text(NO_PAPER, style="italic"), width)
+            self._lines = self._wrap_text(Text(NO_PAPER, style="italic"), width)
         else:
             self._lines = self._strips(paper, annotation, lists, highlights, width, team)
         size = Size(width, len(self._lines))
@@ -295,7 +332,7 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._base = self._match = self._name = None
+        self._base_style = self._match = self._badge_style = None
         self._parts.clear()
         # Wrapped again when next drawn, not now: Textual updates the component styles
         # (abstract--match, abstract--name) only after telling the widget, so lines wrapped
@@ -309,9 +346,9 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
         index = self.scroll_offset.y + y
         if index < len(self._lines):
             return self._lines[index]
-        if self._base is None:
-            self._base = self.rich_style
-        return Strip.blank(self._width, self._base)
+        if self._base_style is None:
+            self._base_style = self.rich_style
+        return Strip.blank(self._width, self._base_style)
 
     def action_back(self) -> None:
         self.screen.set_focus(self.screen.query_one("#results"))  # now: keys may be queued

@@ -1,4 +1,5 @@
-"""The facets side panel: counts per status, tag, venue and year for the current query.
+"""The facets side panel: counts per status, tag, venue, year and team member, and what the
+venue says (decision, area, country, affiliation, has code…), for the current query.
 
 Choosing a value posts :class:`FacetsPanel.Chosen`; the app narrows its query with
 :func:`narrow`. Counting runs in a thread worker so typing never waits on it.
@@ -17,14 +18,17 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from paper_tui.errors import PaperTuiError
+from paper_tui.inert import inert_line
 from paper_tui.vocabulary import STATUSES
 
 if TYPE_CHECKING:
     from paper_tui.library import Library
 
-FIELDS = ("status", "tag", "venue", "year", "by")
+FIELDS = ("status", "tag", "venue", "year", "by", "decision", "has", "area", "country", "aff")
+"""The facets shown, in order; each is the query word its values narrow with."""
 HEADINGS = {"status": "Status", "tag": "Tags", "venue": "Venues", "year": "Years",
-            "by": "Team"}
+            "by": "Team", "decision": "Decisions", "has": "Has", "area": "Areas",
+            "country": "Countries", "aff": "Affiliations"}
 PER_FIELD = 12
 
 
@@ -123,6 +127,7 @@ class FacetsPanel(Vertical):
                 continue
             options.append(Option(Text(HEADINGS[field], style="bold"), disabled=True))
             for value, count in items:
+                value = inert_line(value)  # from data: inert before layout, and in the query
                 label = Text(f" {value}")
                 label.append(f"  {count:,}", style="dim")
                 options.append(Option(label, id=f"{field}\x1f{value}"))

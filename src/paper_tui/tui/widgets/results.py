@@ -24,7 +24,7 @@ from paper_tui.inert import inert_line, inert_line_offsets
 from paper_tui.model import Paper
 from paper_tui.tui.widgets.lines import DirectLines
 from paper_tui.tui.widgets.scrollbar import LineScrolled
-from paper_tui.vocabulary import STAR, STATUS_MARKS
+from paper_tui.vocabulary import DECISION_MARKS, STAR, STATUS_MARKS, sort_value
 
 if TYPE_CHECKING:
     from paper_tui.library import Annotation, Results
@@ -54,6 +54,7 @@ class ResultsList(DirectLines, LineScrolled, ScrollView, can_focus=True):
         "results--cursor", "results--cursor-blurred", "results--match", "results--star",
         "results--meta", "results--tag", "results--mark", "results--to-read",
         "results--read", "results--skipped", "results--new", "results--name",
+        "results--decision", "results--value",
     }
 
     DEFAULT_CSS = """
@@ -75,6 +76,8 @@ class ResultsList(DirectLines, LineScrolled, ScrollView, can_focus=True):
     ResultsList > .results--read { color: $success; }
     ResultsList > .results--skipped { color: $text-disabled; }
     ResultsList > .results--new { color: $text-muted; }
+    ResultsList > .results--decision { color: $accent; text-style: bold; }
+    ResultsList > .results--value { color: $text; }
     /* A derived name is a badge beside the source's title, never read as part of it. */
     ResultsList > .results--name {
         color: $text-secondary; background: $secondary-muted; text-style: bold;
@@ -235,12 +238,13 @@ class ResultsList(DirectLines, LineScrolled, ScrollView, can_focus=True):
         # the next letter typed brings mostly the same papers back: rows are cached by
         # everything they show, whatever the result set (the paper's shown fields, not the
         # paper: hashing all of it, abstract and authors, on every line drawn costs more).
+        value = sort_value(paper, results.sort)
         key = (paper.id, paper.title, paper.display_title, paper.name, paper.title_emphasis,
-               paper.venue, paper.year, spans, width, cursor, annotation,
-               paper.id in self.marked)
+               paper.venue, paper.year, paper.decision, value, spans, width, cursor,
+               annotation, paper.id in self.marked)
         strip = self._lines.get(key)
         if strip is None:
-            text, badge = self._row(paper, annotation, spans, width)
+            text, badge = self._row(paper, annotation, spans, width, value)
             if cursor:
                 text.stylize(self._style(cursor))
                 if badge:  # the badge keeps its own look on the cursor's row too
@@ -250,8 +254,9 @@ class ResultsList(DirectLines, LineScrolled, ScrollView, can_focus=True):
         return strip
 
     def _row(self, paper: Paper, annotation: Annotation, spans: tuple[tuple[int, int], ...],
-             width: int) -> tuple[Text, tuple[int, int] | None]:
-        """The row's text, and where its name badge is in it (None: no badge)."""
+             width: int, value: str = "") -> tuple[Text, tuple[int, int] | None]:
+        """The row's text, and where its name badge is in it (None: no badge); ``value``:
+        the paper's value for the sort, when the sort is by a number."""
         status = annotation.status if annotation.status in STATUS_MARKS else "new"
         text = Text(no_wrap=True, overflow="ellipsis", end="")
         text.append("▌" if paper.id in self.marked else " ", self._style("mark"))
@@ -264,6 +269,11 @@ class ResultsList(DirectLines, LineScrolled, ScrollView, can_focus=True):
         if annotation.tags and width >= 70:
             right.append(inert_line(" " + " ".join(f"#{t}" for t in annotation.tags)),
                          self._style("tag"))
+        if value and width >= 50:
+            right.append(f"  {value}", self._style("value"))
+        mark = DECISION_MARKS.get(paper.decision)
+        if mark and width >= 50:
+            right.append(f"  {mark}", self._style("decision"))
         where = " ".join(x for x in (paper.venue, str(paper.year or "")) if x)
         if where and width >= 50:
             right.append(f"  {inert_line(where)}", self._style("meta"))
