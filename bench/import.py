@@ -9,6 +9,7 @@ file into papers, which includes naming each paper), and a whole ``Library.impor
 into a fresh library (parsing, storing, indexing). The ratio is to paperlists' time.
 
     python bench/import.py                # writes bench/results/import.json
+    python bench/import.py --corpus /work/shared/corpus    # from a worktree elsewhere
 """
 
 from __future__ import annotations
@@ -34,9 +35,9 @@ CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "papers-ml.
 LIMIT = 1.5  # each format within 1.5x of paperlists' time per paper
 
 
-def load(n: int) -> list[dict]:
+def load(n: int, corpus: Path = CORPUS) -> list[dict]:
     records = []
-    with gzip.open(CORPUS, "rt", encoding="utf-8") as fh:
+    with gzip.open(corpus, "rt", encoding="utf-8") as fh:
         for line in fh:
             record = json.loads(line)
             if record.get("abstract", "").strip() and record.get("authors"):
@@ -156,8 +157,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--papers", type=int, default=3000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--corpus", type=Path, default=CORPUS,
+                        help="papers-ml.jsonl.gz, or the directory holding it (default: "
+                             "../shared/corpus beside the repo)")
     args = parser.parse_args()
-    records = load(args.papers)
+    corpus = args.corpus / CORPUS.name if args.corpus.is_dir() else args.corpus
+    records = load(args.papers, corpus)
     rows = {}
     with tempfile.TemporaryDirectory() as tmp:
         paths = {}

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from paper_tui import config as config_mod
 from paper_tui.library import Library
-from paper_tui.model import ACCEPTED, Paper
+from paper_tui.model import ACCEPTED, DECISIONS, Paper
 from venue_helpers import PAPERS, reviewed, venue_paper
 
 
@@ -169,9 +169,8 @@ def test_the_words_combine_with_the_readers_annotations(lib: Library) -> None:
     ("rating:7..5", "rating range 7..5 is backwards: write rating:5..7"),
     ("confidence:..", "confidence range needs a number on at least one side, e.g. "
                       "confidence:3..5"),
-    ("decision:maybe", "decision:maybe is not a decision: use one of oral, spotlight, "
-                       "poster, accept, reject, withdrawn, desk-reject, workshop, findings, "
-                       "accepted"),
+    ("decision:maybe", "decision:maybe is not a decision: use one of "
+                       f"{', '.join(DECISIONS)}, accepted"),
     ("has:slides", "has:slides is unknown: use has:code, has:abstract, has:award or "
                    "has:reviews"),
     ("(cites:)", "cites: needs something to search for after the colon"),
