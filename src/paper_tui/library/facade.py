@@ -204,8 +204,9 @@ class Library:
         return self.index.similar(self.resolve(paper_id))
 
     def facets(self, query: str = "") -> dict[str, dict[str, int]]:
-        """Hit counts of ``query`` per tag, status, venue, year and team member (empty for
-        a bad query)."""
+        """Hit counts of ``query`` per tag, status, venue, year and team member, and per
+        what the venue says: ``decision``, ``area``, ``country``, affiliation (``aff``) and
+        ``has`` (code, reviews, award); most first (empty for a bad query)."""
         return self.index.facets(query)
 
     # -- papers out: what to read next -----------------------------------------------------
