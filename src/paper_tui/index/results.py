@@ -374,16 +374,15 @@ class ResultSet:
         for name, fieldname in (("tag", "tags"), ("status", "status"), ("venue", "venue"),
                                 ("year", "year"), ("by", "by")):
             counts: dict[str, int] = {}
-            lexicon: Iterable[bytes]
+            lexicon: Iterable[tuple[bytes, np.ndarray]]
             if fieldname in ("tags", "status", "by"):  # the reader's, the team's: overlay
                 if snap.annotations is not None:
                     counts = snap.annotations.counts(snap, fieldname,
                                                      None if everything else hits)
                 lexicon = ()
             else:
-                lexicon = snap.reader.lexicon(fieldname)
-            for btext in lexicon:
-                docs = snap.term_docs(fieldname, btext)
+                lexicon = snap.field_postings(fieldname)
+            for btext, docs in lexicon:
                 n = len(docs) if everything else int(np.count_nonzero(hits[docs]))
                 if n:
                     counts[_facet_label(snap, fieldname, btext, docs)] = n
@@ -396,17 +395,16 @@ class ResultSet:
             out[name] = dict(sorted(counts.items(), key=order))
         for name in ("decision", "has"):
             counts = {}
-            for btext in snap.reader.lexicon(name):
+            for btext, docs in snap.field_postings(name):
                 label = btext.decode()
                 if label in _NOT_FACETS:
                     continue
-                docs = snap.term_docs(name, btext)
                 n = len(docs) if everything else int(np.count_nonzero(hits[docs]))
                 if n:
                     counts[label] = n
             out[name] = dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
         for name in FACET_NAMES:
-            out[name] = snap.facet_table(name).counts(None if everything else hits)
+            out[name] = snap.facet_table(name).counts(None if everything else hits, FACET_TOP)
         return out
 
     def _hits(self) -> np.ndarray:
@@ -421,6 +419,9 @@ class ResultSet:
         self._cache.clear()
 
 
+FACET_TOP = 100
+"""The values of a many-valued facet counted at most (the most frequent: thousands of
+affiliations)."""
 _NOT_FACETS = frozenset({"accepted", "abstract"})
 """Terms not counted as facet values: ``decision:accepted`` stands for several decisions
 (each counted), and almost every paper has an abstract."""

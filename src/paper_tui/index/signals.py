@@ -157,6 +157,9 @@ class FacetTable:
         self.docs = docs
         self.values = values
         self.labels = labels
+        by_label = sorted(range(len(labels)), key=lambda v: labels[v].casefold())
+        self._alphabetical = np.empty(len(labels), dtype=np.int64)
+        self._alphabetical[by_label] = np.arange(len(labels))
 
     @classmethod
     def build(cls, terms: Iterable[tuple[str, np.ndarray]]) -> FacetTable:
@@ -183,11 +186,11 @@ class FacetTable:
                           + np.concatenate(values))  # a document counts a value once
         return cls(pairs // max(1, len(labels)), pairs % max(1, len(labels)), labels)
 
-    def counts(self, hits: np.ndarray | None) -> dict[str, int]:
+    def counts(self, hits: np.ndarray | None, top: int | None = None) -> dict[str, int]:
         """Documents per value among ``hits`` (a mask; None: every live document), most
-        first, then by label."""
+        first, then by label; the ``top`` most frequent only, when given."""
         values = self.values if hits is None else self.values[hits[self.docs]]
         found = np.bincount(values, minlength=len(self.labels))
         nonzero = np.flatnonzero(found)
-        order = sorted(nonzero.tolist(), key=lambda v: (-int(found[v]), self.labels[v]))
-        return {self.labels[v]: int(found[v]) for v in order}
+        order = nonzero[np.lexsort((self._alphabetical[nonzero], -found[nonzero]))][:top]
+        return {self.labels[v]: int(found[v]) for v in order.tolist()}

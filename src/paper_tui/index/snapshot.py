@@ -450,11 +450,38 @@ class Snapshot:
             tables = self.__dict__.setdefault("_facet_tables", {})
             table = tables.get(facet)
             if table is None:
-                fieldname = FACET_NAMES[facet]
-                terms = [(btext.decode(), self.term_docs(fieldname, btext))
-                         for btext in self.reader.lexicon(fieldname)]
-                table = tables[facet] = FacetTable.build(terms)
+                table = tables[facet] = FacetTable.build(
+                    (btext.decode(), docs) for btext, docs
+                    in self.field_postings(FACET_NAMES[facet]))
             return table
+
+    def field_postings(self, fieldname: str) -> list[tuple[bytes, np.ndarray]]:
+        """Every term of a field with its live documents (ascending), in term order, read
+        once per view segment by segment, each segment's own terms in one pass (the whole
+        index's lexicon, merged over its segments, and a look-up of each term in each
+        segment cost ~1 ms per term: seconds for the affiliations)."""
+        with self._lock:
+            cache: dict[str, list[tuple[bytes, np.ndarray]]] = self.__dict__.setdefault(
+                "_field_postings", {})
+            found = cache.get(fieldname)
+            if found is None:
+                parts: dict[bytes, list[np.ndarray]] = {}
+                for reader, offset in self.leaves:
+                    for btext in reader.lexicon(fieldname):
+                        postings = self._segment_postings(reader, fieldname, btext)
+                        if postings is not None:
+                            parts.setdefault(btext, []).append(postings.ids + offset)
+                live = self.live
+                found = []
+                for btext in sorted(parts):
+                    ids = np.concatenate(parts[btext]) if len(parts[btext]) > 1 \
+                        else parts[btext][0]
+                    ids = ids[live[ids]]
+                    ids.flags.writeable = False
+                    if len(ids):
+                        found.append((btext, ids))
+                cache[fieldname] = found
+            return found
 
     # sort orders
     @cached
