@@ -286,6 +286,23 @@ def test_facets_count_the_venues_words_among_the_hits(lib: Library, query: str) 
         assert counts == sorted(counts, reverse=True)
 
 
+def test_the_facet_tables_kept_beside_the_index_are_read_or_made_again(
+        lib: Library, tmp_path: Path) -> None:
+    import shutil
+
+    want = lib.facets("generative")
+    kept = sorted((lib.root / "index").glob("facets-*.bin"))
+    assert [p.name.split("-")[1] for p in kept] == ["aff", "area", "country"]
+    copy = tmp_path / "copy"
+    shutil.copytree(lib.root, copy, ignore=shutil.ignore_patterns("*.lock"))
+    for damage in (b"", b"not json", b'{"labels": ["x"], "docs": [99999], "values": [0]}'):
+        for path in (copy / "index").glob("facets-*.bin"):
+            path.write_bytes(damage)
+        with Library.open(copy, config=config_mod.defaults(), bundled=False) as again:
+            assert again.facets("generative") == want
+        assert all(p.read_bytes() != damage for p in (copy / "index").glob("facets-*.bin"))
+
+
 def test_a_facet_value_narrows_to_its_papers(lib: Library) -> None:
     for name, field in (("decision", "decision"), ("country", "country"),
                         ("area", "area"), ("aff", "aff"), ("has", "has")):

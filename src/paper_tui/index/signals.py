@@ -15,6 +15,7 @@ range and sorts last.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -185,6 +186,29 @@ class FacetTable:
         pairs = np.unique(np.concatenate(docs) * max(1, len(labels))
                           + np.concatenate(values))  # a document counts a value once
         return cls(pairs // max(1, len(labels)), pairs % max(1, len(labels)), labels)
+
+    def dump(self) -> bytes:
+        """The table as bytes, for a cache file (:meth:`load` reads it back)."""
+        return json.dumps({"labels": self.labels, "docs": self.docs.tolist(),
+                           "values": self.values.tolist()}).encode()
+
+    @classmethod
+    def load(cls, data: bytes, size: int) -> FacetTable | None:
+        """A table from :meth:`dump`'s bytes, of documents numbered below ``size``; None
+        when they are not one (a damaged file)."""
+        try:
+            found = json.loads(data)
+            labels = [str(label) for label in found["labels"]]
+            docs = np.array(found["docs"], dtype=np.int64)
+            values = np.array(found["values"], dtype=np.int64)
+        except (ValueError, KeyError, TypeError):
+            return None
+        if docs.ndim != 1 or docs.shape != values.shape:
+            return None
+        if len(docs) and not (0 <= values.min() <= values.max() < len(labels)
+                              and 0 <= docs.min() <= docs.max() < size):
+            return None
+        return cls(docs, values, labels)
 
     def counts(self, hits: np.ndarray | None, top: int | None = None) -> dict[str, int]:
         """Documents per value among ``hits`` (a mask; None: every live document), most

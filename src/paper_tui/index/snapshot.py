@@ -445,14 +445,20 @@ class Snapshot:
 
     def facet_table(self, facet: str) -> FacetTable:
         """The values of a many-valued facet (``area``, ``aff``, ``country``) of every live
-        document, read once per view from its field's terms."""
+        document: read from its field's terms once per index version and kept in a small
+        file beside the index (thousands of affiliations: ~0.5 s to read, the file a few
+        milliseconds)."""
         with self._lock:
             tables = self.__dict__.setdefault("_facet_tables", {})
             table = tables.get(facet)
             if table is None:
-                table = tables[facet] = FacetTable.build(
-                    (btext.decode(), docs) for btext, docs
-                    in self.field_postings(FACET_NAMES[facet]))
+                path = self._cache_file(f"facets-{facet}")
+                table = FacetTable.load(_read_bytes(path), self.size) if path else None
+                if table is None:
+                    table = FacetTable.build((btext.decode(), docs) for btext, docs
+                                             in self.field_postings(FACET_NAMES[facet]))
+                    _write_bytes(path, table.dump(), f"facets-{facet}-*.bin")
+                tables[facet] = table
             return table
 
     def field_postings(self, fieldname: str) -> list[tuple[bytes, np.ndarray]]:
@@ -679,13 +685,26 @@ def _read_ints(path: Path | None) -> array | None:
     return data
 
 
+def _read_bytes(path: Path) -> bytes:
+    """A cache file's bytes (none when it cannot be read: it is made again)."""
+    try:
+        return path.read_bytes()
+    except OSError:
+        return b""
+
+
 def _write_ints(path: Path | None, data: array, older: str) -> None:
     """Keep ``data`` in a cache file, removing the files of older views (``older``: their
     glob); a read-only library still searches, just without the cache."""
+    _write_bytes(path, data.tobytes(), older)
+
+
+def _write_bytes(path: Path | None, data: bytes, older: str) -> None:
+    """:func:`_write_ints` for bytes."""
     if path is None:
         return
     try:
-        atomic.write_bytes(path, data.tobytes())
+        atomic.write_bytes(path, data)
         for old in path.parent.glob(older):
             if old != path:
                 old.unlink(missing_ok=True)
