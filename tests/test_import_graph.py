@@ -21,7 +21,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("paper_tui.index", "paper_tui.store", "paper_tui.importers", "paper_tui.naming",
      "paper_tui.sources", "paper_tui.citations", "paper_tui.clipboard", "paper_tui.config"),
     ("paper_tui.display", "paper_tui.venues", "paper_tui.query", "paper_tui.model",
-     "paper_tui.paths", "paper_tui.atomic", "paper_tui.errors", "paper_tui"),
+     "paper_tui.paths", "paper_tui.atomic", "paper_tui.bounded_gzip", "paper_tui.errors",
+     "paper_tui"),
 )
 TYPE_ONLY_UPWARD = {(name, "paper_tui.library") for name in LAYERS[3]}
 """The use cases beside the library (export, team sync, recommend) take a ``Library`` as an
