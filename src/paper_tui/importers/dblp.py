@@ -17,14 +17,21 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from paper_tui.errors import SourceError
-from paper_tui.importers.common import NO_HINTS, Hints, make_paper, parse_year, read_data
+from paper_tui.importers.common import (
+    NO_HINTS,
+    FieldError,
+    Hints,
+    make_paper,
+    parse_year,
+    read_data,
+    xml_encoding,
+)
 from paper_tui.model import Paper
 
 FORMAT = "dblp"
 EXTENSIONS = (".xml",)
 PAPERS = ("inproceedings", "article", "incollection")
 _RECORD = re.compile(rb"<(%s)\b.*?</\1\s*>" % "|".join(PAPERS).encode(), re.DOTALL)
-_ENCODING = re.compile(rb"<\?xml[^>]*encoding=[\"']([\w.\-]+)[\"']")
 _ENTITY = re.compile(rb"&([A-Za-z][A-Za-z0-9]*);")
 _XML_ENTITIES = {b"amp", b"lt", b"gt", b"quot", b"apos"}
 _HOMONYM = re.compile(r"\s+\d{4}$")  # "Wei Wang 0001": DBLP's number for a name's holder
@@ -69,8 +76,7 @@ def record_to_paper(record: ET.Element, source: str, hints: Hints) -> Paper:
 
 def read(path: Path, source: str, hints: Hints = NO_HINTS) -> Iterator[Paper | SourceError]:
     data = read_data(path)
-    m = _ENCODING.search(data[:200])
-    encoding = m.group(1).decode() if m else "utf-8"
+    encoding = xml_encoding(path, data)
     count = 0
     line, at = 1, 0
     for number, match in enumerate(_RECORD.finditer(data), 1):
@@ -80,13 +86,18 @@ def read(path: Path, source: str, hints: Hints = NO_HINTS) -> Iterator[Paper | S
         chunk = _ENTITY.sub(_entity, match.group(0))
         try:
             record = ET.fromstring(chunk.decode(encoding, errors="replace"))
-        except (ET.ParseError, LookupError) as exc:
+        except ET.ParseError as exc:
             yield SourceError(path, f"invalid XML record: {exc}", line=line, record=number)
             continue
         if not _text(record.find("title")):
             yield SourceError(path, f"record {record.get('key', '')!r} has no title",
                               line=line, record=number)
             continue
-        yield record_to_paper(record, source, hints)
+        try:
+            paper = record_to_paper(record, source, hints)
+        except FieldError as exc:
+            yield SourceError(path, str(exc), line=line, record=number)
+            continue
+        yield paper
     if not count:
         raise SourceError(path, "no DBLP records (<inproceedings>, <article>) found")
