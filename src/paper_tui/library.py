@@ -48,8 +48,8 @@ class Library:
     def __init__(self, root: Path, config: config_mod.Config | None = None) -> None:
         self.root = root
         self.config = config or config_mod.defaults()
-        self.sources = SourceStore(root / "sources")
         self.index = PaperIndex(root / "index")
+        self.sources = SourceStore(root / "sources", indexed=self.index.indexed_sources)
         # Held (re-entrantly) while the index is rebuilt or sources are imported, so two
         # processes never rebuild at once or lose each other's manifest entries.
         self._lock = filelock.FileLock(str(root / ".library.lock"), timeout=_SYNC_LOCK_TIMEOUT)
@@ -76,6 +76,7 @@ class Library:
             root = cfg.get("library") or None
         lib = cls(paths.library_dir(root), cfg)
         lib.index.on_rebuild = warn
+        lib.sources.on_problem = warn
         lib.root.mkdir(parents=True, exist_ok=True)
         # Left by versions that mirrored annotations into the index.
         (lib.root / ".annotations-indexed.json").unlink(missing_ok=True)
@@ -133,7 +134,7 @@ class Library:
         total = self.sources.manifest[source_id].count
         report = (lambda n: progress(f"indexing {source_id}", n, total)) if progress else None
         self.index.delete_source(source_id)
-        self.index.add(self.sources.papers(source_id), progress=report)
+        self.index.add(self.sources.readable_papers(source_id), progress=report)
         self.index.mark_sources({source_id: digest})
 
     # -- import ----------------------------------------------------------------------------
