@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from paper_tui.cli import main
-from paper_tui.importers import parallel
+from paper_tui.importers import dblp, parallel
 from paper_tui.model import Paper
 
 DATA = Path(__file__).parent / "data"
@@ -296,3 +297,47 @@ def test_a_bug_in_the_worker_is_one_line_and_its_traceback_is_kept(
                                  "41 papers, and a division by zero")
     logged = "".join(traceback.format_exception(caught.value))  # what the crash log holds
     assert "in the import worker:" in logged and "in _explode" in logged
+
+
+# -- limits ----------------------------------------------------------------------------------
+def test_a_plain_file_over_1_gib_is_refused_unread(capsys: pytest.CaptureFixture[str],
+                                                    tmp_path: Path, lib: Path) -> None:
+    path = tmp_path / "huge.json"
+    with path.open("wb") as out:  # sparse: nothing is written but its first byte
+        out.write(b"[")
+        out.truncate((1 << 30) + 1)
+    status, _, err = imported(capsys, lib, path)
+    assert status == 1
+    assert err == (f"paper-tui: {path}: is more than 1 GiB: too big for a paper list read "
+                   "whole (JSON Lines is read as it goes)\n")
+
+
+def test_fields_at_the_size_limit_import(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                         lib: Path) -> None:
+    """Texts of 99,000 characters that rescan themselves in a naive parser of Markdown,
+    LaTeX or author lists: imported, shown as they are."""
+    texts = ["*" * 99_000, "**a " * 24_750, "\\" * 99_000, "__a " * 24_750,
+             "a, " * 33_000 + ")", " " * 99_000 + "x"]
+    path = tmp_path / "papers.jsonl"
+    path.write_text("".join(json.dumps({"title": f"Paper {i}", "abstract": text,
+                                        "authors": text}) + "\n"
+                            for i, text in enumerate(texts)))
+    status, out, err = imported(capsys, lib, path)
+    assert (status, err) == (0, "")
+    assert out.startswith("6 papers from 1 file(s): 6 new")
+    too_long = tmp_path / "long.jsonl"
+    too_long.write_text(json.dumps({"title": "Long", "abstract": "x" * 100_001}) + "\n")
+    status, _, err = imported(capsys, lib, too_long)
+    assert status == 1
+    assert err.startswith(f"paper-tui: {too_long}:1: abstract is 100,001 characters long "
+                          "(at most 100,000)\n")
+
+
+def test_dblp_records_are_found_as_before() -> None:
+    """Records are found in linear time, as the lazy pattern found them."""
+    data = (DATA / "formats" / "dblp-markup.xml").read_bytes()
+    old = re.compile(rb"<(%s)\b.*?</\1\s*>" % "|".join(dblp.PAPERS).encode(), re.DOTALL)
+    unclosed = b'<article key="x"><title>Open</title>\n' * 2_000
+    for text in (data, unclosed + data, data.replace(b"</article>", b"</article >"),
+                 data + unclosed):
+        assert list(dblp.records(text)) == [m.span() for m in old.finditer(text)]

@@ -29,7 +29,6 @@ from paper_tui.model import Paper
 
 FORMAT = "arxiv"
 EXTENSIONS = (".atom", ".xml")
-STABLE_IDS = True  # an id outlives a change of text: a re-import replaces the paper
 VENUE = "arXiv"
 SITE = "https://arxiv.org"
 _ATOM = "{http://www.w3.org/2005/Atom}"

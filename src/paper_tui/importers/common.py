@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from paper_tui import display, naming
-from paper_tui.bounded_gzip import gunzip, open_gzip
+from paper_tui.bounded_gzip import MAX_UNPACKED, gunzip, open_gzip
 from paper_tui.errors import SourceError
 from paper_tui.model import Paper, make_id
 from paper_tui.venues import display_venue
@@ -68,6 +68,9 @@ def open_bytes(path: Path) -> bytes:
     if is_gzip(path):
         return gunzip(path)
     try:
+        if path.stat().st_size > MAX_UNPACKED:  # the cap of a gzipped list, for a plain one
+            raise SourceError(path, f"is more than {MAX_UNPACKED >> 30} GiB: too big for a "
+                              "paper list read whole (JSON Lines is read as it goes)")
         return path.read_bytes()
     except OSError as exc:
         raise SourceError(path, f"cannot read: {exc.strerror or exc}") from None

@@ -30,7 +30,7 @@ from paper_tui.model import Paper
 # array before the paperlists array, arXiv's Atom before DBLP's XML).
 IMPORTERS: tuple[ModuleType, ...] = (jsonl, openreview, csljson, paperlists, bibtex, ris,
                                      arxiv, dblp, csvfile, plaintext)
-STABLE_ID_FORMATS = frozenset(m.FORMAT for m in IMPORTERS if getattr(m, "STABLE_IDS", False))
+STABLE_ID_FORMATS = frozenset({arxiv.FORMAT})
 """Formats whose paper ids are the source's own (arXiv's), not derived from the text: a
 paper re-imported under such an id may have new text, so it replaces the indexed one."""
 MAX_SOURCE_ID = 120
