@@ -64,8 +64,7 @@ def item_to_paper(item: dict, source: str, hints: Hints) -> Paper:
         source=source, title=fields.text(item.get("title"), "title"),
         abstract=fields.text(item.get("abstract"), "abstract"),
         authors=[n for n in map(name, authors or ()) if n],
-        venue=fields.text(item.get("container-title") or item.get("event"), "container-title")
-        or hints.venue,
+        venue=fields.text(*fields.pick(item, "container-title", "event")) or hints.venue,
         year=issued_year(item) or hints.year, url=url,
         pdf=fields.text(custom.get("pdf"), "custom pdf"),
         keywords=fields.words(item.get("keyword"), "keyword"),

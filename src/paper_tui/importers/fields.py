@@ -25,6 +25,15 @@ YEARS = range(1000, 10000)
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+def pick(record: dict, *keys: str) -> tuple[object, str]:
+    """``(value, key)`` of the first of ``keys`` the record fills (``author`` or
+    ``authors``), so a message names the key the file used."""
+    for key in keys:
+        if record.get(key):
+            return record[key], key
+    return None, keys[0]
+
+
 def _kind(value: object) -> str:
     """What a JSON value is, for a message (never the value itself: it may be huge)."""
     if value is None:

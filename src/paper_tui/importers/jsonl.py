@@ -34,7 +34,7 @@ def record_to_paper(record: dict, source: str, hints: Hints) -> Paper:
         source=source,
         title=fields.text(record.get("title"), "title"),
         abstract=fields.text(record.get("abstract"), "abstract"),
-        authors=fields.names(record.get("authors") or record.get("author"), "authors"),
+        authors=fields.names(*fields.pick(record, "authors", "author")),
         venue=fields.text(record.get("venue"), "venue") or hints.venue,
         year=fields.year(record.get("year"), "year") or hints.year,
         url=fields.text(record.get("url"), "url"),
@@ -43,7 +43,7 @@ def record_to_paper(record: dict, source: str, hints: Hints) -> Paper:
         bibtex=fields.text(record.get("bibtex"), "bibtex"),
         tldr=fields.text(record.get("tldr"), "tldr"),
         track=fields.text(record.get("track"), "track"),
-        decision=fields.text(record.get("status") or record.get("decision"), "status"),
+        decision=fields.text(*fields.pick(record, "status", "decision")),
     )
 
 

@@ -122,7 +122,7 @@ def note_to_paper(note: dict, source: str, hints: Hints) -> Paper:
     keywords = list(fields.words(_value(content.get("keywords")), "keywords"))
     keywords += [w for w in (track, decision if decision != "accepted" else "")
                  if w and w not in keywords]
-    forum = fields.text(note.get("forum") or note.get("id"), "forum")
+    forum = fields.text(*fields.pick(note, "forum", "id"))
     return make_paper(
         source=source,
         title=_text(content, "title"),

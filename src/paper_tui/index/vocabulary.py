@@ -80,7 +80,7 @@ class Vocabulary:
     def starting(self, prefix: str) -> list[str]:
         self._load()
         words = self._starting_with(prefix[:1]) if prefix else self._text.split()
-        out = []
+        out: list[str] = []
         for i in range(bisect.bisect_left(words, prefix), len(words)):
             if not words[i].startswith(prefix) or len(out) >= MAX_EXPANSION:
                 break
