@@ -99,8 +99,14 @@ class SourceStore:
             manifest[sid] = SourceInfo(sid, "", checksums.get(sid, ""), "", self._count(sid),
                                        file.stat().st_mtime)
         damaged = path.with_name(path.name + ".damaged")
-        os.replace(path, damaged)
-        self._save_manifest(manifest)
+        try:
+            os.replace(path, damaged)
+            self._save_manifest(manifest)
+        except OSError as exc:  # a read-only library: rebuilt in memory, every time
+            self._tell(f"{path}: damaged ({_short(problem)}); read from the {len(manifest)} "
+                       f"paper list(s) in {self.root}, but it cannot be rewritten "
+                       f"({exc.strerror or exc})")
+            return manifest
         self._tell(f"{path}: damaged ({_short(problem)}); rebuilt from the {len(manifest)} "
                    f"paper list(s) in {self.root} (the damaged file is {damaged.name}; "
                    "re-import a list to record where it came from)")
