@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -165,3 +166,21 @@ def test_a_damaged_parse_cache_is_not_believed(capsys: pytest.CaptureFixture[str
     data[min(byte, len(data) - 1)] ^= 0x20
     cache.write_bytes(bytes(data))
     tag_kept(capsys, lib)
+
+
+def test_a_file_name_that_is_not_utf8_is_kept_in_the_manifest(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Linux file names are bytes: the manifest keeps such a name (JSON-escaped) and
+    reads it back (it was an encoding error writing the manifest)."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    name = os.fsdecode(b"papers-\xff.jsonl")
+    shutil.copy(DATA / "papers-ml-sample.jsonl", folder / name)
+    library = tmp_path / "lib"
+    status, out, _ = run(capsys, library, "import", str(folder / name))
+    assert status == 0 and "41 new" in out
+    manifest = json.loads((library / "sources" / "manifest.json").read_text("ascii"))
+    paths = [info["path"] for info in manifest["sources"].values()]
+    assert str((folder / name).resolve()) in paths
+    status, out, _ = run(capsys, library, "import", str(folder / name))
+    assert status == 0 and "0 new, 41 already in the library" in out

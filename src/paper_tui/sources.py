@@ -122,7 +122,12 @@ class SourceStore:
         manifest = self.manifest if manifest is None else manifest
         sources = {sid: asdict(info) for sid, info in sorted(manifest.items())}
         data = {"version": 1, "sources": sources}
-        atomic.write_text(self.root / MANIFEST, json.dumps(data, indent=1, ensure_ascii=False))
+        text = json.dumps(data, indent=1, ensure_ascii=False)
+        try:
+            encoded = text.encode("utf-8")
+        except UnicodeEncodeError:  # a file name of bytes that are not UTF-8: kept escaped
+            encoded = json.dumps(data, indent=1).encode("ascii")
+        atomic.write_bytes(self.root / MANIFEST, encoded)
 
     def _tell(self, message: str) -> None:
         if self.on_problem is not None:
