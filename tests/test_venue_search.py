@@ -366,3 +366,19 @@ def test_the_index_written_before_these_fields_is_rebuilt(tmp_path: Path) -> Non
     Library.open(root, config=config_mod.defaults(), bundled=False, warn=said.append).close()
     assert len(said) == 1 and "rebuilding it from the sources" in said[0]
     assert json.loads(meta.read_text())["schema"] == SCHEMA_VERSION == 12
+
+
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["rating", "confidence", "reviews", "cites", "citations", "decision",
+                        "has", "area", "aff", "country"]),
+       st.text(alphabet=st.sampled_from(list('0123456789.<>=-:"()*~ abcdeorlsAND')),
+               max_size=12),
+       st.sampled_from(["", "diffusion ", "NOT ", "-", "("]))
+def test_any_value_is_a_result_or_one_line(lib: Library, word: str, value: str,
+                                           before: str) -> None:
+    results = lib.results(f"{before}{word}:{value}")
+    if results.error is not None:
+        assert "\n" not in results.error and len(results) == 0
+    else:
+        assert len(results) <= len(PAPERS)
