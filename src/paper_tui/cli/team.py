@@ -6,10 +6,7 @@ import argparse
 import sys
 
 from paper_tui.cli.context import Context
-
-STEP = "step: "
-LISTED = "papers or lists came in"
-"""What ``sync --steps`` says (the app reads it)."""
+from paper_tui.team.steps import LISTED, step_line
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -40,7 +37,7 @@ def cmd_sync(args: argparse.Namespace, ctx: Context) -> int:
     show = None
     if args.steps:
         def show(message: str) -> None:
-            print(f"{STEP}{message}", file=sys.stderr, flush=True)
+            print(step_line(message), file=sys.stderr, flush=True)
     elif sys.stderr.isatty():
         def show(message: str) -> None:
             sys.stderr.write(f"\r\x1b[Ksync: {message}")
@@ -53,7 +50,7 @@ def cmd_sync(args: argparse.Namespace, ctx: Context) -> int:
         print(f"paper-tui: {note}", file=sys.stderr)
     print(report.summary())
     if args.steps and (report.sources_in or report.lists_from):
-        print(f"{STEP}{LISTED}", file=sys.stderr, flush=True)
+        print(step_line(LISTED), file=sys.stderr, flush=True)
     return 0
 
 
