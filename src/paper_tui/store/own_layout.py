@@ -134,8 +134,8 @@ def _read_lines(lines: list[str], schema: Schema) -> Parsed:
         while i < n and lines[i]:
             start = i
             key, record, as_written, i = _record(lines, i, schema, whole)
-            if key in records:
-                raise _Bail
+            if key in records or len(records) == schema.max_records:
+                raise _Bail  # the YAML reader names the line
             records[key] = record
             if as_written:
                 fragments[key] = "\n".join(lines[start:i]) + "\n"
@@ -150,7 +150,7 @@ def _read_lines(lines: list[str], schema: Schema) -> Parsed:
 def _whole_lines(schema: Schema) -> dict[str, tuple[str, Any, bool]]:
     """Field lines that say everything by themselves (``    status: read``), read by one
     dictionary lookup: line -> (field, value, as the store writes it)."""
-    out = {}
+    out: dict[str, tuple[str, Any, bool]] = {}
     for field in schema.fields:
         if field.kind == "choice":
             for choice in field.choices:
