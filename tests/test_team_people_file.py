@@ -65,7 +65,7 @@ def test_a_hand_edited_file_is_read_whole(tmp_path: Path) -> None:
             '  "a-3": {status: skipped}\n')
     again = people_file.read(hand, path, held)
     assert again.records == people_file.read(hand, path).records
-    assert again.records["a-2"]["starred"] is True  # an unquoted id inside a block: found
+    assert again.records["a-2"].starred is True  # an unquoted id inside a block: found
     assert again.blocks is None  # and this file is never read by its blocks
     assert people_file.read(hand, path, again).records == again.records
 

@@ -221,14 +221,14 @@ def test_the_apps_team_view_holds_while_its_sync_runs_and_reads_the_news_at_the_
     lib = Library.open(bob.root, config=config_mod.defaults())
     try:
         lib.team.reload()
-        assert lib.team.annotators(a, fresh=False)["alice"]["tags"] == []
+        assert lib.team.annotators(a, fresh=False)["alice"].tags == ()
         alice.run("tag", a, "kernels")
         alice.sync()
         with lib.team.syncing():
             bob.sync()  # rewrites people/alice.yaml
             for _ in range(5):  # draws meanwhile: what was last read, no reload started
-                assert lib.team.annotators(a, fresh=False)["alice"]["tags"] == []
+                assert lib.team.annotators(a, fresh=False)["alice"].tags == ()
                 time.sleep(0.1)
-        assert lib.team.annotators(a, fresh=False)["alice"]["tags"] == ["kernels"]
+        assert lib.team.annotators(a, fresh=False)["alice"].tags == ("kernels",)
     finally:
         lib.close()

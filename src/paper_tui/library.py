@@ -53,12 +53,15 @@ class Library:
         # Held (re-entrantly) while the index is rebuilt or sources are imported, so two
         # processes never rebuild at once or lose each other's manifest entries.
         self._lock = filelock.FileLock(str(root / ".library.lock"), timeout=_SYNC_LOCK_TIMEOUT)
-        self.annotations = Annotations(root, note_terms=note_terms)
+        self.team = Team(root)
+        # The annotation service's thread, which watches the library's files for changes
+        # made elsewhere, watches the team's too.
+        self.annotations = Annotations(root, note_terms=note_terms,
+                                       watch=self.team.reload_if_stale)
         self.lists = self.annotations.lists
         # The index never holds the reader's work: its annotation words are answered from
         # the store's in-memory sets, so a change is seen by the next search at once.
         self.annotations.versions_of = self.index.versions_of
-        self.team = Team(root)
         store = self.annotations.store
         self.index.use_annotations(self.annotations.overlay, People(
             self.team, self.annotations.annotated_ids, lambda: store.version))
@@ -361,10 +364,10 @@ class Library:
         sync's worker, the app's start), so drawing a paper never parses a file."""
         lines = []
         for name, seen in self.team.annotators(paper_id, fresh=False).items():
-            parts = [seen["status"].replace("-", " ")] if seen["status"] != "new" else []
-            parts += ["★"] if seen["starred"] else []
-            parts += [f"#{t}" for t in seen["tags"]]
-            parts += ["note"] if seen["note"] else []
+            parts = [seen.status.replace("-", " ")] if seen.status != "new" else []
+            parts += ["★"] if seen.starred else []
+            parts += [f"#{t}" for t in seen.tags]
+            parts += ["note"] if seen.note else []
             if parts:
                 lines.append(f"{name}: {' '.join(parts)}")
         return tuple(lines)

@@ -119,9 +119,14 @@ def cmd_show(args: argparse.Namespace, ctx: Context) -> int:
     paper = lib.paper(args.id)
     from paper_tui.team.layer import Team
 
-    team = Team(lib.root).annotators(paper.id)
+    members = Team(lib.root)
+    team = members.annotators(paper.id)
+    for problem in members.problems.values():
+        print(f"paper-tui: {problem}", file=sys.stderr)
     if args.json:
-        print_json(record(lib, paper, team=team))
+        print_json(record(lib, paper, team={
+            name: {"status": seen.status, "starred": seen.starred, "tags": list(seen.tags),
+                   "note": seen.note} for name, seen in team.items()}))
         return 0
     print(paper.display_title)
     if paper.title_generated:
@@ -143,10 +148,10 @@ def cmd_show(args: argparse.Namespace, ctx: Context) -> int:
         if values:
             print(f"{label + ':':<8} {', '.join(values)}")
     for name, seen in team.items():
-        did = [seen["status"]] if seen["status"] != "new" else []
-        did += ["★ starred"] if seen["starred"] else []
-        did += [f"tags {', '.join(seen['tags'])}"] if seen["tags"] else []
-        did += ["a note"] if seen["note"] else []
+        did = [seen.status] if seen.status != "new" else []
+        did += ["★ starred"] if seen.starred else []
+        did += [f"tags {', '.join(seen.tags)}"] if seen.tags else []
+        did += ["a note"] if seen.note else []
         print(f"{'Team:':<8} {name}: {', '.join(did)}")
     print()
     print(textwrap.fill(paper.display_abstract, width=88) if paper.abstract

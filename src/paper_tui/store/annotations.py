@@ -72,7 +72,10 @@ def clean_tags(tags: Iterable[str]) -> list[str]:
 
 
 class Annotations:
-    def __init__(self, root: Path, note_terms: NoteTerms | None = None) -> None:
+    def __init__(self, root: Path, note_terms: NoteTerms | None = None,
+                 watch: Callable[[], None] | None = None) -> None:
+        """``watch()``: called by the background thread after each look at the files, to
+        look at others the library reads (the team's: see ``Team.reload_if_stale``)."""
         self.store = YamlStore(root / "annotations.yaml", SCHEMA)
         self.lists = ReadingLists(YamlStore(root / "reading-lists.yaml", LIST_SCHEMA),
                                   self._commit)
@@ -90,6 +93,7 @@ class Annotations:
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
         self._tag_spelling: tuple[int, dict[str, str]] = (-1, {})
+        self._watch = watch
 
     # -- reading ---------------------------------------------------------------------------
     def _ready(self) -> YamlStore:
@@ -267,7 +271,7 @@ class Annotations:
         entry = self._undo.pop()
         now = time.time()
         with entry.store.lock:
-            after = {}
+            after: Changes = {}
             for key, fields in entry.before.items():
                 after[key] = (entry.store.get(key), None)
                 record = None if fields is None else {**(entry.store.get(key) or {}), **fields}
@@ -327,6 +331,8 @@ class Annotations:
             self._sync(strict=False)
             for store in self._stores:
                 store.prepare()
+            if self._watch is not None:
+                self._watch()
 
     def _sync(self, strict: bool) -> None:
         """Save what is pending, or (nothing pending) look for changes made elsewhere."""
