@@ -416,7 +416,6 @@ class _Sync:
             digest = checksum(path)
             info = manifest.get(source_id(path))
             if info is None or info.checksum != digest:
-                self.say(f"importing {name}")
                 why = self._import(path, name, entry.blob)
                 if why is not None:
                     self.state.quarantined[name] = repo.Quarantined(entry.blob, why)
@@ -431,6 +430,7 @@ class _Sync:
         Whatever happens inside, the sync goes on (the list is the team-mate's data)."""
         self.state.importing = {name: blob}
         self.state.save(self.root)
+        self.say(f"importing {name}")
         try:
             report = self.lib.import_paths([path])
         except PaperTuiError as exc:
@@ -480,7 +480,10 @@ class _Sync:
             files.write_text(self.dir, ".gitattributes", repo.ATTRIBUTES)
             written = True
         if written:  # else only what a stopped sync may have staged is left to commit
-            self._out("add", "--", ".gitattributes", own, repo.LISTS,
+            ours = [".gitattributes", own, repo.LISTS,
+                    *(f"{repo.SOURCES}/{name}" for name in shared)]
+            self._as_files(ours)
+            self._out("add", "--", *ours[:3],
                       *([repo.SOURCES] if (self.dir / repo.SOURCES).exists() else []))
         if self.git.run("diff", "--cached", "--quiet").ok:
             return
@@ -489,6 +492,16 @@ class _Sync:
         self.state.unsent += len(papers) + len(lists) + len(shared)
         self.state.agreed = self.git.rev("HEAD")
         self.state.save(self.root)
+
+    def _as_files(self, paths: list[str]) -> None:
+        """Git keeps a path's recorded type on ``add`` when links are checked out as files
+        (``core.symlinks=false``): a link a team-mate committed where this sync writes a
+        file leaves the index first, so the file is sent as a file."""
+        out = self._out("ls-files", "--stage", "-z", "--", *paths)
+        links = [entry.split("\t", 1)[1] for entry in out.split("\0")
+                 if entry.startswith(("120000 ", "160000 "))]
+        if links:
+            self._out("rm", "--cached", "-q", "--", *links)
 
     def _read_team_file(self, rel: str) -> str | None:
         """A file of the work tree as this sync writes it; None when absent, or not a
