@@ -141,6 +141,7 @@ class _Sync:
         self.git: Git
         self.url = ""
         self.written = False  # a team file was written by this sync
+        self.dropped = False  # the repo lost records of ours: write them back
         self._trees: dict[str, dict[str, _Entry]] = {}
 
     # -- the steps -------------------------------------------------------------------------
@@ -158,6 +159,8 @@ class _Sync:
             if theirs is not None and not self._is_ancestor(theirs, "HEAD"):
                 self._merge()
                 self._catch_up()
+                if self.dropped:  # someone emptied our file or the lists: send ours again
+                    self._export()
             if self._push(theirs):
                 break
         else:
@@ -361,6 +364,7 @@ class _Sync:
             old, new, keys = self._diff_keys(team_schema, rel, base, head)
         except files.TeamFileError as exc:
             raise StoreError(str(exc)) from None
+        self.dropped = self.dropped or not old.keys() <= new.keys()
         if not keys:
             return []
         store = YamlStore(local_path, local_schema)
@@ -467,6 +471,7 @@ class _Sync:
     # -- sending this library's changes ----------------------------------------------------
     def _export(self) -> None:
         self.say("committing")
+        self.dropped = False
         stores = self.lib.annotations
         stores.flush()
         me = self.state.name or ""
