@@ -72,8 +72,12 @@ def merge_texts(schema: Schema, base: str | None, ours: str | None, theirs: str 
     return repo.write(schema, records, titles, reuse=o)
 
 
-def _text(path: str) -> str | None:
-    data = Path(path).read_bytes()
+def _text(path: str, repo_path: str) -> str | None:
+    with open(path, "rb") as fh:
+        data = fh.read(repo.MAX_BYTES + 1)
+    if len(data) > repo.MAX_BYTES:
+        raise StoreError(f"{repo_path}: more than the {repo.MAX_BYTES >> 20} MB a team file "
+                         "may hold")
     return data.decode("utf-8") if data else None
 
 
@@ -86,7 +90,8 @@ def run_driver(base: str, ours: str, theirs: str, repo_path: str) -> int:
     if schema is None:
         return 0
     try:
-        merged = merge_texts(schema, _text(base), _text(ours), _text(theirs), Path(repo_path))
+        merged = merge_texts(schema, _text(base, repo_path), _text(ours, repo_path),
+                             _text(theirs, repo_path), Path(repo_path))
     except (StoreError, OSError, UnicodeDecodeError) as exc:
         print(f"paper-tui merge-driver: cannot merge {repo_path}: {exc}", file=sys.stderr)
         return 1
