@@ -68,12 +68,34 @@ class Team:
             read = people_file.read((data or b"").decode("utf-8"), self.root / rel,
                                     cached[1] if cached is not None else None)
         except (PaperTuiError, OSError, UnicodeDecodeError) as exc:
-            self.problems[name] = f"{exc}; {name}'s triage is not shown until fixed"
+            self._unreadable(name, exc)
             read = people_file.PeopleFile({})
         else:
             self.problems.pop(name, None)
         self._files[name] = (identity, read)
         return read.records
+
+    def _unreadable(self, name: str, exc: Exception) -> None:
+        self.problems[name] = f"{exc}; {name}'s triage is not shown until fixed"
+
+    def record_of(self, name: str, paper_id: str) -> TeamRecord | None:
+        """What a member did with one paper, read now: from their file as last read when
+        it has not changed, else parsing only that paper's block where it can
+        (:func:`.people_file.record_of`; what ``show`` needs)."""
+        cached = self._files.get(name)
+        rel = repo.person_file(name)
+        if cached is not None and cached[0] == atomic.identity(self.root / rel):
+            return cached[1].records.get(paper_id)
+        try:
+            data = files.read_bytes(self.root, rel, repo.MAX_BYTES)
+            if data is None:
+                return None
+            record = people_file.record_of(data.decode("utf-8"), self.root / rel, paper_id)
+        except (PaperTuiError, OSError, UnicodeDecodeError) as exc:
+            self._unreadable(name, exc)
+            return None
+        self.problems.pop(name, None)
+        return record
 
     def reload(self) -> None:
         """Read every member's file that changed since it was last read."""
@@ -121,11 +143,16 @@ class Team:
     def annotators(self, paper_id: str, fresh: bool = True) -> dict[str, TeamRecord]:
         """The other members who annotated a paper, with what they did (``fresh``: see
         :meth:`annotations_of`)."""
-        if not fresh:
-            self._drawn = True
         out = {}
-        for name in self.members() if fresh else list(self._files):
-            record = self.annotations_of(name, fresh).get(paper_id)
+        if fresh:
+            for name in self.members():
+                record = self.record_of(name, paper_id)
+                if record is not None:
+                    out[name] = record
+            return out
+        self._drawn = True
+        for name, (_, read) in list(self._files.items()):
+            record = read.records.get(paper_id)
             if record is not None:
                 out[name] = record
         return out

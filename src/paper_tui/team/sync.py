@@ -464,8 +464,10 @@ class _Sync:
                 del self.state.quarantined[name]
             elif not any(note.startswith(f"{repo.SOURCES}/{name} ")
                          for note in self.report.notes):
-                self.report.notes.append(f"{repo.SOURCES}/{name} from the team is skipped: "
-                                         f"it did not import ({stuck.why}); until it changes")
+                self.report.notes.append(
+                    f"{repo.SOURCES}/{name} from the team is skipped until it changes: it did "
+                    f"not import ({stuck.why}); `paper-tui import "
+                    f"{self.dir / repo.SOURCES / name}` tries it by hand")
         self.state.save(self.root)
 
     # -- sending this library's changes ----------------------------------------------------
