@@ -37,7 +37,8 @@ def _mb(size: int) -> str:
 
 def _refused(rel: str, err: OSError) -> TeamFileError:
     if err.errno in (errno.ELOOP, errno.EMLINK, errno.ENOTDIR):
-        why = "is a symbolic link or passes through one (never followed out of the repo)"
+        why = ("is a symbolic link or passes through one, or through a file where a folder "
+               "belongs (never followed out of the repo)")
     else:
         why = f"cannot be read ({err.strerror or err})"
     return TeamFileError(f"{rel} in the team repo {why}")
