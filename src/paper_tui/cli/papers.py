@@ -121,8 +121,9 @@ def cmd_search(args: argparse.Namespace, ctx: Context) -> int:
 def cmd_show(args: argparse.Namespace, ctx: Context) -> int:
     lib = ctx.library
     paper = lib.paper(args.id)
-    lib.reload_team()
-    detail = lib.detail(paper.id, team=True)
+    detail = lib.detail(paper.id, team=True, fresh=True)
+    for problem in lib.team_problems():
+        warn(problem)
     if args.json:
         print_json(record(lib, paper, team={m.name: m.as_json() for m in detail.team}))
         return 0
