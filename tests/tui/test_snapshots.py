@@ -10,28 +10,22 @@ from __future__ import annotations
 from textual.pilot import Pilot
 
 
-async def _settled(pilot: Pilot) -> None:
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+def test_main_screen_80x24(make_app, snap_compare, settle):
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=settle)
 
 
-def test_main_screen_80x24(make_app, snap_compare):
-    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=_settled)
-
-
-def test_main_screen_160x48_after_a_search(make_app, snap_compare):
+def test_main_screen_160x48_after_a_search(make_app, snap_compare, settle):
     async def search(pilot: Pilot) -> None:
-        await _settled(pilot)
+        await settle(pilot)
         await pilot.press("slash", *"language model", "enter", "j")
-        await _settled(pilot)
+        await settle(pilot)
 
     assert snap_compare(make_app(), terminal_size=(160, 48), run_before=search)
 
 
-def test_help_screen(make_app, snap_compare):
+def test_help_screen(make_app, snap_compare, settle):
     async def help_open(pilot: Pilot) -> None:
-        await _settled(pilot)
+        await settle(pilot)
         await pilot.press("question_mark")
         await pilot.pause()
 
