@@ -21,6 +21,10 @@ MakeApp = Callable[..., PaperApp]
 Started = Callable[..., AbstractAsyncContextManager[tuple[PaperApp, Pilot]]]
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: takes minutes (deselect with -m 'not slow')")
+
+
 @pytest.fixture(scope="session")
 def bundled_library(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The bundled list imported and indexed once per session (tests get a copy)."""

@@ -19,6 +19,8 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rich.console import RenderableType
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.message import Message
@@ -31,7 +33,7 @@ from paper_tui.tui import collector, textual_internals
 from paper_tui.tui import keymap as keymap_mod
 from paper_tui.tui import themes as themes_mod
 from paper_tui.tui.screens.main import APP_KEYS, MainScreen
-from paper_tui.tui.screens.results_screen import ResultsScreen
+from paper_tui.tui.screens.results_screen import LATER_SCREENS_KEYS, ResultsScreen
 
 if TYPE_CHECKING:
     from paper_tui.store import Annotations
@@ -63,6 +65,7 @@ class PaperApp(App[None]):
     def __init__(self, library: Library, config: Config, *,
                  theme_dirs: Iterable | None = None, import_paths: Iterable = ()) -> None:
         super().__init__()
+        textual_internals.guard_option_list_paging()
         self.import_paths = list(import_paths)
         self.library = library
         self.config = config
@@ -72,6 +75,8 @@ class PaperApp(App[None]):
         self.said: deque[str] = deque(maxlen=SAID_KEPT)
         """The last confirmations shown (:meth:`say`), newest last."""
         self.keymap: dict[str, str] = {}
+        self.leaving = False
+        """The reader has quit: keys still queued behind the quit key do nothing."""
 
     def get_default_screen(self) -> Screen:
         return self.main
@@ -84,7 +89,8 @@ class PaperApp(App[None]):
     def on_main_screen_ready(self, _message: MainScreen.Ready) -> None:
         """The main screen's panes are up: apply the config's keymap to their keys (and the
         screen's), say the config's problems, start the import asked for."""
-        known = keymap_mod.binding_ids(self._binding_nodes())
+        known = keymap_mod.binding_ids(self._binding_nodes()) | {
+            b.id for b in LATER_SCREENS_KEYS if b.id}
         keymap, problems = keymap_mod.config_keymap(self.config.get("keymap") or {}, known)
         self.problems += problems
         self.keymap = textual_internals.normalize_keymap(self, keymap)
@@ -173,6 +179,19 @@ class PaperApp(App[None]):
         from paper_tui.tui.screens.note_editor import quit_guarded
 
         quit_guarded(self)
+
+    def exit(self, result: None = None, return_code: int = 0,
+             message: RenderableType | None = None) -> None:
+        """Quit: from now on keys and pastes are dropped. Textual still hands over the
+        ones that came before it got to the quit, and one opening a dialog or a panel
+        while the screens are being taken down would fail there."""
+        self.leaving = True
+        super().exit(result, return_code, message)
+
+    async def on_event(self, event: events.Event) -> None:
+        if self.leaving and isinstance(event, events.Key | events.Paste):
+            return
+        await super().on_event(event)
 
     # -- the annotation store's news -------------------------------------------------------
     def _saved(self, error: str | None) -> None:

@@ -8,9 +8,9 @@ interpreter. So every query the app runs (the search as you type, "like this", t
 counts) goes to one thread of the app's own, a daemon one: quitting never waits for it,
 and what a query finds after the app has stopped the thread is dropped.
 
-Jobs are kept by kind (``"search"``, ``"facets"``): a new job replaces the one of its kind
-still waiting, so a burst of keys costs one search per search time, not one per key. Jobs
-only compute and post messages; they never touch widgets.
+Jobs are kept by kind (``"search"``, ``"facets"``): a new job takes the place of the one
+of its kind still waiting, so a burst of keys costs one search per search time, not one
+per key. Jobs only compute and post messages; they never touch widgets.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ Job = Callable[[], None]
 
 
 class QueryThread:
-    """One daemon thread running the newest job of each kind, oldest kind first."""
+    """One daemon thread running the newest job of each kind, one at a time."""
 
     def __init__(self, name: str, failed: Callable[[Exception], object]) -> None:
         """``failed``: called (on the thread) with a job's exception while the thread
@@ -31,7 +31,7 @@ class QueryThread:
         self._failed = failed
         self._wake = threading.Condition()
         self._waiting: dict[str, Job] = {}
-        """The newest job of each kind not started yet, in the order they were asked for."""
+        """The newest job of each kind not started yet, kinds in the order first asked for."""
         self._thread: threading.Thread | None = None
         self._running = False
         self._stopped = False
@@ -52,8 +52,7 @@ class QueryThread:
         with self._wake:
             if self._stopped:
                 return
-            self._waiting.pop(kind, None)
-            self._waiting[kind] = job
+            self._waiting[kind] = job  # in the place of the one it replaces
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
                 self._thread.start()

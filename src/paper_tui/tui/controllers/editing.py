@@ -8,7 +8,7 @@ once and reused (installed screens, never removed); their screens, and what they
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from textual.message import Message
@@ -21,6 +21,7 @@ from paper_tui.tui.controllers.triage import selected_ids, writable_store
 from paper_tui.tui.widgets.results import ResultsList
 
 if TYPE_CHECKING:
+    from paper_tui.library import Library
     from paper_tui.tui.host import ResultsHost
     from paper_tui.tui.screens.tag_editor import TagChange
 
@@ -31,12 +32,14 @@ BUILD_EDITORS_AFTER = 0.2
 """Seconds after the first results are shown (so the first paint never waits for it)."""
 
 
-def editor_class(name: str) -> type[Screen]:
+def editor_class(name: str) -> Callable[[Library], Screen]:
     """The screen class of an editor, imported on first use."""
     from paper_tui.tui.screens.note_editor import NoteEditor
     from paper_tui.tui.screens.tag_editor import TagEditor
 
-    return {"tag-editor": TagEditor, "note-editor": NoteEditor}[name]
+    editors: dict[str, Callable[[Library], Screen]] = {"tag-editor": TagEditor,
+                                                       "note-editor": NoteEditor}
+    return editors[name]
 
 
 class AllMarked(Message):
@@ -140,10 +143,12 @@ class EditingController:
 
         papers = self._selected_papers()
         app = self.host.app
+        def chosen(style: str | None) -> None:
+            if style:
+                copy_citations(app, papers, style)
+
         if papers:
-            app.push_screen(StylePicker(papers, default_style(app)),
-                            lambda style: copy_citations(app, papers, style) if style
-                            else None)
+            app.push_screen(StylePicker(papers, default_style(app)), chosen)
 
     # -- marks -----------------------------------------------------------------------------
     def toggle_mark(self) -> None:
@@ -179,7 +184,8 @@ class EditingController:
             return  # the results changed meanwhile: these marks would surprise
         message.results_list.marked.update(message.ids)
         message.results_list.refresh()
-        self.host.say(f"{len(message.results_list.marked):,} marked (u clears)")
+        self.host.say(f"{len(message.results_list.marked):,} marked "
+                      f"({self.host.key_hint('clear-marks')} clears)")
 
     def clear_marks(self) -> None:
         results = self.host.results_list

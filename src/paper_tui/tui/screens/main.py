@@ -230,7 +230,7 @@ class MainScreen(ResultsScreen):
         if paper is None:
             return
         self.search.similar(paper.id, paper.label[:40])
-        self.say(f"papers like “{paper.label[:40]}” (Esc: back)")
+        self.say(f"papers like “{paper.label[:40]}” ({self.key_hint('leave-similar')}: back)")
 
     def action_leave_similar(self) -> None:
         if self.search.mode:

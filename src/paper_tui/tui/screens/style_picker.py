@@ -8,19 +8,18 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from paper_tui import citations, clipboard
 from paper_tui.errors import PaperTuiError
 from paper_tui.model import Paper
-from paper_tui.tui.screens.confirm import DIALOG_CSS
+from paper_tui.tui.screens.dialog import DIALOG_CSS, Dialog
 
 PREVIEW_PAPERS = 2
 
 
-class StylePicker(ModalScreen[str | None]):
+class StylePicker(Dialog[str | None]):
     """Choose a citation style, with a preview of the first papers in it."""
 
     DEFAULT_CSS = DIALOG_CSS + """
@@ -37,40 +36,44 @@ class StylePicker(ModalScreen[str | None]):
         super().__init__()
         self.papers = list(papers)
         self.default = default
+        styles = list(citations.STYLES)
+        self._style_options = OptionList(*[Option(style, id=style) for style in styles],
+                                         id="style-options")
+        shown = styles.index(default) if default in styles else 0
+        self._style_options.highlighted = shown
+        self._preview_box = Static(self._preview_of(styles[shown]), id="style-preview")
+        """Built here, not found on mount: keys typed ahead may close the picker (or the
+        app) before it has mounted, and its widgets are gone by then."""
 
     def compose(self) -> ComposeResult:
         n = len(self.papers)
         what = "1 paper" if n == 1 else f"{n:,} papers"
         with Vertical(classes="dialog"):
             yield Label(f"Copy the citation of {what} as…", classes="dialog-title")
-            yield OptionList(*[Option(style, id=style) for style in citations.STYLES],
-                             id="style-options")
-            yield Static("", id="style-preview")
+            yield self._style_options
+            yield self._preview_box
             yield Label("Enter copies · Esc cancels", classes="dialog-hint")
 
-    def on_mount(self) -> None:
-        box = self.query_one("#style-options", OptionList)
-        styles = list(citations.STYLES)
-        box.highlighted = styles.index(self.default) if self.default in styles else 0
-        box.focus()
-
-    @on(OptionList.OptionHighlighted, "#style-options")
-    def _preview(self, event: OptionList.OptionHighlighted) -> None:
+    def _preview_of(self, style: str) -> str:
         try:
-            text = citations.cite(self.papers[:PREVIEW_PAPERS], str(event.option.id))
+            text = citations.cite(self.papers[:PREVIEW_PAPERS], style)
         except PaperTuiError as exc:
             text = str(exc)
         if len(self.papers) > PREVIEW_PAPERS:
             text += f"\n… and {len(self.papers) - PREVIEW_PAPERS:,} more"
-        self.query_one("#style-preview", Static).update(text)
+        return text
+
+    @on(OptionList.OptionHighlighted, "#style-options")
+    def _preview_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self._preview_box.update(self._preview_of(str(event.option.id)))
 
     @on(OptionList.OptionSelected, "#style-options")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.dismiss(str(event.option.id))
+        self.finish(str(event.option.id))
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        self.finish(None)
 
 
 def default_style(app: App) -> str:
