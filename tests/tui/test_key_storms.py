@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 import time
+import traceback
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -129,8 +130,9 @@ class Storm:
             yield burst
 
     def failure(self) -> str:
+        where = "".join(traceback.format_exception(self.crashes[0])[-6:])
         return (f"storm {self.start!r} seed {self.seed}: {self.crashes[0]!r} after "
-                f"{len(self.sent)} keys; the last: {self.sent[-12:]}")
+                f"{len(self.sent)} keys; the last: {self.sent[-12:]}\n{where}")
 
 
 @pytest.fixture

@@ -23,6 +23,7 @@ from rich.console import RenderableType
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.command import CommandPalette
 from textual.message import Message
 from textual.screen import Screen
 
@@ -174,6 +175,13 @@ class PaperApp(App[None]):
                      else key.owner)
             yield SystemCommand(key.help, f"{key.description} ({key.key_display})",
                                 partial(self.run_action, key.action, owner))
+
+    def action_command_palette(self) -> None:
+        """Textual's palette, as Textual opens it, in its closing-once form."""
+        from paper_tui.tui.palette import Palette
+
+        if self.use_command_palette and not isinstance(self.screen, CommandPalette):
+            self.push_screen(Palette(id="--command-palette"))
 
     async def action_quit(self) -> None:
         from paper_tui.tui.screens.note_editor import quit_guarded

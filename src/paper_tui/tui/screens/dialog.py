@@ -16,8 +16,8 @@ DIALOG_CSS = """
     border: thick $primary;
     background: $surface;
 }
-.dialog-title { text-style: bold; margin-bottom: 1; }
-.dialog-hint { color: $text-muted; margin-top: 1; }
+.dialog-title { text-style: bold; margin-bottom: 1; width: 100%; }
+.dialog-hint { color: $text-muted; margin-top: 1; width: 100%; }
 .dialog-error { color: $error; height: auto; }
 """
 

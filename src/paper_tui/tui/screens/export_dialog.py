@@ -33,6 +33,7 @@ class ExportDialog(Dialog[Path | None]):
 
     DEFAULT_CSS = DIALOG_CSS + """
     ExportDialog { align: center middle; }
+    ExportDialog .dialog { width: 100; }
     ExportDialog OptionList { height: auto; border: none; padding: 0; }
     ExportDialog #export-path { margin-top: 1; }
     """

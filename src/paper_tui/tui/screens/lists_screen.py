@@ -267,8 +267,10 @@ class ReadingListScreen(_ListActions, ResultsScreen):
     DEFAULT_CSS = """
     ReadingListScreen > #list-header { padding: 0 1; height: auto; }
     ReadingListScreen #list-panes { height: 1fr; }
-    ReadingListScreen #results { width: 1fr; }
-    ReadingListScreen #abstract { width: 1fr; border-left: solid $primary-darken-2; }
+    ReadingListScreen #results {
+        width: 1fr; height: 100%; border-right: vkey $panel-lighten-2;
+    }
+    ReadingListScreen #abstract { width: 1fr; height: 100%; border-top: none; }
     """
     BINDINGS = [*OPENED_LIST_KEYS]
 
