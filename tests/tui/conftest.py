@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 from frame_log import FrameLog
+from settling import settle_app
 from textual.pilot import Pilot
 
 from paper_tui import config as config_mod
@@ -18,6 +19,10 @@ from paper_tui.tui.app import PaperApp
 
 MakeApp = Callable[..., PaperApp]
 Started = Callable[..., AbstractAsyncContextManager[tuple[PaperApp, Pilot]]]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: takes minutes (deselect with -m 'not slow')")
 
 
 @pytest.fixture(scope="session")
@@ -51,16 +56,10 @@ def make_app(bundled_library: Path, library_dir: Path, tmp_path: Path) -> Iterat
         lib.close()
 
 
-async def _settle(pilot: Pilot) -> None:
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
-
 @pytest.fixture
 def settle() -> Callable[[Pilot], object]:
     """``await settle(pilot)``: let pending searches finish and reach the screen."""
-    return _settle
+    return settle_app
 
 
 @pytest.fixture
@@ -76,7 +75,7 @@ def started(make_app: MakeApp) -> Started:
         if logged:
             app = FrameLog(app.library, app.config)
         async with app.run_test(size=size) as pilot:
-            await _settle(pilot)
+            await settle_app(pilot)
             yield app, pilot
 
     return start
