@@ -25,6 +25,7 @@ COMMANDS = {
     "recommend": "recommend",
     "config": "settings",
     **dict.fromkeys(("sync", "merge-driver"), "team"),
+    **dict.fromkeys(("completion", "__complete"), "completion"),
 }
 """Each sub-command and the module of this package that registers it."""
 COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))
