@@ -230,7 +230,6 @@ def test_fish_completes_for_real(scripts, annotated: Path, tmp_path: Path,
     assert not (tmp_path / "PWNED").exists()
 
 
-@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("zsh") is None or shutil.which("tmux") is None,
                     reason="zsh and tmux not installed")
 def test_zsh_completes_by_tab_in_a_terminal(scripts, annotated: Path, tmp_path: Path,
