@@ -39,6 +39,11 @@ def test_every_argument_and_option_has_help() -> None:
     assert missing == []
 
 
+def test_every_command_with_sub_commands_says_what_they_are() -> None:
+    assert [c.path for c in COMMANDS if c.subcommands] == [(), ("lists",)]
+    assert all(c.subcommands_help for c in COMMANDS if c.subcommands)
+
+
 def test_every_command_has_a_help_line_unless_programs_call_it() -> None:
     assert {c.path for c in COMMANDS if c.hidden} == HIDDEN_COMMANDS
     assert all(c.help for c in COMMANDS if c.path and not c.hidden)

@@ -57,7 +57,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true",
                    help="print a JSON array of the lists: name, description, count, ids")
     p.set_defaults(handler=cmd_lists)
-    verbs = p.add_subparsers(dest="verb", metavar="VERB")
+    verbs = p.add_subparsers(dest="verb", metavar="VERB",
+                             help="what to do with a list (none: list them all)")
     a_list = {"metavar": "LIST", "help": "a reading list's name (any case)"}
     q = verbs.add_parser("show", help="the papers of a list, in order")
     q.add_argument("name", **a_list)

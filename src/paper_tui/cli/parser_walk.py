@@ -43,6 +43,8 @@ class Command:
     options: tuple[Argument, ...]
     positionals: tuple[Argument, ...]
     subcommands: tuple[Command, ...]
+    subcommands_help: str | None = None
+    """The help of the sub-command argument itself (``COMMAND``, ``VERB``)."""
 
     @property
     def hidden(self) -> bool:
@@ -61,8 +63,10 @@ def read_parser(parser: argparse.ArgumentParser, path: tuple[str, ...] = (),
     options: list[Argument] = []
     positionals: list[Argument] = []
     subcommands: list[Command] = []
+    subcommands_help = None
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
+            subcommands_help = action.help
             listed = {choice.dest: choice.help for choice in action._choices_actions}
             for name, sub in action.choices.items():
                 subcommands.append(read_parser(sub, (*path, name), listed.get(name)))
@@ -70,7 +74,8 @@ def read_parser(parser: argparse.ArgumentParser, path: tuple[str, ...] = (),
             options.append(_argument(action))
         else:
             positionals.append(_argument(action))
-    return Command(path, help, tuple(options), tuple(positionals), tuple(subcommands))
+    return Command(path, help, tuple(options), tuple(positionals), tuple(subcommands),
+                   subcommands_help)
 
 
 def _argument(action: argparse.Action) -> Argument:
