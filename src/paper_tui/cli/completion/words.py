@@ -24,8 +24,6 @@ class Kind(Enum):
     TAGS = "tags"
 
 
-LIBRARY_KINDS = (Kind.LISTS, Kind.TAGS)
-"""The kinds whose values come from the library when Tab is pressed."""
 _BY_METAVAR = {"FILE": Kind.FILES, "PATH": Kind.FILES, "DIR": Kind.DIRS, "LIST": Kind.LISTS,
                "TAG": Kind.TAGS}
 GLOBAL_VALUE_OPTIONS = ("--library", "--config")
@@ -72,12 +70,6 @@ class Spec:
         for sub in self.subcommands:
             found += sub.walk()
         return found
-
-    def slot(self, n: int) -> Completes | None:
-        """What the ``n``-th positional word (from 0) completes to."""
-        if n < len(self.slots):
-            return self.slots[n]
-        return self.slots[-1] if self.repeats and self.slots else None
 
 
 def completes(argument: Argument) -> Completes:
