@@ -21,18 +21,6 @@ MakeApp = Callable[..., PaperApp]
 Started = Callable[..., AbstractAsyncContextManager[tuple[PaperApp, Pilot]]]
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "slow: takes minutes (deselect with -m 'not slow')")
-
-
-@pytest.fixture(scope="session")
-def bundled_library(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The bundled list imported and indexed once per session (tests get a copy)."""
-    root = tmp_path_factory.mktemp("bundled") / "library"
-    Library.open(root, config=config_mod.defaults()).close()
-    return root
-
-
 @pytest.fixture
 def make_app(bundled_library: Path, library_dir: Path, tmp_path: Path) -> Iterator[MakeApp]:
     """``make_app(**config_overrides)``: the app on a fresh library of the bundled list.

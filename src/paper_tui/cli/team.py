@@ -29,8 +29,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     # Called by git (configured in the team repo), not by people: no help line.
     p = sub.add_parser("merge-driver")
-    for name in ("base", "ours", "theirs", "path"):
-        p.add_argument(name, type=path)
+    for name, what in (("base", "the common ancestor's version of the file"),
+                       ("ours", "our version, which the merge replaces"),
+                       ("theirs", "their version"),
+                       ("path", "the file's path in the team repo")):
+        p.add_argument(name, type=path, help=what)
     p.set_defaults(handler=cmd_merge_driver)
 
 
