@@ -197,7 +197,7 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
         self._wrapped_for: Size | None = None
         """The widget size the lines were wrapped for."""
         self._width = 0
-        self._base_style: Style | None = None
+        self._base: Style | None = None
         self._match: Style | None = None
         self._badge_style: Style | None = None
         self._parts: LRUCache[tuple, list[Strip]] = LRUCache(CACHED_PARTS)
@@ -262,20 +262,20 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
             text = render_header(paper, annotation, lists, highlights, self._match_style(),
                                  team, self._name_style())
             text.right_crop(1)  # its last newline only starts the abstract's first line
-            head = self._parts[head_key] = self._wrap_text(text, width)
+            head = self._parts[head_key] = self._lines_of(text, width)
         body_key = ("body", paper, tuple(highlights.get("abstract", ())), width)
         body = self._parts.get(body_key)
         if body is None:
-            body = self._parts[body_key] = self._wrap_text(
+            body = self._parts[body_key] = self._lines_of(
                 render_abstract(paper, highlights, self._match_style()), width)
         return head + body
 
-    def _wrap_text(self, text: Text, width: int) -> list[Strip]:
+    def _lines_of(self, text: Text, width: int) -> list[Strip]:
         """``text`` wrapped to ``width`` less the margins, each line with its margins and
         the base style: ready to draw as it is."""
-        if self._base_style is None:
-            self._base_style = self.rich_style
-        base = self._base_style
+        if self._base is None:
+            self._base = self.rich_style
+        base = self._base
         console = self.app.console
         options = console.options.update_width(max(1, width - 2 * MARGIN))
         blank = Style(bgcolor=base.bgcolor)  # as CSS padding is: a background, no colour
@@ -293,7 +293,7 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
         self._width = width
         paper, annotation, lists, highlights, team = self._shown
         if paper is None or annotation is None:
-            self._lines = self._wrap_text(Text(NO_PAPER, style="italic"), width)
+            self._lines = self._lines_of(Text(NO_PAPER, style="italic"), width)
         else:
             self._lines = self._strips(paper, annotation, lists, highlights, width, team)
         size = Size(width, len(self._lines))
@@ -332,7 +332,7 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._base_style = self._match = self._badge_style = None
+        self._base = self._match = self._badge_style = None
         self._parts.clear()
         # Wrapped again when next drawn, not now: Textual updates the component styles
         # (abstract--match, abstract--name) only after telling the widget, so lines wrapped
@@ -346,9 +346,9 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
         index = self.scroll_offset.y + y
         if index < len(self._lines):
             return self._lines[index]
-        if self._base_style is None:
-            self._base_style = self.rich_style
-        return Strip.blank(self._width, self._base_style)
+        if self._base is None:
+            self._base = self.rich_style
+        return Strip.blank(self._width, self._base)
 
     def action_back(self) -> None:
         self.screen.set_focus(self.screen.query_one("#results"))  # now: keys may be queued
