@@ -14,11 +14,9 @@ import importlib
 import re
 
 from paper_tui import paths
-from paper_tui.cli.context import Context
+from paper_tui.library.context import Context
 
 SHELLS = ("bash", "zsh", "fish")
-_FILES = {"lists": "reading-lists.yaml", "tags": "annotations.yaml"}
-"""The file of the library each kind is read from (a directory without it is left alone)."""
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
@@ -50,20 +48,10 @@ def cmd_completion(args: argparse.Namespace, ctx: Context) -> int:
 def cmd_complete_values(args: argparse.Namespace, ctx: Context) -> int:
     """The library's reading-list names or tags, one a line (nothing when there is no
     library or file yet: pressing Tab never creates one)."""
-    from paper_tui.store.annotations import Annotations
+    from paper_tui.library.words import library_words
 
-    root = paths.library_dir(ctx.library_dir or ctx.config.get("library") or None)
-    if not (root / _FILES[args.kind]).is_file():
-        return 0
-    annotations = Annotations(root)
-    try:
-        if args.kind == "lists":
-            names = [reading_list.name for reading_list in annotations.lists.all()]
-        else:
-            names = list(annotations.tag_counts())
-    finally:
-        annotations.close()
-    for name in names:
+    root = paths.library_dir(ctx.library_dir or ctx.config.settings.library or None)
+    for name in library_words(root, args.kind):
         if not _UNPRINTABLE.search(name):  # nothing a shell could take for a key or a break
             print(name)
     return 0
