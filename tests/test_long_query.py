@@ -222,6 +222,25 @@ def test_the_bounded_parser_reads_as_whooshs_own(text: str) -> None:
     assert parsed(BOUNDED, text) == parsed(OWN, text)
 
 
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(PIECES, min_size=1, max_size=16).map("".join))
+@example("xtitle:a")
+@example("ab*c")
+@example("a~2b")
+def test_where_no_pattern_matches_at_a_letter_none_matches_in_the_rest_of_its_word(
+        text: str) -> None:
+    """What lets the parser skip the rest of a word (``LinearParser.tag``)."""
+    taggers = BOUNDED.taggers()
+
+    def matches(pos: int) -> bool:
+        return any(tagger.match(BOUNDED, text, pos) is not None for tagger in taggers)
+
+    for word in re.finditer(r"\w+", text):
+        for pos in range(word.start(), word.end()):
+            if not matches(pos):
+                assert not any(matches(later) for later in range(pos + 1, word.end())), pos
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(st.lists(PIECES, max_size=30).map("".join),
                  st.text(max_size=60)))

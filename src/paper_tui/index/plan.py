@@ -65,8 +65,9 @@ class LinearParser(qparser.QueryParser):
         word character too, only a pattern that can begin in the middle of a word can
         match; of the parser's patterns only ``field:`` (``\\w+:``) can, and where it
         failed at a letter it fails at every later letter of the same run (each reaches
-        the same end, which is not a colon). ``tests/test_long_query.py`` checks the
-        other patterns never match inside a word."""
+        the same end, which is not a colon). A property test in
+        ``tests/test_long_query.py`` checks that where no pattern matched at a letter, none
+        matches in the rest of its word."""
         stack = []
         prev = pos
         taggers = self.taggers()
