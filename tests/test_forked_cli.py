@@ -51,7 +51,7 @@ def test_a_command_is_a_process_of_its_own_that_a_signal_ends(tmp_path: Path) ->
     proc = forked_cli.Popen([*PAPER_TUI, "--library", str(tmp_path / "l"), "note",
                              "neurips2026-bb4e82d1d9"], stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            env={**os.environ, "VISUAL": "sleep 30"})  # waits on its editor
+                            env={**os.environ, "VISUAL": "sh -c 'sleep 30'"})  # its editor waits
     assert proc.pid not in (os.getpid(), os.getppid())
     with pytest.raises(subprocess.TimeoutExpired):
         proc.wait(1)
