@@ -27,10 +27,11 @@ def test_api_v2_notes_field_by_field() -> None:
     assert oral.tldr.startswith("We propose a novel weight normalization technique")
     assert oral.keywords == ("Generative Adversarial Networks", "Deep Generative Models",
                              "Unsupervised Learning", "oral")
-    assert (oral.decision, oral.track) == ("accepted", "oral")
-    assert (poster.decision, poster.track) == ("accepted", "poster")
+    assert (oral.decision, oral.decision_text, oral.track) == ("oral", "ICLR 2018 Oral", "oral")
+    assert (poster.decision, poster.track) == ("poster", "poster")
     assert "poster" in poster.keywords
-    assert (rejected.decision, rejected.track, rejected.venue) == ("rejected", "", "ICLR")
+    assert (rejected.decision, rejected.track, rejected.venue) == ("reject", "", "ICLR")
+    assert rejected.keywords[-1] == "rejected"
     assert (withdrawn.decision, withdrawn.keywords[-1]) == ("withdrawn", "withdrawn")
     # Flagged, not mixed in silently: the import says how many, and how to find them.
     [notice] = notices
@@ -55,12 +56,17 @@ def test_api_v1_notes_with_plain_values() -> None:
 
 
 def test_decisions_and_tracks_from_the_venue_texts() -> None:
-    cases = {("ICLR 2024 spotlight", "ICLR.cc/2024/Conference"): ("accepted", "spotlight"),
+    cases = {("ICLR 2024 spotlight", "ICLR.cc/2024/Conference"): ("spotlight", "spotlight"),
+             ("ICLR 2024 poster", "ICLR.cc/2024/Conference"): ("poster", "poster"),
+             ("ICLR 2024", "ICLR.cc/2024/Conference"): ("accept", ""),
              ("Submitted to ICLR 2024", "ICLR.cc/2024/Conference/Rejected_Submission"):
-                 ("rejected", ""),
-             ("ICLR 2024 Conference Desk Rejected Submission", ""): ("rejected", ""),
+                 ("reject", ""),
+             ("ICLR 2024 Conference Desk Rejected Submission", ""): ("desk-reject", ""),
+             ("ICLR 2024 Conference Withdrawn Submission",
+              "ICLR.cc/2024/Conference/Withdrawn_Submission"): ("withdrawn", ""),
              ("Submitted to ICLR 2025", "ICLR.cc/2025/Conference/Submission"): ("submitted", ""),
-             ("Accept (Oral)", ""): ("accepted", "oral"),
+             ("Accept (Oral)", ""): ("oral", "oral"),
+             ("ICLR 2023 notable top 5%", ""): ("oral", ""),
              ("NeurIPS 2023 Doctoral Consortium", ""): ("", "")}
     for texts, expected in cases.items():
         assert decision_and_track(*texts) == expected, texts

@@ -12,7 +12,7 @@ import io
 import json
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from paper_tui import atomic
@@ -33,14 +33,10 @@ class SourceInfo:
     imported_at: float
 
 
-_FIELDS = tuple(f.name for f in fields(Paper))
-
-
 def encode(paper: Paper) -> bytes:
-    """One stored line: ``paper.to_dict()`` as JSON (tuples are JSON arrays as lists are;
-    read with attribute reads, as ``dataclasses.asdict`` costs more than the JSON)."""
-    record = {name: getattr(paper, name) for name in _FIELDS}
-    return json.dumps(record, ensure_ascii=False).encode() + b"\n"
+    """One stored line: :meth:`Paper.to_record` as JSON (fields at their defaults left out;
+    tuples are JSON arrays as lists are)."""
+    return json.dumps(paper.to_record(), ensure_ascii=False).encode() + b"\n"
 
 
 def checksum(path: Path) -> str:

@@ -1,4 +1,6 @@
-"""JSON Lines with our own field names (``title``, ``authors``, ``abstract``, ``venue`` …)."""
+"""JSON Lines with our own field names (``title``, ``authors``, ``abstract``, ``venue`` …,
+the :class:`~paper_tui.model.Paper` field names; paperlists' names are read too). What the
+venue says is read by :func:`paper_tui.venue_signals.from_record`."""
 
 from __future__ import annotations
 
@@ -6,6 +8,7 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+from paper_tui import venue_signals
 from paper_tui.errors import SkippedRecord, SourceError
 from paper_tui.importers.common import (
     NO_HINTS,
@@ -28,6 +31,7 @@ def sniff(head: str) -> bool:
 
 
 def read(path: Path, source: str, hints: Hints = NO_HINTS) -> Iterator[Paper | SourceError]:
+    today = venue_signals.today()
     # Split on \n only: records may hold U+2028/U+2029/U+0085, which str.splitlines() splits.
     for number, raw in read_lines(path):
         try:
@@ -41,21 +45,21 @@ def read(path: Path, source: str, hints: Hints = NO_HINTS) -> Iterator[Paper | S
         if not isinstance(record, dict):
             yield SourceError(path, "not a JSON object", line=number)
             continue
-        if not str(record.get("abstract") or "").strip():
-            yield SkippedRecord(path, "no abstract", line=number)
+        if not any(str(record.get(key) or "").strip() for key in ("title", "abstract")):
+            yield SkippedRecord(path, "no title and no abstract", line=number)
             continue
         yield make_paper(
             source=source,
             title=str(record.get("title") or ""),
-            abstract=str(record["abstract"]),
+            abstract=str(record.get("abstract") or ""),
             authors=split_authors(record.get("authors") or record.get("author")),
             venue=str(record.get("venue") or hints.venue),
             year=parse_year(record.get("year")) or hints.year,
-            url=str(record.get("url") or ""),
+            url=str(record.get("url") or record.get("site") or ""),
             pdf=str(record.get("pdf") or ""),
             keywords=split_keywords(record.get("keywords")),
             bibtex=str(record.get("bibtex") or ""),
             tldr=str(record.get("tldr") or ""),
             track=str(record.get("track") or ""),
-            decision=str(record.get("status") or record.get("decision") or ""),
+            signals=venue_signals.from_record(record, today),
         )

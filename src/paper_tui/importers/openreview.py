@@ -2,9 +2,10 @@
 
 API v2 wraps every content field as ``{"value": ...}``; API v1 gives plain values. Venue
 and year come from ``venue`` / ``venueid`` (``ICLR 2024 oral``, ``ICLR.cc/2024/Conference``);
-so do the track (oral, spotlight, poster) and the decision. Rejected and withdrawn
-submissions are imported, flagged: their decision is a keyword (``keyword:rejected``) and
-the import says how many there were.
+so do the track (oral, spotlight, poster) and the decision (normalised by
+:func:`paper_tui.venue_signals.decision`; the venue text kept as ``decision_text``). The area
+is ``primary_area``. Rejected and withdrawn submissions are imported, flagged: a keyword
+(``keyword:rejected``) besides the decision, and the import says how many there were.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from paper_tui import venue_signals
 from paper_tui.errors import SourceError, SourceNotice
 from paper_tui.importers.common import (
     NO_HINTS,
@@ -33,8 +35,9 @@ EXTENSIONS = (".json",)
 SITE = "https://openreview.net"
 TRACKS = ("oral", "spotlight", "poster")
 FLAGGED = ("rejected", "withdrawn")
-_DECISIONS = (("withdraw", "withdrawn"), ("desk reject", "rejected"), ("reject", "rejected"),
-              ("submitted to", "submitted"), ("accept", "accepted"))
+_FLAG_WORDS = {"reject": "rejected", "desk-reject": "rejected", "withdrawn": "withdrawn",
+               "submitted": "submitted"}
+"""The keyword a decision adds (``keyword:rejected``), as before decisions were searchable."""
 _VENUE = re.compile(r"^(?P<venue>.*?)\s*(?P<year>(?:19|20)\d{2})\b")
 
 
@@ -60,14 +63,12 @@ def _text(content: dict, *keys: str) -> str:
 
 
 def decision_and_track(*texts: str) -> tuple[str, str]:
-    """``("accepted", "oral")`` from ``ICLR 2024 oral``, ``Accept (Oral)``,
-    ``ICLR.cc/2024/Conference/Withdrawn_Submission`` …"""
+    """``("oral", "oral")`` from ``ICLR 2024 oral`` or ``Accept (Oral)``, ``("withdrawn",
+    "")`` from ``ICLR.cc/2024/Conference/Withdrawn_Submission`` …: the normalised decision
+    (:data:`~paper_tui.model.DECISIONS`) and the presentation track."""
     text = " ".join(texts).lower().replace("_", " ")
-    decision = next((word for cue, word in _DECISIONS if cue in text), "")
     track = next((t for t in TRACKS if re.search(rf"\b{t}\b", text)), "")  # not "doctoral"
-    if track and not decision:
-        decision = "accepted"
-    return decision, track
+    return venue_signals.decision(text), track
 
 
 def _venue_year(venue: str, venueid: str, note: dict) -> tuple[str, int | None]:
@@ -97,10 +98,10 @@ def note_to_paper(note: dict, source: str, hints: Hints) -> Paper:
     content = note.get("content") or {}
     venue_text, venueid = _text(content, "venue"), _text(content, "venueid")
     venue, year = _venue_year(venue_text, venueid, note)
-    decision, track = decision_and_track(venue_text, venueid, _text(content, "decision"))
+    decision_note = _text(content, "decision")
+    decision, track = decision_and_track(venue_text, venueid, decision_note)
     keywords = list(split_keywords(_value(content.get("keywords"))))
-    keywords += [w for w in (track, decision if decision != "accepted" else "")
-                 if w and w not in keywords]
+    keywords += [w for w in (track, _FLAG_WORDS.get(decision, "")) if w and w not in keywords]
     forum = note.get("forum") or note.get("id") or ""
     return make_paper(
         source=source,
@@ -115,7 +116,14 @@ def note_to_paper(note: dict, source: str, hints: Hints) -> Paper:
         bibtex=_text(content, "_bibtex"),
         tldr=_text(content, "TL;DR", "TLDR", "tldr"),
         track=track,
-        decision=decision,
+        signals=venue_signals.VenueSignals(
+            decision=decision,
+            decision_text=venue_signals.decision_text(decision_note or venue_text
+                                                      or (venueid if decision else "")),
+            area=venue_signals.area(_value(content.get("primary_area"))
+                                    or _value(content.get("subject_areas"))),
+            code=venue_signals.link(_value(content.get("code"))),
+        ),
     )
 
 
@@ -133,8 +141,9 @@ def read(path: Path, source: str, hints: Hints = NO_HINTS) -> Iterator[Paper | S
         if not paper.abstract and paper.title_generated:
             yield SourceError(path, "note has neither title nor abstract", record=number)
             continue
-        if paper.decision in FLAGGED:
-            flagged[paper.decision] += 1
+        flag = _FLAG_WORDS.get(paper.decision, "")
+        if flag in FLAGGED:
+            flagged[flag] += 1
         yield paper
     if flagged:
         counts = " and ".join(f"{n} {word}" for word, n in sorted(flagged.items()))
