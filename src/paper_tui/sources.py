@@ -21,6 +21,11 @@ from paper_tui.model import Paper
 from paper_tui.surrogates import json_escape_surrogates
 
 MANIFEST = "manifest.json"
+VERSION = 2
+"""What the stored papers hold: 1, before the venue's signals (decision, reviews, area,
+citations, links, affiliations: :mod:`paper_tui.venue_signals`); 2, with them, and every
+record of a list a paper (with or without an abstract). An older library's sources are
+re-read from their original files on first open (:mod:`paper_tui.library.upgrade`)."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +58,7 @@ class SourceStore:
     def __init__(self, root: Path) -> None:
         self.root = root
         self._manifest: dict[str, SourceInfo] | None = None
+        self._version = VERSION
 
     @property
     def manifest(self) -> dict[str, SourceInfo]:
@@ -60,20 +66,35 @@ class SourceStore:
             self._manifest = self._load_manifest()
         return self._manifest
 
+    @property
+    def version(self) -> int:
+        """What the stored papers hold (:data:`VERSION`; a new library is current)."""
+        _ = self.manifest
+        return self._version
+
+    def mark_current(self) -> None:
+        """Record that every stored source is of this :data:`VERSION`."""
+        self._version = VERSION
+        self._save_manifest()
+
     def _load_manifest(self) -> dict[str, SourceInfo]:
         path = self.root / MANIFEST
+        self._version = VERSION
         if not path.exists():
             return {}
         try:
             raw = json.loads(path.read_text("utf-8"))
-            return {sid: SourceInfo(**info) for sid, info in raw["sources"].items()}
+            sources = {sid: SourceInfo(**info) for sid, info in raw["sources"].items()}
+            version = raw.get("version", 1)
+            self._version = version if isinstance(version, int) else 1
+            return sources
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise SourceError(path, f"library manifest is unreadable ({exc}); "
                               "re-import your files to rebuild it") from None
 
     def _save_manifest(self) -> None:
         sources = {sid: asdict(info) for sid, info in sorted(self.manifest.items())}
-        data = {"version": 1, "sources": sources}
+        data = {"version": self._version, "sources": sources}
         # The path of a file whose name is not UTF-8 is kept, escaped, to the byte.
         text = json_escape_surrogates(json.dumps(data, indent=1, ensure_ascii=False))
         atomic.write_text(self.root / MANIFEST, text)
@@ -97,13 +118,18 @@ class SourceStore:
         """Store a source's papers (replacing any earlier copy); return how many.
 
         ``encoded(paper)`` is its line (:func:`encode`), when that was done ahead."""
+        return self.write_lines(source_id, original, digest, fmt, map(encoded, papers))
+
+    def write_lines(self, source_id: str, original: Path, digest: str, fmt: str,
+                    lines: Iterable[bytes]) -> int:
+        """Store a source's papers as their encoded lines (:func:`encode`); how many."""
         buffer = io.BytesIO()
         count = 0
         # mtime=0 keeps the file byte-identical for identical input; level 3 is as small
         # as 5 on these files, at half the time.
         with gzip.GzipFile(fileobj=buffer, mode="wb", compresslevel=3, mtime=0) as gz:
-            for paper in papers:
-                gz.write(encoded(paper))
+            for line in lines:
+                gz.write(line)
                 count += 1
         atomic.write_bytes(self.file(source_id), buffer.getvalue())
         self.manifest[source_id] = SourceInfo(source_id, str(original.resolve()), digest, fmt,
