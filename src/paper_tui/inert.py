@@ -173,9 +173,11 @@ def inert_paper(paper: Paper) -> Paper:
     :func:`inert_line`. The emphasis spans of a display text that changed are dropped
     (their offsets were into the old text). Cached: a citation asks for the same paper's
     key and its entry."""
+    affiliations = tuple(name for names in paper.affiliations for name in names)
     one_line = (paper.title, paper.display_title, paper.name, paper.venue, paper.url,
-                paper.pdf, paper.source, paper.track, paper.decision, *paper.authors,
-                *paper.keywords)
+                paper.pdf, paper.source, paper.track, paper.decision, paper.decision_text,
+                paper.area, paper.code, paper.project, paper.citations_date, *paper.authors,
+                *paper.keywords, *paper.countries, *affiliations)
     texts = (paper.abstract, paper.display_abstract, paper.bibtex, paper.tldr)
     if _clean_in_line("".join(one_line)) and _clean_in_text("".join(texts)):
         return paper  # almost every paper: two scans, not one a field
@@ -183,7 +185,9 @@ def inert_paper(paper: Paper) -> Paper:
     for name, value in (("title", paper.title), ("display_title", paper.display_title),
                         ("name", paper.name), ("venue", paper.venue), ("url", paper.url),
                         ("pdf", paper.pdf), ("source", paper.source), ("track", paper.track),
-                        ("decision", paper.decision)):
+                        ("decision", paper.decision), ("decision_text", paper.decision_text),
+                        ("area", paper.area), ("code", paper.code), ("project", paper.project),
+                        ("citations_date", paper.citations_date)):
         if (clean := inert_line(value)) is not value:
             changed[name] = clean
     for name, value in (("abstract", paper.abstract),
@@ -191,10 +195,15 @@ def inert_paper(paper: Paper) -> Paper:
                         ("bibtex", paper.bibtex), ("tldr", paper.tldr)):
         if (clean := inert_text(value)) is not value:
             changed[name] = clean
-    for name, values in (("authors", paper.authors), ("keywords", paper.keywords)):
+    for name, values in (("authors", paper.authors), ("keywords", paper.keywords),
+                         ("countries", paper.countries)):
         cleaned = tuple(inert_line(value) for value in values)
         if any(a is not b for a, b in zip(cleaned, values, strict=True)):
             changed[name] = cleaned
+    clean_affiliations = tuple(tuple(inert_line(a) for a in names)
+                               for names in paper.affiliations)
+    if clean_affiliations != paper.affiliations:
+        changed["affiliations"] = clean_affiliations
     if "display_title" in changed:
         changed["title_emphasis"] = ()
     if "display_abstract" in changed:

@@ -337,7 +337,9 @@ def from_record(record: Mapping[str, Any], today: str = "") -> VenueSignals:
     paperlists' (``status``, ``rating``/``rating_avg``, ``primary_area``, ``gs_citation``,
     ``github``, ``aff``, ``aff_country_unique``). ``today`` dates a citation count the
     record does not date itself."""
-    raw_decision = _first(record, "decision", "status")
+    # Our exports write the triage status as "status" beside "decision": "status" is the
+    # venue's word only where "decision" is not a column.
+    raw_decision = record.get("decision") if "decision" in record else record.get("status")
     ratings = _reviews_of(record, "rating")
     confidences = _reviews_of(record, "confidence")
     cited = citations(_first(record, "citations", "gs_citation", "citation_count"))

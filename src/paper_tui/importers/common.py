@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast
 
 from paper_tui import display, naming
 from paper_tui.errors import SourceError
@@ -56,7 +56,9 @@ def open_bytes(path: Path) -> bytes:
 def open_stream(path: Path) -> BinaryIO:
     """The file opened for reading bytes, gunzipped as it is read when it ends in ``.gz``."""
     try:
-        return gzip.open(path, "rb") if path.suffix == ".gz" else path.open("rb")
+        if path.suffix == ".gz":
+            return cast(BinaryIO, gzip.open(path, "rb"))
+        return path.open("rb")
     except OSError as exc:
         raise SourceError(path, f"cannot read: {exc}") from None
 

@@ -1,7 +1,7 @@
 """CSL-JSON, the citation data of Zotero / Better BibTeX, pandoc and manubot: an array of
 items (one item alone too) with ``author`` (``family`` / ``given`` or ``literal``),
 ``issued.date-parts``, ``container-title``, ``DOI``, ``URL``, ``abstract`` (and the pdf
-link paper-tui's own export keeps in ``custom``)."""
+link and what the venue said, which paper-tui's own export keeps in ``custom``)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from paper_tui import venue_signals
 from paper_tui.errors import SourceError
 from paper_tui.importers.common import (
     NO_HINTS,
@@ -54,13 +55,15 @@ def issued_year(item: dict) -> int | None:
 
 
 def item_to_paper(item: dict, source: str, hints: Hints) -> Paper:
-    authors = item.get("author") if isinstance(item.get("author"), list) else []
+    found = item.get("author")
+    authors: list[Any] = found if isinstance(found, list) else []
     url = str(item.get("URL") or "")
     doi = str(item.get("DOI") or "")
     if doi and not url:
         url = "https://doi.org/" + doi
     keyword = item.get("keyword")
-    custom = item.get("custom") if isinstance(item.get("custom"), dict) else {}
+    given = item.get("custom")
+    custom: dict[str, Any] = given if isinstance(given, dict) else {}
     return make_paper(
         source=source, title=str(item.get("title") or ""),
         abstract=str(item.get("abstract") or ""),
@@ -68,6 +71,8 @@ def item_to_paper(item: dict, source: str, hints: Hints) -> Paper:
         venue=str(item.get("container-title") or item.get("event") or "") or hints.venue,
         year=issued_year(item) or hints.year, url=url, pdf=str(custom.get("pdf") or ""),
         keywords=split_keywords(keyword if isinstance(keyword, str | list) else None),
+        signals=venue_signals.from_record(custom, venue_signals.today()) if custom
+        else venue_signals.NO_SIGNALS,
     )
 
 
