@@ -21,7 +21,8 @@ from paper_tui.model import DECISIONS
     (("Reject",), "reject"), (("Withdraw",), "withdrawn"), (("Workshop",), "workshop"),
     (("Poster Workshop",), "workshop"), (("Findings",), "findings"), (("Long",), "accept"),
     (("Short",), "accept"), (("Main",), "accept"), (("Technical",), "accept"),
-    (("Active",), "submitted"), (("Accept (Oral)",), "oral"), (("Accept (poster)",), "poster"),
+    (("Industry",), "accept"), (("System Demonstrations",), "accept"),
+    (("Oral Workshop",), "workshop"), (("Active",), "submitted"), (("Accept (Oral)",), "oral"), (("Accept (poster)",), "poster"),
     (("ICLR 2025 Oral",), "oral"), (("ICLR 2024 spotlight",), "spotlight"),
     (("Submitted to ICLR 2025", "ICLR.cc/2025/Conference/Submission"), "submitted"),
     (("Submitted to ICLR 2024", "ICLR.cc/2024/Conference/Rejected_Submission"), "reject"),
@@ -52,7 +53,7 @@ def test_per_review_scores() -> None:
     assert vs.scores([5, "6", 7.5]) == (5.0, 6.0, 7.5)
     assert vs.scores("6: Marginally above acceptance threshold;3: Clear rejection") == (6.0, 3.0)
     assert vs.scores("") == () and vs.scores(None) == () and vs.scores(";;") == ()
-    assert vs.scores("5;n/a;-1;nan;inf") == (5.0,)  # no number, negative, not finite: out
+    assert vs.scores("5;n/a;-1;0;nan;inf") == (5.0,)  # no number, 0, negative, not finite
 
 
 @pytest.mark.parametrize(("value", "expected"), [
@@ -174,7 +175,7 @@ def test_any_record_reads_cleanly(record: dict) -> None:
     signals = vs.from_record(record, "2026-12-01")
     assert signals.decision in ("", *DECISIONS)
     for number in (*signals.ratings, *signals.confidences):
-        assert math.isfinite(number) and number >= 0
+        assert math.isfinite(number) and number > 0
     for mean in (signals.rating, signals.confidence):
         assert mean is None or (math.isfinite(mean) and mean > 0)
     assert signals.rating_spread is None or (math.isfinite(signals.rating_spread)

@@ -46,8 +46,8 @@ _DECISION_CUES: tuple[tuple[str, str], ...] = (
      "submitted"),
     # Accepted, in the words of a venue that names the kind of paper or the track
     # (ACL's Long / Short / Main, "Technical", OpenReview's venueid ".../Conference").
-    (r"\bconference\b|\b(?:long|short|main|technical|regular|full|demo)\b|\bjournal\b"
-     r"|\bpublished\b|\btrack\b", "accept"),
+    (r"\bconference\b|\b(?:long|short|main|technical|regular|full|industry|demos?"
+     r"|system demonstrations?|journal|published|track)\b", "accept"),
 )
 _DECISION_PATTERNS = tuple((re.compile(cue), word) for cue, word in _DECISION_CUES)
 assert all(word in DECISIONS for _, word in _DECISION_CUES)
@@ -104,7 +104,8 @@ def _number(value: object) -> float | None:
 def scores(value: object) -> tuple[float, ...]:
     """Per-review scores: ``"5;6;6;6"``, ``[5, 6]``, ``"5, 6"``, ``"6: Good paper"``.
 
-    A part that holds no number is left out; so is a negative one (no scale has them)."""
+    A part that holds no number is left out; so is 0 or a negative one (no review scale has
+    them: the sources write 0 for "no score")."""
     if isinstance(value, list | tuple):
         parts: list[object] = list(value)
     elif isinstance(value, str):
@@ -116,7 +117,7 @@ def scores(value: object) -> tuple[float, ...]:
     out = []
     for part in parts:
         number = _number(part)
-        if number is not None and number >= 0:
+        if number is not None and number > 0:
             out.append(number)
     return tuple(out)
 
