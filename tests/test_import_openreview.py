@@ -108,3 +108,26 @@ def test_decision_and_track_are_searchable(tmp_path: Path) -> None:
     assert found["keyword:withdrawn"] == ["Robust Task Clusteri"]
     assert sorted(found["venue:ICLR -keyword:rejected -keyword:withdrawn"]) == [
         "Learning to Count Ob", "Spectral Normalizati"]
+
+
+def test_reviews_and_decision_from_the_replies_v1_and_v2() -> None:
+    """Notes fetched with their replies: the Official_Review ratings and confidences (texts
+    such as "6: Marginally above acceptance threshold" in v1, numbers in v2), the Decision
+    reply; a comment's "rating" is not a review's."""
+    _, [poster], errors = read(DATA / "openreview-v1-replies.json")
+    assert not errors
+    assert (poster.decision, poster.decision_text, poster.track) == (
+        "poster", "Accept (Poster)", "poster")
+    assert poster.ratings == (4.0, 6.0, 6.0) and poster.confidences == (4.0, 3.0, 3.0)
+    assert (poster.rating, poster.rating_spread, poster.confidence) == (5.333, 0.943, 3.333)
+    _, [oral], errors = read(DATA / "openreview-v2-replies.json")
+    assert not errors
+    assert (oral.decision, oral.decision_text, oral.area) == (
+        "oral", "Accept (Oral)", "generative models")
+    assert oral.ratings == (7.0, 7.0, 8.0) and oral.confidences == (4.0, 2.0, 3.0)
+    assert (oral.rating, oral.rating_spread, oral.confidence) == (7.333, 0.471, 3.0)
+
+
+def test_notes_without_replies_have_no_reviews() -> None:
+    _, papers, _ = read(DATA / "openreview-v2-iclr2018.json")
+    assert {(p.ratings, p.rating, p.confidence) for p in papers} == {((), None, None)}

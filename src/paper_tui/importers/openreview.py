@@ -4,8 +4,11 @@ API v2 wraps every content field as ``{"value": ...}``; API v1 gives plain value
 and year come from ``venue`` / ``venueid`` (``ICLR 2024 oral``, ``ICLR.cc/2024/Conference``);
 so do the track (oral, spotlight, poster) and the decision (normalised by
 :func:`paper_tui.venue_signals.decision`; the venue text kept as ``decision_text``). The area
-is ``primary_area``. Rejected and withdrawn submissions are imported, flagged: a keyword
-(``keyword:rejected``) besides the decision, and the import says how many there were.
+is ``primary_area``. Notes fetched with their replies (``details=directReplies`` in v1,
+``details=replies`` in v2) also give the reviews' ratings and confidences (``Official_Review``
+replies) and the decision (a ``Decision`` reply). Rejected and withdrawn submissions are
+imported, flagged: a keyword (``keyword:rejected``) besides the decision, and the import
+says how many there were.
 """
 
 from __future__ import annotations
@@ -94,11 +97,43 @@ def _link(value: str) -> str:
     return SITE + value if value.startswith("/") else value
 
 
+def _replies(note: dict, kind: str) -> list[dict[str, Any]]:
+    """The contents of the note's replies whose invitation ends with ``kind``
+    (``Official_Review``, ``Decision``): v1 ``details.directReplies`` (``invitation``), v2
+    ``details.replies`` (``invitations``)."""
+    details = note.get("details")
+    if not isinstance(details, dict):
+        return []
+    found = details.get("directReplies") or details.get("replies")
+    out = []
+    for reply in found if isinstance(found, list) else ():
+        if not isinstance(reply, dict) or not isinstance(reply.get("content"), dict):
+            continue
+        invitations = reply.get("invitations")
+        names = [*(invitations if isinstance(invitations, list) else ()),
+                 reply.get("invitation")]
+        if any(isinstance(name, str) and name.endswith(kind) for name in names):
+            out.append(reply["content"])
+    return out
+
+
+def _reviews(note: dict) -> tuple[venue_signals.Reviews, venue_signals.Reviews]:
+    """The ratings and confidences of the note's ``Official_Review`` replies."""
+    reviews = _replies(note, "Official_Review")
+    ratings = [_value(r.get("rating")) for r in reviews if r.get("rating") is not None]
+    confidences = [_value(r.get("confidence")) for r in reviews
+                   if r.get("confidence") is not None]
+    return venue_signals.reviews(ratings), venue_signals.reviews(confidences)
+
+
 def note_to_paper(note: dict, source: str, hints: Hints) -> Paper:
     content = note.get("content") or {}
     venue_text, venueid = _text(content, "venue"), _text(content, "venueid")
     venue, year = _venue_year(venue_text, venueid, note)
-    decision_note = _text(content, "decision")
+    decision_note = _text(content, "decision") or next(
+        (text for reply in _replies(note, "Decision") if (text := _text(reply, "decision"))),
+        "")
+    ratings, confidences = _reviews(note)
     decision, track = decision_and_track(venue_text, venueid, decision_note)
     keywords = list(split_keywords(_value(content.get("keywords"))))
     keywords += [w for w in (track, _FLAG_WORDS.get(decision, "")) if w and w not in keywords]
@@ -120,6 +155,8 @@ def note_to_paper(note: dict, source: str, hints: Hints) -> Paper:
             decision=decision,
             decision_text=venue_signals.decision_text(decision_note or venue_text
                                                       or (venueid if decision else "")),
+            ratings=ratings.each, rating=ratings.mean, rating_spread=ratings.spread,
+            confidences=confidences.each, confidence=confidences.mean,
             area=venue_signals.area(_value(content.get("primary_area"))
                                     or _value(content.get("subject_areas"))),
             code=venue_signals.link(_value(content.get("code"))),
