@@ -104,8 +104,8 @@ def _number(value: object) -> float | None:
 def scores(value: object) -> tuple[float, ...]:
     """Per-review scores: ``"5;6;6;6"``, ``[5, 6]``, ``"5, 6"``, ``"6: Good paper"``.
 
-    A part that holds no number is left out; so is 0 or a negative one (no review scale has
-    them: the sources write 0 for "no score")."""
+    A part that holds no number is left out; so is 0 (or what rounds to it) or a negative
+    one (no review scale has them: the sources write 0 for "no score")."""
     if isinstance(value, list | tuple):
         parts: list[object] = list(value)
     elif isinstance(value, str):
@@ -117,7 +117,7 @@ def scores(value: object) -> tuple[float, ...]:
     out = []
     for part in parts:
         number = _number(part)
-        if number is not None and number > 0:
+        if number is not None and round(number, _DECIMALS) > 0:
             out.append(number)
     return tuple(out)
 
@@ -136,7 +136,7 @@ def mean_and_spread(value: object) -> tuple[float | None, float | None]:
         spread = numbers[1] if len(numbers) > 1 else None
     else:
         mean, spread = _number(value), None
-    if mean is None or mean <= 0:
+    if mean is None or round(mean, _DECIMALS) <= 0:
         return None, None
     return _rounded(mean), _rounded(spread)
 
