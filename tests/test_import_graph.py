@@ -25,9 +25,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("paper_tui.index", "paper_tui.store", "paper_tui.importers", "paper_tui.naming",
      "paper_tui.sources", "paper_tui.citations", "paper_tui.clipboard", "paper_tui.config"),
     ("paper_tui.display", "paper_tui.venues", "paper_tui.query", "paper_tui.model",
-     "paper_tui.vocabulary", "paper_tui.paths", "paper_tui.atomic", "paper_tui.errors",
-     "paper_tui.crash", "paper_tui.surrogates", "paper_tui.inert", "paper_tui.venue_signals",
-     "paper_tui.venue_text", "paper_tui.venue_cells",
+     "paper_tui.vocabulary", "paper_tui.paths", "paper_tui.atomic", "paper_tui.bounded_gzip",
+     "paper_tui.errors", "paper_tui.crash", "paper_tui.surrogates", "paper_tui.inert",
+     "paper_tui.venue_signals", "paper_tui.venue_text", "paper_tui.venue_cells",
      "paper_tui"),
 )
 UPWARD_UNTIL_MERGED = {

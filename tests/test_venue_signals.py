@@ -204,7 +204,8 @@ def test_scores_mean_lies_between_the_scores(text: str) -> None:
 
 
 @_RELAXED
-@given(st.lists(st.lists(st.text(alphabet=st.characters(blacklist_characters=";+\r\n"),
+@given(st.lists(st.lists(st.text(alphabet=st.characters(blacklist_characters=";+\r\n",
+                                                       blacklist_categories=("Cs",)),
                                  max_size=12), max_size=3), min_size=1, max_size=5))
 def test_affiliations_read_back_from_the_text_they_are_written_as(per_author: list) -> None:
     cleaned = tuple(tuple(dict.fromkeys(n for n in (" ".join(a.split()).strip(" ,")
@@ -212,3 +213,24 @@ def test_affiliations_read_back_from_the_text_they_are_written_as(per_author: li
                     for names in per_author)
     text = "; ".join(" + ".join(names) for names in cleaned)
     assert vs.affiliations(text) == (cleaned if any(cleaned) else ())
+
+
+def test_a_huge_or_deeply_nested_value_is_unknown_not_a_crash() -> None:
+    huge = "x" * (vs.MAX_VALUE + 1)
+    signals = vs.from_record({"status": huge, "aff": huge, "rating": "6;" * vs.MAX_VALUE,
+                              "github": ["https://github.com/a/b"] * (vs.MAX_VALUE + 1)})
+    assert signals == vs.NO_SIGNALS
+    nested: list = ["https://x.org"]
+    for _ in range(5000):
+        nested = [nested]
+    assert vs.link(nested) == "" and vs.area(nested) == ""
+
+
+def test_unpaired_surrogates_are_not_text() -> None:
+    """JSON's "\\ud800" escapes decode to lone surrogates, which no file can hold."""
+    lone = "Oral \udfff"
+    signals = vs.from_record({"status": lone, "primary_area": lone, "github": lone,
+                              "aff": f"A; {lone} + B", "aff_country_unique": f"{lone};China"})
+    assert (signals.decision, signals.decision_text, signals.area, signals.code) == ("", "", "",
+                                                                                     "")
+    assert signals.affiliations == (("A",), ()) and signals.countries == ("China",)

@@ -53,10 +53,20 @@ _DECISION_PATTERNS = tuple((re.compile(cue), word) for cue, word in _DECISION_CU
 assert all(word in DECISIONS for _, word in _DECISION_CUES)
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _has_surrogate(text: str) -> bool:
+    """JSON's ``"\ud800"`` escapes decode to unpaired surrogates: not text (they cannot
+    even be written as UTF-8)."""
+    return not text.isascii() and _SURROGATE.search(text) is not None
+
+
 def _text(value: object) -> str:
-    """A value as one line of text: ``""`` for None, a bool or a container."""
+    """A value as one line of text: ``""`` for None, a bool, a container or a text that
+    is not text (an unpaired surrogate)."""
     if isinstance(value, str):
-        return _SPACE.sub(" ", value).strip()
+        return "" if _has_surrogate(value) else _SPACE.sub(" ", value).strip()
     if isinstance(value, int | float) and not isinstance(value, bool):
         return str(value) if math.isfinite(value) else ""
     return ""
@@ -168,7 +178,7 @@ def area(value: object) -> str:
     """The area without a ``[Content] ``-like prefix; ``machine_vision`` -> ``machine
     vision``; several (a list) joined with ``; ``."""
     if isinstance(value, list | tuple):
-        return "; ".join(a for a in (area(v) for v in value) if a)
+        return "; ".join(a for a in (area(_text(v)) for v in value) if a)
     text = _text(value)
     text = _PREFIX.sub("", text, count=1) if text.startswith(("[", "(")) else text
     if "_" in text and " " not in text:
@@ -229,7 +239,7 @@ def link(value: object) -> str:
     target of a Markdown link (``[![github](/icon.svg) x/y](https://github.com/x/y)``);
     ``""`` when there is none (only http and https: never ``javascript:`` or a file)."""
     if isinstance(value, list | tuple):
-        return next((found for found in map(link, value) if found), "")
+        return next((found for found in (link(_text(v)) for v in value) if found), "")
     text = _text(value)
     if not text:
         return ""
@@ -253,7 +263,7 @@ def affiliations(value: object) -> tuple[tuple[str, ...], ...]:
     (``;`` between authors, ``+`` between one author's); a list of texts or of lists too.
     An author with none gets ``()``; no affiliation at all (``";;"``) is ``()``."""
     if isinstance(value, str):
-        per_author: list[tuple[str, ...]] = [_split_affiliations(part)
+        per_author: list[tuple[str, ...]] = [_split_affiliations(_text(part))
                                              for part in value.split(";")]
     elif isinstance(value, list | tuple):
         per_author = []
@@ -272,12 +282,12 @@ def countries(value: object) -> tuple[str, ...]:
     """Each country once, in the source's order: ``"China;United States"``, ``"China;"``
     -> ``("China",)``; a list too."""
     if isinstance(value, str):
-        parts: list[str] = re.split(r"[;|]", value)
+        parts: list[str] = [_text(part) for part in re.split(r"[;|]", value)]
     elif isinstance(value, list | tuple):
         parts = [_text(v) for v in value]
     else:
         return ()
-    names = (_SPACE.sub(" ", p).strip(" ,") for p in parts)
+    names = (p.strip(" ,") for p in parts)
     return tuple(dict.fromkeys(n for n in names if n))
 
 
@@ -305,10 +315,22 @@ class VenueSignals:
 NO_SIGNALS = VenueSignals()
 
 
+MAX_VALUE = 100_000
+"""The longest text (in characters) or list (in items) a signal is read from: a longer one
+is no venue's signal (a damaged or hostile file) and stays unknown."""
+
+
+def _get(record: Mapping[str, Any], key: str) -> Any:
+    value = record.get(key)
+    if isinstance(value, str | list | tuple) and len(value) > MAX_VALUE:
+        return None
+    return value
+
+
 def _first(record: Mapping[str, Any], *keys: str) -> Any:
     """The first of ``keys`` the record has with a value that is not blank."""
     for key in keys:
-        value = record.get(key)
+        value = _get(record, key)
         if value is not None and value != "" and value != []:
             return value
     return None
@@ -323,14 +345,14 @@ def _reviews_of(record: Mapping[str, Any], name: str) -> Reviews:
     ``rating_spread``) or paperlists' (``rating`` per review, ``rating_avg`` the mean and
     maybe the spread: ``"[5.75, 0.43]"``)."""
     plural, avg = name + "s", name + "_avg"
-    if plural in record or (avg not in record and not _is_per_review(record.get(name))):
-        found = reviews(record.get(plural), record.get(name))
+    if plural in record or (avg not in record and not _is_per_review(_get(record, name))):
+        found = reviews(_get(record, plural), _get(record, name))
         if found.each or found.mean is None:
             return found
-        spread = _number(record.get(name + "_spread"))
+        spread = _number(_get(record, name + "_spread"))
         return Reviews((), found.mean, _rounded(spread) if spread is not None and spread >= 0
                        else found.spread)
-    return reviews(record.get(name), record.get(avg))
+    return reviews(_get(record, name), _get(record, avg))
 
 
 def from_record(record: Mapping[str, Any], today: str = "") -> VenueSignals:
@@ -340,7 +362,7 @@ def from_record(record: Mapping[str, Any], today: str = "") -> VenueSignals:
     record does not date itself."""
     # Our exports write the triage status as "status" beside "decision": "status" is the
     # venue's word only where "decision" is not a column.
-    raw_decision = record.get("decision") if "decision" in record else record.get("status")
+    raw_decision = _get(record, "decision" if "decision" in record else "status")
     ratings = _reviews_of(record, "rating")
     confidences = _reviews_of(record, "confidence")
     cited = citations(_first(record, "citations", "gs_citation", "citation_count"))
@@ -353,12 +375,12 @@ def from_record(record: Mapping[str, Any], today: str = "") -> VenueSignals:
         rating_spread=ratings.spread,
         confidence=confidences.mean,
         area=area(_first(record, "area", "primary_area", "subject_area")),
-        award=award(record.get("award")),
+        award=award(_get(record, "award")),
         citations=cited,
-        citations_date=(citations_date(record.get("citations_date")) or today)
+        citations_date=(citations_date(_get(record, "citations_date")) or today)
         if cited is not None else "",
         code=link(_first(record, "code", "github")),
-        project=link(record.get("project")),
+        project=link(_get(record, "project")),
         affiliations=affiliations(_first(record, "affiliations", "aff")),
         countries=countries(_first(record, "countries", "aff_country_unique")),
     )

@@ -14,15 +14,8 @@ from pathlib import Path
 
 from paper_tui import venue_signals
 from paper_tui.errors import SourceError
-from paper_tui.importers.common import (
-    NO_HINTS,
-    Hints,
-    make_paper,
-    parse_year,
-    read_json,
-    split_authors,
-    split_keywords,
-)
+from paper_tui.importers import fields
+from paper_tui.importers.common import NO_HINTS, FieldError, Hints, make_paper, read_json
 from paper_tui.model import Paper
 
 FORMAT = "paperlists"
@@ -35,20 +28,21 @@ def sniff(head: str) -> bool:
 
 def record_to_paper(record: dict, source: str, venue: str, year: int | None,
                     today: str = "") -> Paper:
-    """One record as a paper; ``today`` dates its citation count."""
+    """A paper from one record (:class:`FieldError` for a field of a type that means
+    nothing here); ``today`` dates its citation count."""
     return make_paper(
         source=source,
-        title=str(record.get("title") or ""),
-        abstract=str(record.get("abstract") or ""),
-        authors=split_authors(record.get("author") or record.get("authors")),
-        venue=str(record.get("venue") or venue),
-        year=parse_year(record.get("year")) or year,
-        url=str(record.get("site") or record.get("url") or ""),
-        pdf=str(record.get("pdf") or ""),
-        keywords=split_keywords(record.get("keywords")),
-        bibtex=str(record.get("bibtex") or ""),
-        tldr=str(record.get("tldr") or ""),
-        track=str(record.get("track") or ""),
+        title=fields.text(record.get("title"), "title"),
+        abstract=fields.text(record.get("abstract"), "abstract"),
+        authors=fields.names(*fields.pick(record, "author", "authors")),
+        venue=fields.text(record.get("venue"), "venue") or venue,
+        year=fields.year(record.get("year"), "year") or year,
+        url=fields.text(*fields.pick(record, "site", "url")),
+        pdf=fields.text(record.get("pdf"), "pdf"),
+        keywords=fields.words(record.get("keywords"), "keywords"),
+        bibtex=fields.text(record.get("bibtex"), "bibtex"),
+        tldr=fields.text(record.get("tldr"), "tldr"),
+        track=fields.text(record.get("track"), "track"),
         signals=venue_signals.from_record(record, today),
     )
 
@@ -63,7 +57,12 @@ def read(path: Path, source: str, hints: Hints = NO_HINTS) -> Iterator[Paper | S
         if not isinstance(record, dict):
             yield SourceError(path, "not a JSON object", record=number)
             continue
-        if not any(str(record.get(key) or "").strip() for key in ("title", "abstract")):
-            yield SourceError(path, "record has neither title nor abstract", record=number)
+        try:
+            if not any(fields.text(record.get(key), key).strip() for key in ("title", "abstract")):
+                yield SourceError(path, "record has neither title nor abstract", record=number)
+                continue
+            paper = record_to_paper(record, source, venue, year, today)
+        except FieldError as exc:
+            yield SourceError(path, str(exc), record=number)
             continue
-        yield record_to_paper(record, source, venue, year, today)
+        yield paper

@@ -82,7 +82,8 @@ class Library:
         # the store's in-memory sets, so a change is seen by the next search at once.
         index.use_annotations(annotations.overlay, People(
             team, annotations.annotated_ids, lambda: store.version))
-        library = cls(root, settings, sources=SourceStore(root / "sources"), index=index,
+        sources = SourceStore(root / "sources", indexed=index.indexed_sources, on_problem=warn)
+        library = cls(root, settings, sources=sources, index=index,
                       annotations=annotations, team=team, warn=warn)
         root.mkdir(parents=True, exist_ok=True)
         # Left by versions that mirrored annotations into the index.

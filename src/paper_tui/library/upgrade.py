@@ -30,9 +30,7 @@ def upgrade_sources(sources: SourceStore, warn: Callable[[str], None] | None,
                     progress: Progress | None = None) -> list[str]:
     """Bring an older library's sources to :data:`VERSION`; the ids of the sources
     rewritten (their papers must be indexed again). Nothing when already current."""
-    if sources.version >= VERSION or not sources.manifest:
-        if sources.version < VERSION:
-            sources.mark_current()
+    if sources.version >= VERSION:
         return []
     todo = sorted(sid for sid, info in sources.manifest.items()
                   if info.format in REREAD_FORMATS)
@@ -43,21 +41,27 @@ def upgrade_sources(sources: SourceStore, warn: Callable[[str], None] | None,
              "kept)")
     rewritten: list[str] = []
     kept: list[str] = []
-    for number, source_id in enumerate(todo):
-        if progress is not None:
-            progress("re-reading sources", number, len(todo))
-        if _reread(sources, source_id):
-            rewritten.append(source_id)
-        else:
-            kept.append(source_id)
-    if progress is not None and todo:
-        progress("re-reading sources", len(todo), len(todo))
+    try:
+        for number, source_id in enumerate(todo):
+            if progress is not None:
+                progress("re-reading sources", number, len(todo))
+            if _reread(sources, source_id):
+                rewritten.append(source_id)
+            else:
+                kept.append(source_id)
+        if progress is not None and todo:
+            progress("re-reading sources", len(todo), len(todo))
+        sources.mark_current()
+    except OSError as exc:  # a library that cannot be written: it stays as it is
+        if warn is not None:
+            warn(f"{sources.root}: cannot be written ({exc.strerror or exc}): the papers stay "
+                 "as an older paper-tui stored them until it can be")
+        return rewritten
     if warn is not None and kept:
         named = ", ".join(kept[:3]) + (f" and {len(kept) - 3} more" if len(kept) > 3 else "")
         warn(f"{len(kept)} source(s) keep the papers they had, without the venue's "
              f"signals, as their original file is gone, changed or unreadable ({named}): "
              "re-import the file to fill them in")
-    sources.mark_current()
     return rewritten
 
 

@@ -40,6 +40,7 @@ from paper_tui.store.schema import Field, Parsed, Record, Schema, unique, words
 from paper_tui.store.yaml_format import emit_fragments, parse, render
 
 CACHE_VERSION = 1
+_CHECK = 16  # the parse cache starts with this many bytes of digest of the rest
 LOCK_TIMEOUT = 15.0
 Changes = dict[str, tuple[Record | None, Record | None]]
 """Records that changed in memory because of the file: key -> (before, after)."""
@@ -117,9 +118,15 @@ class YamlStore:
                 self.version += 1
 
     def _from_cache(self, digest: bytes) -> Parsed | None:
+        """The records kept by :meth:`write_cache`, if they are of this file as it is now
+        and the cache is whole (marshal has no check of its own: a flipped byte would read
+        back as another tag, status or id)."""
         try:
             data = atomic.read_regular(self.cache)[0]
-            version, section, cached, records, fragments = marshal.loads(data)
+            blob = data[_CHECK:]
+            if data[:_CHECK] != _digest(blob):
+                return None
+            version, section, cached, records, fragments = marshal.loads(blob)
         except (OSError, ValueError, EOFError, TypeError):
             return None
         if (version, section, cached) != (CACHE_VERSION, self.schema.section, digest) or not (
@@ -141,7 +148,7 @@ class YamlStore:
                                   self._records, self._fragments))
             with contextlib.suppress(OSError):
                 _remove_unless_a_file(self.cache)
-                atomic.write_bytes(self.cache, blob)
+                atomic.write_bytes(self.cache, _digest(blob) + blob)
 
     def get(self, key: str) -> Record | None:
         self.ensure_loaded()
