@@ -54,7 +54,7 @@ def test_per_review_scores() -> None:
     assert vs.scores([5, "6", 7.5]) == (5.0, 6.0, 7.5)
     assert vs.scores("6: Marginally above acceptance threshold;3: Clear rejection") == (6.0, 3.0)
     assert vs.scores("") == () and vs.scores(None) == () and vs.scores(";;") == ()
-    assert vs.scores("5;n/a;-1;0;nan;inf") == (5.0,)  # no number, 0, negative, not finite
+    assert vs.scores("5;n/a;-1;0;nan;inf;1e300") == (5.0,)  # none, 0, < 0, not finite, huge
 
 
 @pytest.mark.parametrize(("value", "expected"), [

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 import re
-import statistics
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
@@ -26,6 +25,8 @@ _PREFIX = re.compile(r"^\s*(?:\[[^\]]*\]|\([^)]*\))\s*:?\s*")
 _MARKDOWN_LINK = re.compile(r"\]\((https?://[^)\s]+)\)")
 _URL = re.compile(r"(?i)\b(?:https?://|www\.|github\.com/|gitlab\.com/)[^\s<>\"'\]\[)(;,]+")
 _DECIMALS = 3
+MAX_SCORE = 1000.0
+"""The largest review score or mean taken (review scales end at 10, a few at 100)."""
 
 # What a decision word means, tried in order on the folded text (the first cue found wins):
 # "Submitted to ICLR 2024" with venueid ".../Rejected_Submission" is a reject, "Accept
@@ -115,7 +116,8 @@ def scores(value: object) -> tuple[float, ...]:
     """Per-review scores: ``"5;6;6;6"``, ``[5, 6]``, ``"5, 6"``, ``"6: Good paper"``.
 
     A part that holds no number is left out; so is 0 (or what rounds to it) or a negative
-    one (no review scale has them: the sources write 0 for "no score")."""
+    one (no review scale has them: the sources write 0 for "no score"), and one above
+    :data:`MAX_SCORE`."""
     if isinstance(value, list | tuple):
         parts: list[object] = list(value)
     elif isinstance(value, str):
@@ -127,7 +129,7 @@ def scores(value: object) -> tuple[float, ...]:
     out = []
     for part in parts:
         number = _number(part)
-        if number is not None and round(number, _DECIMALS) > 0:
+        if number is not None and 0 < round(number, _DECIMALS) <= MAX_SCORE:
             out.append(number)
     return tuple(out)
 
@@ -146,8 +148,10 @@ def mean_and_spread(value: object) -> tuple[float | None, float | None]:
         spread = numbers[1] if len(numbers) > 1 else None
     else:
         mean, spread = _number(value), None
-    if mean is None or round(mean, _DECIMALS) <= 0:
+    if mean is None or not 0 < round(mean, _DECIMALS) <= MAX_SCORE:
         return None, None
+    if spread is not None and not 0 <= spread <= MAX_SCORE:
+        spread = None
     return _rounded(mean), _rounded(spread)
 
 
@@ -168,8 +172,11 @@ def reviews(each: object, mean: object = None) -> Reviews:
     (``rating_avg``) when it lists no scores."""
     numbers = scores(each)
     if numbers:
-        return Reviews(numbers, _rounded(statistics.fmean(numbers)),
-                       _rounded(statistics.pstdev(numbers)))
+        # Plain floats: statistics.pstdev is exact through Fractions, 20x slower, and the
+        # result is rounded to 3 decimals anyway.
+        mean = math.fsum(numbers) / len(numbers)
+        spread = math.sqrt(math.fsum((x - mean) ** 2 for x in numbers) / len(numbers))
+        return Reviews(numbers, _rounded(mean), _rounded(spread))
     own_mean, own_spread = mean_and_spread(mean)
     return Reviews((), own_mean, own_spread)
 
