@@ -33,7 +33,12 @@ ACTIVE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u206
 """What text shown to people may not hold (tabs and newlines aside)."""
 
 TITLE = f"Hostile{EVIL} paper title"
-MEMBER = f"mal{PANE_TITLE}lory"
+MEMBER = "mallory"
+"""A team-mate with a plain name (a name that is not plain is never a member: see
+``HOSTILE_MEMBER``); their file holds the hostile tag and note."""
+HOSTILE_MEMBER = f"mal{PANE_TITLE}lory"
+"""A file in the team's ``people/`` whose name holds a sequence: ignored, with a line that
+names it inert."""
 """A team-mate whose file name holds an escape sequence."""
 TAG = f"evil{CLIPBOARD}tag"
 NOTE = f"first line{SCREEN}\nsecond{PANE_TITLE} line\r\nthird\x85line"
@@ -88,6 +93,7 @@ def hostile_library(root: Path, source_dir: Path) -> list[str]:
     people = root / "team" / "people"
     people.mkdir(parents=True)
     shutil.copy(root / "annotations.yaml", people / f"{MEMBER}.yaml")
+    shutil.copy(root / "annotations.yaml", people / f"{HOSTILE_MEMBER}.yaml")
     return ids
 
 

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from frame_log import FrameLog
-from textual.pilot import Pilot
+from settling import settle_app as settle
 
 from hostile_helpers import ACTIVE, PAYLOAD, hostile_library
 from paper_tui import config as config_mod
@@ -36,12 +36,6 @@ def assert_inert(output: str) -> None:
     found = ACTIVE.search(left)
     assert found is None, f"{found.group()!r} reached the terminal: " \
         f"{left[max(0, found.start() - 60):found.end() + 60]!r}"
-
-
-async def settle(pilot: Pilot) -> None:
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 async def test_every_screen_of_a_hostile_library_reaches_the_terminal_inert(tmp_path: Path):

@@ -28,6 +28,7 @@ COMMANDS = {
     "recommend": "recommend",
     "config": "settings",
     **dict.fromkeys(("sync", "merge-driver"), "team"),
+    **dict.fromkeys(("completion", "__complete"), "completion"),
 }
 """Each sub-command and the module of this package that registers it."""
 COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))
@@ -49,7 +50,8 @@ def build_parser(commands: Iterable[str] | None = None) -> argparse.ArgumentPars
                         help="library directory (default: $PAPER_TUI_HOME or the user data dir)")
     parser.add_argument("--config", metavar="FILE", type=Path,
                         help="config file overriding the user's config key by key")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND",
+                                help="what to do (none: open the app)")
     names = COMMAND_MODULES if commands is None else dict.fromkeys(COMMANDS[c] for c in commands)
     for name in names:
         importlib.import_module(f"paper_tui.cli.{name}").register(sub)

@@ -29,75 +29,85 @@ from paper_tui.vocabulary import STATUSES, count, mark_words
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("tag", help="add tags to a paper")
     p.add_argument("id", metavar="ID", help="a paper id or a unique prefix of one")
-    p.add_argument("tags", nargs="+", metavar="TAG")
+    p.add_argument("tags", nargs="+", metavar="TAG",
+                   help="a tag to add (quote one with spaces: \"to cite\")")
     p.set_defaults(handler=cmd_tag)
 
     p = sub.add_parser("untag", help="remove tags from a paper")
-    p.add_argument("id", metavar="ID")
-    p.add_argument("tags", nargs="+", metavar="TAG")
+    p.add_argument("id", metavar="ID", help="a paper id or a unique prefix of one")
+    p.add_argument("tags", nargs="+", metavar="TAG", help="a tag to remove (any case)")
     p.set_defaults(handler=cmd_untag)
 
     p = sub.add_parser("status", help="set the triage status of papers")
-    p.add_argument("ids", nargs="+", metavar="ID")
-    p.add_argument("status", choices=STATUSES)
+    p.add_argument("ids", nargs="+", metavar="ID", help="paper ids or unique prefixes of them")
+    p.add_argument("status", choices=STATUSES, metavar="STATUS",
+                   help="new, to-read, read or skipped")
     p.set_defaults(handler=cmd_status)
 
     for name, starred in (("star", True), ("unstar", False)):
         p = sub.add_parser(name, help=f"{name} papers")
-        p.add_argument("ids", nargs="+", metavar="ID")
+        p.add_argument("ids", nargs="+", metavar="ID", help="paper ids or unique prefixes of them")
         p.set_defaults(handler=cmd_star, starred=starred)
 
     p = sub.add_parser("note", help="set, extend or edit ($EDITOR) a paper's note")
-    p.add_argument("id", metavar="ID")
+    p.add_argument("id", metavar="ID", help="a paper id or a unique prefix of one")
     how = p.add_mutually_exclusive_group()
     how.add_argument("--set", metavar="TEXT", help="replace the note (\"\" clears it)")
     how.add_argument("--append", metavar="TEXT", help="add a line to the note")
     p.set_defaults(handler=cmd_note)
 
     p = sub.add_parser("lists", help="reading lists: all of them, or show/add/remove/…")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true",
+                   help="print a JSON array of the lists: name, description, count, ids")
     p.set_defaults(handler=cmd_lists)
-    verbs = p.add_subparsers(dest="verb", metavar="VERB")
+    verbs = p.add_subparsers(dest="verb", metavar="VERB",
+                             help="what to do with a list (none: list them all)")
+    a_list = {"metavar": "LIST", "help": "a reading list's name (any case)"}
     q = verbs.add_parser("show", help="the papers of a list, in order")
-    q.add_argument("name")
-    q.add_argument("--json", action="store_true")
+    q.add_argument("name", **a_list)
+    q.add_argument("--json", action="store_true",
+                   help="print a JSON object: name, description, ids in order")
     q = verbs.add_parser("create", help="create a list")
-    q.add_argument("name")
-    q.add_argument("--description", "-d", default="")
+    q.add_argument("name", metavar="NAME", help="the new list's name")
+    q.add_argument("--description", "-d", default="", metavar="TEXT",
+                   help="what the list is for")
     q = verbs.add_parser("add", help="add papers to a list (creating it if needed)")
-    q.add_argument("name")
-    q.add_argument("ids", nargs="+", metavar="ID")
+    q.add_argument("name", **a_list)
+    q.add_argument("ids", nargs="+", metavar="ID", help="paper ids or unique prefixes of them")
     q = verbs.add_parser("remove", help="remove papers from a list")
-    q.add_argument("name")
-    q.add_argument("ids", nargs="+", metavar="ID")
+    q.add_argument("name", **a_list)
+    q.add_argument("ids", nargs="+", metavar="ID", help="paper ids or unique prefixes of them")
     q = verbs.add_parser("rename", help="rename a list")
-    q.add_argument("name")
-    q.add_argument("new_name")
+    q.add_argument("name", **a_list)
+    q.add_argument("new_name", metavar="NEW_NAME", help="the list's new name")
     q = verbs.add_parser("delete", help="delete a list (its papers stay in the library)")
-    q.add_argument("name")
+    q.add_argument("name", **a_list)
     q = verbs.add_parser("describe", help="set a list's description")
-    q.add_argument("name")
-    q.add_argument("text")
+    q.add_argument("name", **a_list)
+    q.add_argument("text", metavar="TEXT", help="the new description (\"\" clears it)")
     q = verbs.add_parser("move", help="move a paper to a position (1 = first) in a list")
-    q.add_argument("name")
-    q.add_argument("id", metavar="ID")
-    q.add_argument("position", type=int)
+    q.add_argument("name", **a_list)
+    q.add_argument("id", metavar="ID", help="a paper id or a unique prefix of one")
+    q.add_argument("position", type=int, metavar="POS",
+                   help="its new position: 1 is first, past the end is last")
 
     p = sub.add_parser("export", help="export a reading list or a query's results")
     which = p.add_mutually_exclusive_group(required=True)
-    which.add_argument("--list", metavar="NAME", help="a reading list")
+    which.add_argument("--list", metavar="LIST", help="a reading list, in its order")
     which.add_argument("--query", metavar="Q", help="a search query (\"\" for every paper)")
-    p.add_argument("--format", "-f", choices=export.FORMATS, default="markdown")
+    p.add_argument("--format", "-f", choices=export.FORMATS, default="markdown",
+                   help="the file format (default: markdown)")
     p.add_argument("--output", "-o", metavar="FILE", type=Path,
                    help="write to FILE (atomically) instead of stdout")
     p.set_defaults(handler=cmd_export)
 
     p = sub.add_parser("tags", help="every tag with the number of papers carrying it")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print a JSON object: tag -> count")
     p.set_defaults(handler=cmd_tags)
 
     p = sub.add_parser("orphans", help="annotated or listed ids no longer in the library")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true",
+                   help="print a JSON array: each id with its annotations and lists")
     p.set_defaults(handler=cmd_orphans)
 
 

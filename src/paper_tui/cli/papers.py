@@ -21,7 +21,9 @@ from paper_tui.vocabulary import count, member_marks
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("import", help="import paper lists (files or directories)")
-    p.add_argument("paths", nargs="+", metavar="PATH", type=path)
+    p.add_argument("paths", nargs="+", metavar="PATH", type=path,
+                   help="a paper list file (.json, .jsonl, .bib, .csv, .ris, .xml, .txt, …; "
+                        ".gz too) or a directory of them")
     p.add_argument("--force", action="store_true", help="re-read files even when unchanged")
     p.add_argument("--venue", metavar="NAME", default="",
                    help="the venue of papers whose file does not name one (CSV, RIS, CSL-JSON)")
@@ -30,16 +32,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=cmd_import)
 
     p = sub.add_parser("list", help="list every paper in the library")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true",
+                   help="print a JSON array of the papers, with your annotations")
     p.set_defaults(handler=cmd_list)
 
     p = sub.add_parser("search", help="search the library")
-    p.add_argument("query", nargs="?", default="")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--limit", type=int, default=20)
+    p.add_argument("query", nargs="?", default="", metavar="QUERY",
+                   help="words, \"a phrase\", OR, NOT, field:value (title:, author:, year:, "
+                        "tag:, status:, …); none: every paper")
+    p.add_argument("--json", action="store_true",
+                   help="print a JSON array of the hits, with score, highlights and your "
+                        "annotations")
+    p.add_argument("--limit", type=int, default=20, metavar="N",
+                   help="print at most N papers (default: 20)")
     p.add_argument("--sort", choices=SORTS, default="relevance",
                    help="relevance (default: papers with all the words first), newest year, "
-                        "or title")
+                        "title, or for-you (what you kept and skipped)")
     p.add_argument("--all-versions", action="store_true",
                    help="list every version of a paper from two sources (arXiv and the "
                         "proceedings), not only the fullest")
@@ -49,7 +57,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("show", help="show one paper")
     p.add_argument("id", metavar="ID", help="a paper id or a unique prefix of one")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true",
+                   help="print a JSON object: the paper, your annotations and the team's")
     p.set_defaults(handler=cmd_show)
 
 
@@ -122,8 +131,9 @@ def cmd_search(args: argparse.Namespace, ctx: Context) -> int:
 def cmd_show(args: argparse.Namespace, ctx: Context) -> int:
     lib = ctx.library
     paper = lib.paper(args.id)
-    lib.reload_team()
-    detail = lib.detail(paper.id, team=True)
+    detail = lib.detail(paper.id, team=True, fresh=True)
+    for problem in lib.team_problems():
+        warn(problem)
     if args.json:
         print_json(record(lib, paper, team={m.name: m.as_json() for m in detail.team}))
         return 0

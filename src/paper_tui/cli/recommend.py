@@ -12,10 +12,13 @@ from paper_tui.library.context import Context
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("recommend", help="new papers ranked by what you kept and skipped")
-    p.add_argument("query", nargs="?", default="",
+    p.add_argument("query", nargs="?", default="", metavar="QUERY",
                    help="only papers matching this query (e.g. 'venue:neurips year:2026')")
-    p.add_argument("--limit", type=int, default=20)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--limit", type=int, default=20, metavar="N",
+                   help="print at most N papers (default: 20)")
+    p.add_argument("--json", action="store_true",
+                   help="print a JSON array of the papers, each with its score (and --explain's "
+                        "words)")
     p.add_argument("--explain", action="store_true",
                    help="show the words and authors that pushed each paper up and down")
     p.set_defaults(handler=cmd_recommend)

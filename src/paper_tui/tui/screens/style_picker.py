@@ -9,7 +9,6 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -17,13 +16,13 @@ from paper_tui import clipboard
 from paper_tui.errors import PaperTuiError
 from paper_tui.library import Library
 from paper_tui.model import Paper
-from paper_tui.tui.screens.confirm import DIALOG_CSS
+from paper_tui.tui.screens.dialog import DIALOG_CSS, Dialog
 from paper_tui.vocabulary import CITATION_STYLES, count
 
 PREVIEW_PAPERS = 2
 
 
-class StylePicker(ModalScreen[str | None]):
+class StylePicker(Dialog[str | None]):
     """Choose a citation style (the configured one highlighted first), with a preview of
     the first papers in it."""
 
@@ -42,38 +41,42 @@ class StylePicker(ModalScreen[str | None]):
         self.library = library
         self.papers = list(papers)
         self.default = library.settings.citation_style
+        shown = CITATION_STYLES.index(self.default)
+        self._style_options = OptionList(*[Option(style, id=style) for style in CITATION_STYLES],
+                                         id="style-options")
+        self._style_options.highlighted = shown
+        self._preview_box = Static(self._preview_of(CITATION_STYLES[shown]), id="style-preview")
+        """Built here, not found on mount: keys typed ahead may close the picker (or the
+        app) before it has mounted, and its widgets are gone by then."""
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(f"Copy the citation of {count(len(self.papers), 'paper')} as…",
                         classes="dialog-title")
-            yield OptionList(*[Option(style, id=style) for style in CITATION_STYLES],
-                             id="style-options")
-            yield Static("", id="style-preview")
+            yield self._style_options
+            yield self._preview_box
             yield Label("Enter copies · Esc cancels", classes="dialog-hint")
 
-    def on_mount(self) -> None:
-        box = self.query_one("#style-options", OptionList)
-        box.highlighted = CITATION_STYLES.index(self.default)
-        box.focus()
-
-    @on(OptionList.OptionHighlighted, "#style-options")
-    def _preview(self, event: OptionList.OptionHighlighted) -> None:
+    def _preview_of(self, style: str) -> str:
         try:
-            text = self.library.cite(self.papers[:PREVIEW_PAPERS], str(event.option.id)).text
+            text = self.library.cite(self.papers[:PREVIEW_PAPERS], style).text
         except PaperTuiError as exc:
             text = str(exc)
         if len(self.papers) > PREVIEW_PAPERS:
             text += f"\n… and {len(self.papers) - PREVIEW_PAPERS:,} more"
-        self.query_one("#style-preview", Static).update(text)
+        return text
+
+    @on(OptionList.OptionHighlighted, "#style-options")
+    def _preview_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self._preview_box.update(self._preview_of(str(event.option.id)))
 
     @on(OptionList.OptionSelected, "#style-options")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.dismiss(str(event.option.id))
+        self.finish(str(event.option.id))
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        self.finish(None)
 
 
 def copy_citations(app: App[Any], library: Library, papers: Sequence[Paper],

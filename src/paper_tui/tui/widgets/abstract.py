@@ -162,7 +162,7 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
         self._width = 0
         self._base: Style | None = None
         self._match: Style | None = None
-        self._name: Style | None = None
+        self._badge_style: Style | None = None
         self._parts: LRUCache[tuple, list[Strip]] = LRUCache(CACHED_PARTS)
 
     @property
@@ -210,9 +210,9 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
         return self._match
 
     def _name_style(self) -> Style:
-        if self._name is None:
-            self._name = self.get_component_rich_style("abstract--name", partial=True)
-        return self._name
+        if self._badge_style is None:
+            self._badge_style = self.get_component_rich_style("abstract--name", partial=True)
+        return self._badge_style
 
     def _strips(self, paper: Paper, annotation: Annotation, lists: tuple[str, ...],
                 highlights: Highlights, width: int, team: tuple[str, ...] = ()
@@ -225,15 +225,15 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
             text = render_header(paper, annotation, lists, highlights, self._match_style(),
                                  team, self._name_style())
             text.right_crop(1)  # its last newline only starts the abstract's first line
-            head = self._parts[head_key] = self._render(text, width)
+            head = self._parts[head_key] = self._lines_of(text, width)
         body_key = ("body", paper, tuple(highlights.get("abstract", ())), width)
         body = self._parts.get(body_key)
         if body is None:
-            body = self._parts[body_key] = self._render(
+            body = self._parts[body_key] = self._lines_of(
                 render_abstract(paper, highlights, self._match_style()), width)
         return head + body
 
-    def _render(self, text: Text, width: int) -> list[Strip]:
+    def _lines_of(self, text: Text, width: int) -> list[Strip]:
         """``text`` wrapped to ``width`` less the margins, each line with its margins and
         the base style: ready to draw as it is."""
         if self._base is None:
@@ -256,7 +256,7 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
         self._width = width
         paper, annotation, lists, highlights, team = self._shown
         if paper is None or annotation is None:
-            self._lines = self._render(Text(NO_PAPER, style="italic"), width)
+            self._lines = self._lines_of(Text(NO_PAPER, style="italic"), width)
         else:
             self._lines = self._strips(paper, annotation, lists, highlights, width, team)
         size = Size(width, len(self._lines))
@@ -295,7 +295,7 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._base = self._match = self._name = None
+        self._base = self._match = self._badge_style = None
         self._parts.clear()
         # Wrapped again when next drawn, not now: Textual updates the component styles
         # (abstract--match, abstract--name) only after telling the widget, so lines wrapped
