@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from paper_tui import config as config_mod
+from paper_tui import venue_signals
 from paper_tui.importers import import_file
 from paper_tui.library import Library
 from paper_tui.model import Paper
@@ -144,3 +145,68 @@ def test_papers_without_an_abstract_are_papers(tmp_path: Path) -> None:
         shap = "A unified approach to interpreting model predictions"
         assert [h.paper.abstract != "" for h in lib.search(f'title:"{shap}"').hits] == [True]
         assert lib.search("vision").hits  # acmmm titles, searchable without abstracts
+
+
+# -- tables and JSON Lines: our names (as the CSV export writes them) and paperlists' -------
+
+TABLES = Path(__file__).parent / "data" / "venue-tables"
+
+
+def _table(name: str) -> dict[str, Paper]:
+    _, _, found = import_file(TABLES / name)
+    papers = list(found)
+    assert all(isinstance(p, Paper) for p in papers), papers  # nothing skipped, no error
+    return {p.title: p for p in papers}
+
+
+def test_a_csv_with_our_column_names() -> None:
+    rows = _table("ours.csv")
+    full = rows["Reviewed and cited"]
+    assert (full.decision, full.decision_text) == ("oral", "ICLR 2024 Oral")
+    assert (full.ratings, full.rating, full.rating_spread) == ((6.0, 8.0, 8.0), 7.333, 0.943)
+    assert (full.confidences, full.confidence) == ((4.0, 3.0, 4.0), 3.667)
+    assert (full.area, full.award) == ("Vision and Language", True)
+    assert (full.citations, full.citations_date) == (120, "2024-05-01")
+    assert (full.code, full.project) == ("https://github.com/ann/rc", "https://ann.example/rc")
+    assert full.affiliations == (("MIT", "Google"), ("Tsinghua University",))
+    assert full.countries == ("United States", "China")
+    mean = rows["Only the mean"]  # a mean and spread without the scores; -1 citations
+    assert (mean.ratings, mean.rating, mean.rating_spread) == ((), 5.5, 0.5)
+    assert (mean.decision, mean.award, mean.citations, mean.abstract) == \
+        ("reject", False, None, "")
+    unknown = rows["Nothing known"]
+    assert (unknown.decision, unknown.rating, unknown.confidence, unknown.award,
+            unknown.citations, unknown.citations_date, unknown.code, unknown.affiliations) == \
+        ("", None, None, None, None, "", "", ())
+    odd = rows["Odd values"]  # a 0 and a word among the scores, "[0 0]" as the mean
+    assert (odd.ratings, odd.rating, odd.rating_spread) == ((7.0,), 7.0, 0.0)
+    assert (odd.decision, odd.decision_text) == ("submitted", "Submitted to ICLR 2024")
+    assert odd.award is True  # an award's name
+    assert (odd.citations, odd.code, odd.affiliations, odd.countries) == (None, "", (), ())
+
+
+def test_a_tsv_and_json_lines_with_paperlists_names() -> None:
+    today = venue_signals.today()
+    tsv, jsonl = _table("paperlists.tsv"), _table("paperlists.jsonl")
+    for paper in (tsv["Spectral Things"], jsonl["Spectral Things"]):
+        assert (paper.ratings, paper.rating, paper.rating_spread) == \
+            ((5.0, 6.0, 6.0, 6.0), 5.75, 0.433)
+        assert (paper.confidences, paper.confidence) == ((4.0, 4.0, 3.0, 4.0), 3.75)
+        assert paper.affiliations == (("MIT", "Google"), ("Tsinghua University",))
+        assert paper.countries == ("United States", "China")
+        assert (paper.code, paper.award) == ("https://github.com/ann/st", True)
+    assert tsv["Spectral Things"].area == "Multimedia Applications"
+    assert (tsv["Spectral Things"].decision, tsv["Spectral Things"].citations) == \
+        ("withdrawn", None)
+    active = tsv["No Reviews"]  # rating_avg "[0, 0]", confidence_avg 0: no reviews
+    assert (active.decision, active.decision_text) == ("submitted", "Active")
+    assert (active.rating, active.rating_spread, active.confidence) == (None, None, None)
+    assert (active.citations, active.citations_date, active.countries) == (7, today, ("China",))
+    poster = jsonl["Spectral Things"]
+    assert (poster.decision, poster.citations, poster.citations_date) == ("poster", 42, today)
+    assert poster.project == "https://ann.example/st"
+    bare = jsonl["No Abstract, Odd Values"]
+    assert (bare.decision, bare.decision_text, bare.abstract) == \
+        ("desk-reject", "Desk Reject", "")
+    assert (bare.rating, bare.citations, bare.affiliations, bare.countries) == \
+        (None, None, (), ())
