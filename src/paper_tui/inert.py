@@ -148,10 +148,16 @@ def is_inert(text: str, *, one_line: bool = False) -> bool:
     return _clean_in_line(text) if one_line else _clean_in_text(text)
 
 
+def _maybe_raw(text: str) -> bool:
+    """Whether ``text`` may hold a character :data:`_RAW_IN_JSON` matches: DEL is the one
+    ASCII one."""
+    return not text.isascii() or "\x7f" in text
+
+
 def needs_escape(text: str) -> bool:
     """True when ``text`` holds a character :func:`escape_in_strings` writes as an escape
     (a YAML writer double-quotes such a string, where the escape means the character)."""
-    return not text.isascii() and _RAW_IN_JSON.search(text) is not None
+    return _maybe_raw(text) and _RAW_IN_JSON.search(text) is not None
 
 
 def escape_in_strings(serialized: str) -> str:
@@ -160,7 +166,7 @@ def escape_in_strings(serialized: str) -> str:
     ``\\uXXXX`` escapes: the same data, nothing raw left for a terminal to act on. JSON
     writes every C0 control as an escape already; these characters can only stand inside
     strings, where the escape means the character."""
-    if serialized.isascii() or _RAW_IN_JSON.search(serialized) is None:
+    if not _maybe_raw(serialized) or _RAW_IN_JSON.search(serialized) is None:
         return serialized
     return _RAW_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", serialized)
 
