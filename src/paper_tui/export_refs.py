@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any, Protocol
 
-from paper_tui import citations, display
+from paper_tui import citations, display, venue_text
 from paper_tui.inert import escape_in_strings, inert_line, inert_paper, inert_text
 from paper_tui.model import Paper
 from paper_tui.vocabulary import Marks
@@ -65,9 +65,15 @@ def _names(paper: Paper) -> Iterator[citations.Name]:
 
 
 # -- CSL-JSON ------------------------------------------------------------------------------
+_SIGNALS_IN_CUSTOM = ("decision", "decision_text", "ratings", "rating", "rating_spread",
+                      "confidences", "confidence", "area", "award", "citations",
+                      "citations_date", "code", "project", "affiliations", "countries")
+
+
 def csl_item(paper: Paper, key: str) -> dict[str, Any]:
-    """One CSL-JSON item; ``custom`` keeps the pdf link and the paper's id for a round trip
-    (CSL has no field for them; processors ignore ``custom``)."""
+    """One CSL-JSON item; ``custom`` keeps the pdf link, the paper's id and what the venue
+    said of it (those known) for a round trip (CSL has no variables for them; processors
+    ignore ``custom``)."""
     item: dict[str, Any] = {
         "id": key,
         "type": "article" if _preprint(paper) or not paper.venue else "paper-conference",
@@ -98,7 +104,9 @@ def csl_item(paper: Paper, key: str) -> dict[str, Any]:
         item["abstract"] = paper.display_abstract or paper.abstract
     if paper.keywords:
         item["keyword"] = ", ".join(paper.keywords)
-    item["custom"] = {"paper-tui-id": paper.id, **({"pdf": paper.pdf} if paper.pdf else {})}
+    signals = paper.to_record()
+    item["custom"] = {"paper-tui-id": paper.id, **({"pdf": paper.pdf} if paper.pdf else {}),
+                      **{k: signals[k] for k in _SIGNALS_IN_CUSTOM if k in signals}}
     return item
 
 
@@ -125,8 +133,11 @@ def ris_record(paper: Paper, marks: ExportedMarks) -> list[str]:
     if paper.year:
         out.append(f"PY  - {paper.year}")
     for tag, value in (("T2", paper.venue), ("AB", paper.display_abstract or paper.abstract),
-                       ("UR", paper.url), ("L1", paper.pdf), ("DO", _doi(paper.url))):
+                       ("UR", paper.url), ("UR", paper.code), ("UR", paper.project),
+                       ("L1", paper.pdf), ("DO", _doi(paper.url))):
         out += _ris_line(tag, value)
+    for address in _addresses(paper):
+        out += _ris_line("AD", address)
     keywords = [*paper.keywords, *(inert_line(tag) for tag in marks.tags)]
     if marks.status != "new":
         keywords.append(f"status: {marks.status}")
@@ -138,6 +149,15 @@ def ris_record(paper: Paper, marks: ExportedMarks) -> list[str]:
     for line in note.split("\n") if note else ():  # a note's lines: N1 after N1
         out.append(f"N1  - {line}".rstrip())
     return [*out, "ER  - "]
+
+
+def _addresses(paper: Paper) -> list[str]:
+    """RIS ``AD`` lines: one an author (``A + B`` for several) when every author has an
+    affiliation, which the RIS importer reads back per author; else each one once."""
+    if paper.affiliations and len(paper.affiliations) == len(paper.authors) \
+            and all(paper.affiliations):
+        return [" + ".join(names) for names in paper.affiliations]
+    return list(dict.fromkeys(name for names in paper.affiliations for name in names))
 
 
 def ris(lib: Annotated, papers: Sequence[Paper]) -> str:
@@ -164,14 +184,20 @@ def org_entry(paper: Paper, marks: ExportedMarks) -> list[str]:
     props = {"ID": inert_line(paper.id),
              "AUTHORS": ", ".join(display.plain(a) for a in paper.authors),
              "VENUE": paper.venue, "YEAR": str(paper.year or ""), "URL": paper.url,
-             "PDF": paper.pdf, "STATUS": marks.status,
+             "PDF": paper.pdf, "DECISION": venue_text.decision_label(paper),
+             "REVIEWS": venue_text.reviews_text(paper),
+             "CITATIONS": venue_text.citations_text(paper),
+             "AWARD": "yes" if paper.award else "", "AREA": paper.area,
+             "AFFILIATIONS": venue_text.affiliations_text(paper), "CODE": paper.code,
+             "PROJECT": paper.project, "STATUS": marks.status,
              "STARRED": "yes" if marks.starred else "",
              "LISTS": inert_line(", ".join(marks.lists))}
     out = [heading, ":PROPERTIES:"]
     out += [f":{k}: {v}" for k, v in props.items() if v]
     out.append(":END:")
-    links = [f"[[{link}][{label}]]" for link, label in ((paper.url, "page"), (paper.pdf, "PDF"))
-             if link]
+    links = [f"[[{link}][{label}]]" for link, label in ((paper.url, "page"), (paper.pdf, "PDF"),
+                                                        (paper.code, "code"),
+                                                        (paper.project, "project")) if link]
     if links:
         out.append(" · ".join(links))
     if marks.note:

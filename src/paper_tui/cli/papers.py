@@ -7,6 +7,7 @@ import re
 import sys
 import textwrap
 
+from paper_tui import venue_text
 from paper_tui.cli.arguments import path
 from paper_tui.cli.output import line, print_json, record
 from paper_tui.cli.terminal import progress_printer, warn
@@ -144,9 +145,14 @@ def cmd_show(args: argparse.Namespace, ctx: Context) -> int:
         print(inert_line(f"Name:    {paper.name}"))
     if paper.authors:
         print(inert_line(f"Authors: {', '.join(paper.authors)}"))
+    if affiliations := venue_text.affiliations_text(paper):
+        print(inert_line(f"{'':8} {affiliations}"))  # under the authors
     print(inert_line(f"Venue:   {paper.venue} {paper.year or ''}".rstrip()))
+    if said := venue_text.summary(paper):
+        print(inert_line(f"{'':8} {said}"))  # what the venue said of it
     print(inert_line(f"Id:      {paper.id}"))
-    for label, value in (("URL", paper.url), ("PDF", paper.pdf)):
+    for label, value in (("URL", paper.url), ("PDF", paper.pdf), ("Code", paper.code),
+                         ("Project", paper.project)):
         if value:
             print(inert_line(f"{label + ':':<8} {value}"))
     if paper.truncated:

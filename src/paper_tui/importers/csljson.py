@@ -1,7 +1,7 @@
 """CSL-JSON, the citation data of Zotero / Better BibTeX, pandoc and manubot: an array of
 items (one item alone too) with ``author`` (``family`` / ``given`` or ``literal``),
 ``issued.date-parts``, ``container-title``, ``DOI``, ``URL``, ``abstract`` (and the pdf
-link paper-tui's own export keeps in ``custom``)."""
+link and what the venue said, which paper-tui's own export keeps in ``custom``)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from paper_tui import venue_signals
 from paper_tui.errors import SourceError
 from paper_tui.importers import fields
 from paper_tui.importers.common import NO_HINTS, FieldError, Hints, make_paper, read_json
@@ -68,6 +69,8 @@ def item_to_paper(item: dict, source: str, hints: Hints) -> Paper:
         year=issued_year(item) or hints.year, url=url,
         pdf=fields.text(custom.get("pdf"), "custom pdf"),
         keywords=fields.words(item.get("keyword"), "keyword"),
+        signals=venue_signals.from_record(custom, venue_signals.today()) if custom
+        else venue_signals.NO_SIGNALS,
     )
 
 

@@ -4,7 +4,6 @@ the codec, the constants the other index modules share."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import fields as dataclass_fields
 from typing import Any
 
 from whoosh.analysis import (
@@ -230,13 +229,10 @@ def note_terms(text: str) -> list[str]:
     return [term for _, term, _, _ in terms_of(text)]
 
 
-_PAPER_FIELDS = tuple(f.name for f in dataclass_fields(Paper))
-
-
 def stored_fields(paper: Paper) -> dict[str, Any]:
-    """The paper as stored in the index (what :meth:`Paper.from_dict` reads back); plain
-    attribute reads, as ``dataclasses.asdict`` costs more than indexing the title."""
-    return {name: getattr(paper, name) for name in _PAPER_FIELDS}
+    """The paper as stored in the index (:meth:`Paper.to_record`: fields at their defaults
+    left out; what :meth:`Paper.from_dict` reads back)."""
+    return paper.to_record()
 
 
 def versionkey(paper: Paper) -> bytes:

@@ -46,9 +46,11 @@ class Library:
     the reader's annotations and reading lists (YAML), the team's (``team/``)."""
 
     def __init__(self, root: Path, settings: Settings, *, sources: SourceStore,
-                 index: PaperIndex, annotations: Annotations, team: Team) -> None:
-        """The parts, made and connected by :meth:`open`."""
+                 index: PaperIndex, annotations: Annotations, team: Team,
+                 warn: Callable[[str], None] | None = None) -> None:
+        """The parts, made and connected by :meth:`open`; ``warn`` as there."""
         self.root = root
+        self.warn = warn
         self.settings = settings
         self.sources = sources
         self.index = index
@@ -85,7 +87,7 @@ class Library:
             team, annotations.annotated_ids, lambda: store.version))
         sources = SourceStore(root / "sources", indexed=index.indexed_sources, on_problem=warn)
         library = cls(root, settings, sources=sources, index=index,
-                      annotations=annotations, team=team)
+                      annotations=annotations, team=team, warn=warn)
         root.mkdir(parents=True, exist_ok=True)
         # Left by versions that mirrored annotations into the index.
         (root / ".annotations-indexed.json").unlink(missing_ok=True)
@@ -112,13 +114,15 @@ class Library:
 
     # -- papers in: import, and the index in step with the sources -------------------------
     def reindex_changed_sources(self, progress: Progress | None = None) -> None:
-        """Open the index; rebuild it from the sources when it is missing, old or corrupt;
-        re-index only the sources whose checksum changed since they were indexed.
+        """Bring an older library's sources up to date (re-read from their original files,
+        announced through ``warn``); open the index; rebuild it from the sources when it is
+        missing, old or corrupt; re-index only the sources whose checksum changed since
+        they were indexed or that were re-read.
 
         Serialised across processes: two commands started at once on a fresh or damaged
         library must not both rebuild (one would delete what the other is writing)."""
         with self._lock:
-            importing.reindex_changed_sources(self.sources, self.index, progress)
+            importing.reindex_changed_sources(self.sources, self.index, progress, self.warn)
 
     def import_paths(self, targets: Iterable[Path | str], progress: Progress | None = None,
                      force: bool = False, hints: Hints | None = None) -> ImportReport:
