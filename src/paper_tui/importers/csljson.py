@@ -19,6 +19,7 @@ from paper_tui.importers.common import (
     split_keywords,
 )
 from paper_tui.model import Paper
+from paper_tui.venues import proceedings
 
 FORMAT = "csl-json"
 EXTENSIONS = (".json", ".csljson")
@@ -53,19 +54,29 @@ def issued_year(item: dict) -> int | None:
     return parse_year(issued)
 
 
+def _venue(item: dict) -> str:
+    """``container-title``, or its short form when the title is exactly the proceedings
+    title of that venue (paper-tui's own export: the paper keeps its venue, and its id)."""
+    venue = str(item.get("container-title") or item.get("event") or "")
+    short = str(item.get("container-title-short") or "")
+    return short if short and venue and proceedings(short) == venue else venue
+
+
 def item_to_paper(item: dict, source: str, hints: Hints) -> Paper:
-    authors = item.get("author") if isinstance(item.get("author"), list) else []
+    listed = item.get("author")
+    authors: list[Any] = listed if isinstance(listed, list) else []
     url = str(item.get("URL") or "")
     doi = str(item.get("DOI") or "")
     if doi and not url:
         url = "https://doi.org/" + doi
     keyword = item.get("keyword")
-    custom = item.get("custom") if isinstance(item.get("custom"), dict) else {}
+    given = item.get("custom")
+    custom: dict[str, Any] = given if isinstance(given, dict) else {}
     return make_paper(
         source=source, title=str(item.get("title") or ""),
         abstract=str(item.get("abstract") or ""),
         authors=[n for n in map(name, authors) if n],
-        venue=str(item.get("container-title") or item.get("event") or "") or hints.venue,
+        venue=_venue(item) or hints.venue,
         year=issued_year(item) or hints.year, url=url, pdf=str(custom.get("pdf") or ""),
         keywords=split_keywords(keyword if isinstance(keyword, str | list) else None),
     )

@@ -378,14 +378,21 @@ class Library:
 
         return export.export(self, papers, fmt, title=title, description=description)
 
+    def citation_keys(self, papers: Sequence[Paper]) -> dict[str, str]:
+        """Paper id -> the key each of ``papers`` is cited under."""
+        from paper_tui import citations
+
+        return citations.citation_keys(papers)
+
     def cite(self, papers: Sequence[Paper], style: str | None = None) -> Citation:
         """The citations of ``papers`` in ``style`` (default: the ``citation_style``
         setting): one entry per paper, keys unique."""
         from paper_tui import citations  # the LaTeX encoder: only when asked
 
         style = style or self.settings.citation_style
-        return Citation(citations.cite(papers, style), style,
-                        citations.describe(papers, style))
+        cited = citations.render(papers, style)
+        return Citation(cited.text, style, citations.describe(list(cited.keys.values()), style),
+                        cited.html)
 
     # -- the team --------------------------------------------------------------------------
     def in_team(self) -> bool:
