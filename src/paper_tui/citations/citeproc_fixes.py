@@ -348,9 +348,7 @@ _PARSER.set_element_class_lookup(_lookup())
 
 
 def parse(data: bytes, path: Path) -> Any:
-    """A CSL file's tree, with our element classes; every element's proxy is kept alive
-    with the tree (so what is cached on an element stays). lxml's XMLSyntaxError when the
-    bytes are not XML."""
-    tree = etree.fromstring(data, _PARSER, base_url=str(path))
-    tree.__dict__["_elements"] = list(tree.iter())
-    return tree
+    """A CSL file's root element, with our element classes (lxml's XMLSyntaxError when the
+    bytes are not XML). What is cached on an element stays only while its Python proxy
+    lives: the caller keeps the proxies alive (``list(root.iter())``)."""
+    return etree.fromstring(data, _PARSER, base_url=str(path))

@@ -19,6 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import citeproc
 from citeproc import Citation, CitationStylesBibliography, formatter
 from citeproc.source.json import CiteProcJSON
 from lxml import etree
@@ -60,6 +61,7 @@ class _Loaded:
     def __init__(self, root: Any) -> None:
         self.root = root
         self.lock = threading.Lock()
+        self.elements = list(root.iter())  # keeps each proxy, and what it caches, alive
 
     def has_bibliography(self) -> bool:
         return self.root.bibliography is not None
@@ -74,8 +76,22 @@ class _Loaded:
         return self.root.bibliography.render(citation_items)
 
 
+@lru_cache(maxsize=1)
+def _schema() -> etree.RelaxNG:
+    return etree.RelaxNG(etree.parse(citeproc.SCHEMA_PATH))
+
+
+def _check_schema(root: Any, csl: Path) -> None:
+    """A style file of the reader's own against the CSL schema (the collection's styles
+    are checked by the CSL project): StyleError naming the first fault's line."""
+    schema = _schema()
+    if not schema.validate(root):
+        fault = schema.error_log[0]
+        raise StyleError(f"{csl}:{fault.line}: not valid CSL: {fault.message}")
+
+
 @lru_cache(maxsize=16)
-def _load(csl: Path, locale: str) -> _Loaded:
+def _load(csl: Path, locale: str, validate: bool) -> _Loaded:
     try:
         root = citeproc_fixes.parse(csl.read_bytes(), csl)
     except OSError as exc:
@@ -91,17 +107,20 @@ def _load(csl: Path, locale: str) -> _Loaded:
         what = ("a dependent style: give its parent " + dependent.get("href", "").rsplit(
             "/", 1)[-1]) if dependent is not None else "it has no <citation> with a <layout>"
         raise StyleError(f"{csl}: not a CSL style that renders citations: {what}")
+    if validate:
+        _check_schema(root, csl)
     try:
+        loaded = _Loaded(root)
         root.set_locale_list(locale or root.get("default-locale", "en-US"))
     except (OSError, etree.XMLSyntaxError) as exc:
         raise StyleError(f"{csl}: cannot load the locale it asks for ({exc})") from None
-    return _Loaded(root)
+    return loaded
 
 
 def load(style: Style) -> None:
     """Parse ``style`` now (the app does it off the keypress); StyleError if it is not CSL."""
     if style.csl is not None:
-        _load(style.csl, style.locale)
+        _load(style.csl, style.locale, not style.shipped)
 
 
 def _items(items: Sequence[Mapping[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
@@ -118,7 +137,7 @@ def _render(style: Style, items: Sequence[Mapping[str, Any]], in_text: bool) -> 
     """The entries as HTML (plain text is the same without the tags: one pass)."""
     if style.csl is None:
         raise StyleError(f"{style.id} is not a CSL style")
-    loaded = _load(style.csl, style.locale)
+    loaded = _load(style.csl, style.locale, not style.shipped)
     data, ids = _items(items)
     with loaded.lock, warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -50,6 +50,8 @@ class Style:
     title: str
     csl: Path | None = None
     locale: str = ""
+    shipped: bool = True
+    """From the collection (checked by the CSL project), not a file of the reader's."""
 
     @property
     def built_in(self) -> bool:
@@ -99,7 +101,8 @@ def resolve(name: str) -> Style:
         path = Path(name).expanduser()
         if not path.is_file():
             raise StyleError(f"{name}: no such CSL style file")
-        return Style(str(path), _title_of(_head(path), path.stem), path.resolve())
+        return Style(str(path), _title_of(_head(path), path.stem), path.resolve(),
+                     shipped=False)
     folder = _files()
     if re.fullmatch(r"[a-z0-9][a-z0-9._-]*", name):
         own = folder / f"{name}.csl"

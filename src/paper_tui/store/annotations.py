@@ -90,6 +90,7 @@ class Annotations:
         self._undo: deque[_Entry] = deque(maxlen=UNDO_LIMIT)
         self._save_listeners: list[Callable[[str | None], None]] = []
         self._change_listeners: list[Callable[[set[str]], None]] = []
+        self._pass_listeners: list[Callable[[], None]] = []
         self.last_save_error: str | None = None
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -281,7 +282,7 @@ class Annotations:
         entry = self._undo.pop()
         now = time.time()
         with entry.store.lock:
-            after = {}
+            after: Changes = {}
             for key, fields in entry.before.items():
                 after[key] = (entry.store.get(key), None)
                 record = None if fields is None else {**(entry.store.get(key) or {}), **fields}
@@ -316,6 +317,11 @@ class Annotations:
         or lists. Called from the saver thread."""
         self._change_listeners.append(callback)
 
+    def add_pass_listener(self, callback: Callable[[], None]) -> None:
+        """``callback()`` after each pass of the saver (a save, or a look for changes made
+        elsewhere: within a second of a change). Called from the saver thread."""
+        self._pass_listeners.append(callback)
+
     def flush(self) -> None:
         """Block until every change is on disk; :class:`StoreError` if it cannot be."""
         self._sync(strict=True)
@@ -341,6 +347,8 @@ class Annotations:
             self._sync(strict=False)
             for store in self._stores:
                 store.prepare()
+            for listener in list(self._pass_listeners):
+                listener()
 
     def _sync(self, strict: bool) -> None:
         """Save what is pending, or (nothing pending) look for changes made elsewhere."""

@@ -39,8 +39,8 @@ def _merge_items(base: tuple, ours: tuple, theirs: tuple, fold: bool) -> tuple[s
 def merge_record(schema: Schema, base: Record | None, ours: Record | None,
                  theirs: Record | None, our_time: float) -> Record | None:
     """Three-way merge of one record: fields only we changed are ours, fields only they
-    changed are theirs, and when both changed a field the newer change wins (sets and
-    sequences merge item by item)."""
+    changed are theirs, and when both changed a field the newer change wins (the older with
+    ``schema.oldest_wins``; sets and sequences merge item by item)."""
     if schema.implicit:
         base, ours, theirs = base or {}, ours or {}, theirs or {}
     elif ours is None:  # we deleted it (or created and deleted it)
@@ -64,7 +64,7 @@ def merge_record(schema: Schema, base: Record | None, ours: Record | None,
         elif field.kind in ("set", "sequence"):
             value = _merge_items(b, o, t, field.kind == "set")
         else:
-            value = t if their_time > our_time else o
+            value = t if (their_time > our_time) != schema.oldest_wins else o
         if value != default:
             out[field.name] = value
     if schema.implicit and not out:

@@ -45,6 +45,9 @@ class Schema:
     fields: tuple[Field, ...]
     implicit: bool  # a record holding only defaults is not kept (annotations, not lists)
     header: str = ""  # a comment written at the top of the file
+    oldest_wins: bool = False
+    """A field both sides changed keeps the older change (a citation key once given out),
+    not the newer."""
 
     def field(self, name: str) -> Field | None:
         for f in self.fields:
