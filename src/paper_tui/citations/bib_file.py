@@ -15,16 +15,14 @@ from pathlib import Path
 from paper_tui import atomic
 from paper_tui.citations.bibtex import bibtex
 from paper_tui.model import Paper
-from paper_tui.vocabulary import count
 
 
 def bib_text(name: str, papers: Sequence[Paper], keys: Mapping[str, str],
              missing: Sequence[str] = ()) -> str:
     """The file's text: a comment naming the list, then one entry per paper by key.
     ``missing``: listed ids no longer in the library (named in a comment)."""
-    head = [f"% The reading list “{name}” ({count(len(papers), 'paper')}), kept up to date "
-            "by paper-tui:",
-            "% edits here are replaced at the list's next change."]
+    head = [f"% The reading list “{name}”, kept up to date by paper-tui: edits here are",
+            "% replaced at the list's next change."]
     if missing:
         head.append(f"% Not in the library, left out: {', '.join(sorted(missing))}")
     ordered = sorted(papers, key=lambda p: (keys[p.id].casefold(), keys[p.id]))

@@ -22,7 +22,9 @@ element proxies are kept alive with the tree, so what is cached on them stays).
 
 from __future__ import annotations
 
+import functools
 import re
+import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -38,7 +40,8 @@ if not citeproc.__version__.startswith("0.11."):  # the methods below are 0.11's
     raise ImportError(f"paper-tui needs citeproc-py 0.11, not {citeproc.__version__}")
 
 _NS = "http://purl.org/net/xbiblio/csl"
-_CLOSE_QUOTES = ("”", "’")
+_QUOTE_MARKS = frozenset("‘’“”\"«»")
+"""Left out of sort keys, as citeproc-js renders a key: without quotes."""
 
 
 # -- caches ----------------------------------------------------------------------------------
@@ -274,6 +277,49 @@ class Style(_Cached, model.Style):
             locale.style = self
 
 
+# -- sorting ---------------------------------------------------------------------------------
+def collation_key(value: Any) -> Any:
+    """A sort key's text as a collation compares it, near enough to citeproc-js's
+    (``localeCompare``): compatibility forms folded (``L²EAP`` as ``L2EAP``), accents and
+    case and quotes ignored; numbers stay numbers."""
+    if value is None or isinstance(value, int):
+        return value
+    text = str(value)
+    if text.isdigit():
+        return int(text)
+    folded = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in folded if not unicodedata.combining(ch)
+                   and ch not in _QUOTE_MARKS).casefold()
+
+
+class Sort(_Cached, model.Sort):
+    def sort(self, items: list[Any], context: Any) -> list[Any]:
+        """citeproc-py's multi-key sort (an empty key last, whatever the direction), with
+        keys compared as :func:`collation_key` makes them."""
+        columns = []
+        for key in self.findall("cs:key", self.nsmap):
+            descending = key.get("sort", "ascending").lower() == "descending"
+            columns.append(([collation_key(k) for k in key.sort_keys(items, context)],
+                            descending))
+
+        def compare(left: int, right: int) -> int:
+            for values, descending in columns:
+                a, b = values[left], values[right]
+                if a is None or b is None:
+                    if a is None and b is None:
+                        continue
+                    return 1 if a is None else -1
+                if type(a) is not type(b):
+                    a, b = str(a), str(b)
+                result = (a > b) - (a < b)
+                if result:
+                    return -result if descending else result
+            return 0
+
+        order = sorted(range(len(items)), key=functools.cmp_to_key(compare))
+        return [items[i] for i in order]
+
+
 # -- the layout ------------------------------------------------------------------------------
 class Layout(_Cached, model.Layout):
     def render_bibliography(self, citation_items: Iterable[Any]) -> list[Any]:
@@ -328,7 +374,7 @@ def _punctuation_in_quote(element: Any, text: Any) -> Any:
 
 # -- loading ---------------------------------------------------------------------------------
 _OURS = {"text": Text, "names": Names, "substitute": Substitute, "name": Name,
-         "macro": Macro, "locale": Locale, "style": Style, "layout": Layout}
+         "macro": Macro, "locale": Locale, "style": Style, "sort": Sort, "layout": Layout}
 
 
 def _lookup() -> etree.ElementNamespaceClassLookup:
