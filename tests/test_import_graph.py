@@ -26,11 +26,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "paper_tui.sources", "paper_tui.citations", "paper_tui.clipboard", "paper_tui.config"),
     ("paper_tui.display", "paper_tui.venues", "paper_tui.query", "paper_tui.model",
      "paper_tui.vocabulary", "paper_tui.paths", "paper_tui.atomic", "paper_tui.errors",
-     "paper_tui"),
+     "paper_tui.crash", "paper_tui.surrogates", "paper_tui"),
 )
 UPWARD_UNTIL_MERGED = {
-    # h-io moves the crash log below both fronts
-    ("paper_tui.tui", "paper_tui.cli.crash"),
     # h-team moves the sync's step lines below both fronts
     ("paper_tui.tui.controllers.sync", "paper_tui.cli.team"),
     # h-team: team/sync.py declares a Protocol of its own instead of naming the Library

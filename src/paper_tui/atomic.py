@@ -1,42 +1,140 @@
-"""Atomic file writes (temp file in the same directory, fsync, ``os.replace``), and a
-file's identity, which tells a reader that the file was replaced or written since."""
+"""Atomic file writes (temp file in the same directory, fsync, ``os.replace``), reads that
+never hang on a file that is not a regular one, and a file's identity, which tells a
+reader that the file was replaced or written since.
+
+What a write does depends on what the path names:
+
+- a regular file, or nothing yet: it is replaced atomically, so a crash leaves the old or
+  the new file; an existing file keeps its permission bits, a new one gets the umask's
+  (``0o666 & ~umask``, as ``open`` and a shell's ``>`` would give it);
+- a symbolic link: the file it points to is written by these same rules; the link stays.
+  A link is how people keep a file elsewhere (a synced folder, a dotfiles repo): replacing
+  the link with a file of its own would silently part the two;
+- a device or a FIFO (``/dev/null``, ``/dev/stdout``, a named pipe): written through, in
+  place, as a shell's ``>`` would (opening a FIFO waits for its reader); such a file has
+  nothing to replace, and replacing a device node with a file would break it for everyone.
+  A full device fails with ``ENOSPC``;
+- a directory or a socket: an ``OSError``, nothing written.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
-import tempfile
+import secrets
+import stat
 from pathlib import Path
+
+_NEW_FILE_MODE = 0o666
+"""Asked for when a file is created; the kernel takes the umask off."""
+_KINDS = {stat.S_IFREG: "a regular file", stat.S_IFDIR: "a directory", stat.S_IFIFO: "a FIFO",
+          stat.S_IFCHR: "a character device", stat.S_IFBLK: "a block device",
+          stat.S_IFSOCK: "a socket"}
+
+
+class NotARegularFileError(OSError):
+    """A path that had to name a regular file names something else (its ``strerror``
+    says what: ``a FIFO, not a regular file``)."""
 
 
 def write_bytes(path: Path, data: bytes, *, backup: bool = False) -> None:
-    """Replace ``path`` with ``data`` so that a crash leaves either the old or the new file.
+    """Write ``data`` to ``path``: a regular file is replaced atomically, a link written
+    through, a device or FIFO written in place (the module's docstring has the rules).
 
-    With ``backup``, the previous version is kept as ``<name>.bak`` (hard link, so the
-    original is never absent for a moment).
+    With ``backup``, the previous version of a regular file is kept as ``<name>.bak`` next
+    to ``path`` (a hard link, so the file is never absent for a moment; a copy when no link
+    can be made, as to a file a symlink keeps on another file system).
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    target = Path(os.path.realpath(path))  # a link's target is written: its folder must be
+    try:
+        status: os.stat_result | None = os.stat(target)
+    except FileNotFoundError:
+        status = None
+    if status is not None and not stat.S_ISREG(status.st_mode):
+        _write_in_place(target, status, data)
+        return
+    fd, tmp = _new_temp_file(target)
     try:
         with os.fdopen(fd, "wb") as fh:
+            if status is not None:
+                os.fchmod(fh.fileno(), stat.S_IMODE(status.st_mode))
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        if backup and path.exists():
-            bak = path.with_name(path.name + ".bak")
-            with contextlib.suppress(FileNotFoundError):
-                bak.unlink()
-            os.link(path, bak)
-        os.replace(tmp, path)
+        if backup and status is not None:
+            _keep_backup(path.with_name(path.name + ".bak"), target)
+        os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
-    fsync_dir(path.parent)
+    fsync_dir(target.parent)
 
 
 def write_text(path: Path, text: str, *, backup: bool = False) -> None:
     write_bytes(path, text.encode("utf-8"), backup=backup)
+
+
+def read_regular(path: Path) -> tuple[bytes, FileIdentity]:
+    """The bytes of the regular file at ``path`` (a symlink followed) and its identity,
+    read through one descriptor so that they match. Anything else raises
+    :class:`NotARegularFileError` before a byte is read: the file is opened without
+    blocking, so a FIFO with no writer cannot hang the reader, nor a device feed it
+    forever."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotARegularFileError(errno.EISDIR if stat.S_ISDIR(mode) else errno.EINVAL,
+                                       f"{kind(mode)}, not a regular file", str(path))
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            data = fh.read()
+        st = os.fstat(fd)
+        return data, (st.st_ino, st.st_mtime_ns, st.st_size)
+    finally:
+        os.close(fd)
+
+
+def kind(mode: int) -> str:
+    """What a file of this ``st_mode`` is, for a message: ``a FIFO``, ``a directory``…"""
+    return _KINDS.get(stat.S_IFMT(mode), "a special file")
+
+
+def _write_in_place(target: Path, status: os.stat_result, data: bytes) -> None:
+    """Write into a device or FIFO as it is (no temp file, no fsync: neither has one)."""
+    if stat.S_ISDIR(status.st_mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(target))
+    fd = os.open(target, os.O_WRONLY | os.O_NOCTTY | os.O_CLOEXEC)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
+
+
+def _new_temp_file(target: Path) -> tuple[int, str]:
+    """A new file ``.<name>.<random>.tmp`` beside ``target``, created with the umask's mode
+    (``tempfile.mkstemp`` would make it 0600, and the replace would keep that)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
+    for _ in range(100):
+        tmp = str(target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp"))
+        try:
+            return os.open(tmp, flags, _NEW_FILE_MODE), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no unused temporary file name", str(target))
+
+
+def _keep_backup(backup: Path, current: Path) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        backup.unlink()
+    try:
+        os.link(current, backup)
+    except OSError:  # another file system, or one without hard links
+        write_bytes(backup, read_regular(current)[0])
 
 
 def fsync_dir(directory: Path) -> None:

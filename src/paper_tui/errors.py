@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from paper_tui.surrogates import escape_surrogates
+
 
 class PaperTuiError(Exception):
     """Base class: the fronts print ``str(err)`` as one line, never a traceback."""
@@ -21,7 +23,7 @@ class SourceError(PaperTuiError):
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        where = self.path
+        where = escape_surrogates(self.path)  # a file name that is not UTF-8, escaped
         if self.line is not None:
             where += f":{self.line}"
         if self.record is not None:

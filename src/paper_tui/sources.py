@@ -18,6 +18,7 @@ from pathlib import Path
 from paper_tui import atomic
 from paper_tui.errors import SourceError
 from paper_tui.model import Paper
+from paper_tui.surrogates import json_escape_surrogates
 
 MANIFEST = "manifest.json"
 
@@ -77,7 +78,9 @@ class SourceStore:
     def _save_manifest(self) -> None:
         sources = {sid: asdict(info) for sid, info in sorted(self.manifest.items())}
         data = {"version": 1, "sources": sources}
-        atomic.write_text(self.root / MANIFEST, json.dumps(data, indent=1, ensure_ascii=False))
+        # The path of a file whose name is not UTF-8 is kept, escaped, to the byte.
+        text = json_escape_surrogates(json.dumps(data, indent=1, ensure_ascii=False))
+        atomic.write_text(self.root / MANIFEST, text)
 
     def reload(self) -> None:
         """Forget the manifest read so far; the next use reads it from disk again."""

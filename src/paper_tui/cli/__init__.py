@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from paper_tui import __version__
+from paper_tui.cli.arguments import Parser, path
 from paper_tui.errors import PaperTuiError
 
 COMMANDS = {
@@ -35,14 +36,14 @@ VALUE_OPTIONS = ("--library", "--config")
 def build_parser(commands: Iterable[str] | None = None) -> argparse.ArgumentParser:
     """The whole parser, or with ``commands`` the global options and just those commands
     (importing only their modules)."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="paper-tui",
         description="A keyboard-driven terminal reader for research paper lists. "
                     "Without a command, opens the app; `paper-tui PATH...` imports the "
                     "files or directories and opens the app on them.",
     )
     parser.add_argument("--version", action="version", version=f"paper-tui {__version__}")
-    parser.add_argument("--library", metavar="DIR",
+    parser.add_argument("--library", metavar="DIR", type=path,
                         help="library directory (default: $PAPER_TUI_HOME or the user data dir)")
     parser.add_argument("--config", metavar="FILE", type=Path,
                         help="config file overriding the user's config key by key")
@@ -100,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"paper-tui: {exc}", file=sys.stderr)
         return 1
     except Exception as exc:  # a bug: never a traceback on the user's screen
-        from paper_tui.cli.crash import INTERNAL_ERROR, internal_error_line, write_crash_log
+        from paper_tui.crash import INTERNAL_ERROR, internal_error_line, write_crash_log
 
         log = write_crash_log(exc, ["paper-tui", *argv])
         print(internal_error_line(exc, log), file=sys.stderr)

@@ -20,6 +20,7 @@ from paper_tui.cli.output import line, print_json
 from paper_tui.errors import StoreError
 from paper_tui.library import Library, ReadingList
 from paper_tui.library.context import Context
+from paper_tui.surrogates import escape_surrogates
 from paper_tui.vocabulary import STATUSES, count, mark_words
 
 
@@ -178,7 +179,19 @@ def _edit(text: str) -> str | None:
             status = subprocess.call([*shlex.split(editor), str(path)])
         except OSError as exc:
             raise StoreError(f"cannot run the editor {editor!r}: {exc.strerror}") from None
-        return path.read_text("utf-8") if status == 0 else None
+        if status != 0:
+            return None
+        data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:  # a note is text: keep what was typed, save nothing
+        fd, kept = tempfile.mkstemp(prefix="paper-tui-note-", suffix=".md")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise StoreError(f"the note from the editor is not UTF-8 text (line {line}, column "
+                         f"{column}): not saved; what you wrote is in {kept}") from None
 
 
 def cmd_lists(args: argparse.Namespace, ctx: Context) -> int:
@@ -311,11 +324,12 @@ def cmd_export(args: argparse.Namespace, ctx: Context) -> int:
     if args.output is None:
         sys.stdout.write(text)
         return 0
+    output = escape_surrogates(str(args.output))  # a file name may be any bytes
     try:
         atomic.write_text(args.output, text)
     except OSError as exc:
-        raise StoreError(f"{args.output}: cannot write ({exc.strerror or exc})") from None
-    print(f"wrote {count(len(papers), 'paper')} to {args.output}", file=sys.stderr)
+        raise StoreError(f"{output}: cannot write ({exc.strerror or exc})") from None
+    print(f"wrote {count(len(papers), 'paper')} to {output}", file=sys.stderr)
     return 0
 
 

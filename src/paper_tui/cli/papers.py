@@ -7,6 +7,7 @@ import re
 import sys
 import textwrap
 
+from paper_tui.cli.arguments import path
 from paper_tui.cli.output import line, print_json, record
 from paper_tui.errors import QueryError
 from paper_tui.library import SORTS
@@ -17,7 +18,7 @@ from paper_tui.vocabulary import count, member_marks
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("import", help="import paper lists (files or directories)")
-    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("paths", nargs="+", metavar="PATH", type=path)
     p.add_argument("--force", action="store_true", help="re-read files even when unchanged")
     p.add_argument("--venue", metavar="NAME", default="",
                    help="the venue of papers whose file does not name one (CSV, RIS, CSL-JSON)")

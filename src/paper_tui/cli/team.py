@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from paper_tui.cli.arguments import path
 from paper_tui.library.context import Context
 
 STEP = "step: "
@@ -30,7 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     # Called by git (configured in the team repo), not by people: no help line.
     p = sub.add_parser("merge-driver")
     for name in ("base", "ours", "theirs", "path"):
-        p.add_argument(name)
+        p.add_argument(name, type=path)
     p.set_defaults(handler=cmd_merge_driver)
 
 

@@ -288,7 +288,8 @@ class PaperIndex:
         try:
             strict = self._parser.parse(cleaned)
         except Exception as exc:
-            raise QueryError(f"cannot read the query {query!r}: {exc}") from None
+            shown = query if len(query) <= 100 else query[:99] + "…"
+            raise QueryError(f"cannot read the query {shown!r}: {exc}") from None
         strict = self._expand(strict, snap).normalize()
         # Words are all required, then partly; an explicit AND means all, and only all.
         loose = None if re.search(r"(?<!\S)AND(?!\S)", cleaned) else loosen(strict)
@@ -303,6 +304,9 @@ class PaperIndex:
         vocabulary = self._vocabulary()
 
         def visit(node: wq.Query) -> wq.Query:
+            if isinstance(node, wq.Term | wq.Phrase | wq.PatternQuery) and \
+                    node.fieldname is None:  # a lone boost Whoosh gave no field: "a (^2)"
+                return wq.NullQuery
             if getattr(node, "fieldname", None) in ANNOTATION_FIELDS:
                 return node  # the overlay expands these against its own values
             if isinstance(node, wq.Phrase) and not snap.reader.schema[node.fieldname] \

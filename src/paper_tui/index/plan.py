@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from whoosh import qparser
@@ -30,6 +31,12 @@ class _FuzzyPlugin(qparser.FuzzyTermPlugin):
             return q
 
 
+MAX_SCAN = 256
+"""How far the parser looks ahead for the end of a ``'single-quoted term'`` or a
+``[range TO end]``: their text is at most this long."""
+_WORD_RUN = re.compile(r"\w+")
+
+
 def build_parser(schema: Schema) -> qparser.QueryParser:
     parser = qparser.MultifieldParser(list(DEFAULT_FIELDS), schema, fieldboosts=BOOSTS,
                                       group=qparser.AndGroup)
@@ -37,7 +44,63 @@ def build_parser(schema: Schema) -> qparser.QueryParser:
     # + and - only at the start of a word: "KV-PRM" and "tag:to-cite" are words.
     parser.add_plugin(qparser.PlusMinusPlugin(plusexpr=r"(?<![^\s(])\+",
                                               minusexpr=r"(?<![^\s(])-"))
+    _linear_patterns(parser)
     return parser
+
+
+def _linear_patterns(parser: qparser.QueryParser) -> None:
+    """Whoosh's parser tries each of its patterns at every character of the query that no
+    pattern has taken yet, so a pattern that scans ahead and fails costs the length of its
+    scan at every character: one 100,000-character word took minutes. Three of the default
+    patterns scan without bound; these replace them, in their places (the order patterns
+    are tried in), so that parsing costs time in proportion to the query's length:
+
+    - ``field:`` is tried once per word (:class:`_FieldsPlugin`), reading as before;
+    - ``'single quotes'`` and ``[a TO b]`` ranges scan at most :data:`MAX_SCAN` characters
+      for their end (before: to the end of the query), so a longer one is plain text.
+
+    ``"phrases"`` are left as they are: the query language checks that quotes pair, so
+    each scan ends at the next quote and takes what it scanned."""
+    n = MAX_SCAN
+    linear = {
+        qparser.FieldsPlugin: _FieldsPlugin(),
+        qparser.SingleQuotePlugin: qparser.SingleQuotePlugin(
+            expr=rf"(^|(?<=\W))'(?P<text>.{{0,{n}}}?)'(?=\s|\]|[)}}]|$)"),
+        qparser.RangePlugin: qparser.RangePlugin(expr=re.compile(rf"""
+            (?P<open>\{{|\[)
+            (?P<start>('[^']{{0,{n}}}?'\s+)|([^\]}}]{{1,{n}}}?(?=[Tt][Oo])))?
+            [Tt][Oo]
+            (?P<end>(\s+'[^']{{0,{n}}}?')|([^\]}}]{{1,{n}}}?))?
+            (?P<close>}}|])
+            """, re.VERBOSE)),
+    }
+    parser.plugins = [linear.get(type(plugin), plugin) for plugin in parser.plugins]
+
+
+class _FieldsPlugin(qparser.FieldsPlugin):
+    """Whoosh's ``field:`` (``\\w+:``), tried once per word instead of at every letter."""
+
+    def taggers(self, parser):
+        return [(_FieldnameTagger(self.expr), 0)]
+
+
+class _FieldnameTagger(qparser.FieldsPlugin.FieldnameTagger):
+    """Where ``\\w+:`` fails at a letter, it fails at every later letter of the same word
+    (each reaches the same end, which is not a colon): the rest of the word is skipped.
+    One per parse (Whoosh asks the plugin for its taggers at each parse)."""
+
+    def __init__(self, expr: str) -> None:
+        super().__init__(expr)
+        self._text: str | None = None
+        self._word_end = 0
+
+    def match(self, parser, text, pos):
+        if text is self._text and pos < self._word_end:
+            return None
+        node = super().match(parser, text, pos)
+        if node is None and (word := _WORD_RUN.match(text, pos)):
+            self._text, self._word_end = text, word.end()
+        return node
 
 
 @dataclass

@@ -23,6 +23,8 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import marshal
+import os
+import stat
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -98,8 +100,13 @@ class YamlStore:
                 self._loaded = True
                 try:
                     read = self._read()
-                    if read is None:
-                        return
+                except StoreError as exc:  # e.g. a FIFO in its place: read again once changed
+                    self._seen = atomic.identity(self.path)
+                    self._go_read_only(exc, show_backup=True)
+                    return
+                if read is None:
+                    return
+                try:
                     data, self._seen = read
                     self._digest = _digest(data)
                     parsed = (self._from_cache(self._digest)
@@ -112,7 +119,8 @@ class YamlStore:
 
     def _from_cache(self, digest: bytes) -> Parsed | None:
         try:
-            version, section, cached, records, fragments = marshal.loads(self.cache.read_bytes())
+            data = atomic.read_regular(self.cache)[0]
+            version, section, cached, records, fragments = marshal.loads(data)
         except (OSError, ValueError, EOFError, TypeError):
             return None
         if (version, section, cached) != (CACHE_VERSION, self.schema.section, digest) or not (
@@ -133,6 +141,7 @@ class YamlStore:
             blob = marshal.dumps((CACHE_VERSION, self.schema.section, self._digest,
                                   self._records, self._fragments))
             with contextlib.suppress(OSError):
+                _remove_unless_a_file(self.cache)
                 atomic.write_bytes(self.cache, blob)
 
     def get(self, key: str) -> Record | None:
@@ -253,10 +262,11 @@ class YamlStore:
                 self._file_lock.release()
 
     def _read(self) -> tuple[bytes, FileIdentity | None] | None:
-        """The file's bytes and identity (read through one descriptor: they match)."""
+        """The file's bytes and identity (read through one descriptor: they match). A
+        FIFO, device or directory in the file's place (or behind its link) is refused
+        unread: reading it could wait forever or never end."""
         try:
-            with open(self.path, "rb") as fh:
-                return fh.read(), atomic.identity(fh.fileno())
+            return atomic.read_regular(self.path)
         except FileNotFoundError:
             return None
         except OSError as exc:
@@ -265,7 +275,13 @@ class YamlStore:
     def _sync_from_disk(self) -> Changes:
         if atomic.identity(self.path) == self._seen:
             return {}
-        read = self._read()
+        try:
+            read = self._read()
+        except StoreError as exc:  # a FIFO or a directory in its place: as a broken file
+            with self.lock:
+                self._seen = atomic.identity(self.path)
+                self._go_read_only(exc, show_backup=False)
+            return {}
         if read is None:  # deleted under us: keep the work, write it back
             with self.lock:
                 self._seen, self._rewrite = None, bool(self._records)
@@ -310,7 +326,8 @@ class YamlStore:
         backup = f"the backup is {self.backup}" if self.backup.exists() else "no backup yet"
         if show_backup and self.backup.exists():
             with contextlib.suppress(StoreError, OSError, UnicodeDecodeError):
-                parsed = parse(self.backup.read_text("utf-8"), self.backup, self.schema)
+                text = atomic.read_regular(self.backup)[0].decode("utf-8")
+                parsed = parse(text, self.backup, self.schema)
                 self._records, self._fragments = parsed.records, {}
                 self.version += 1
                 backup = f"showing the backup {self.backup}"
@@ -344,6 +361,15 @@ class YamlStore:
         for leftover in self.path.parent.glob(f".{self.path.name}.*.tmp"):
             with contextlib.suppress(OSError):
                 leftover.unlink()
+
+
+def _remove_unless_a_file(path: Path) -> None:
+    """Remove what stands at a derived file's name if it is not a regular file (a FIFO, a
+    link, a device), so that writing makes a file of our own there instead of writing
+    through it (into a FIFO no one reads: forever)."""
+    with contextlib.suppress(FileNotFoundError):
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            path.unlink()
 
 
 def _normal(field: Field, value: Any) -> Any:

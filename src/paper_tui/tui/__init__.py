@@ -27,7 +27,7 @@ def run(ctx: Context, import_paths: Sequence[Path] = ()) -> int:
     user sees as one line (the traceback goes to a crash log)."""
     import sys
 
-    from paper_tui.cli.crash import INTERNAL_ERROR, internal_error_line, write_crash_log
+    from paper_tui.crash import INTERNAL_ERROR, internal_error_line, write_crash_log
     from paper_tui.tui import textual_internals
     from paper_tui.tui.app import PaperApp
 

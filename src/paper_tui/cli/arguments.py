@@ -1,0 +1,62 @@
+"""The command line's parser: argparse's, with arguments that must be text told apart from
+file names.
+
+On Linux an argument is bytes. A file name may hold any bytes, and is used as given (type
+:func:`path`). Every other argument — a query, a tag, a note, a list name, a venue — is
+text: it is written to YAML, searched and shown, so bytes that are not UTF-8 are refused
+with one line naming the argument (``argument TAG is not valid UTF-8: 'bad\\xff'``), exit
+status 1, rather than guessed at or stored as something that can never be written back.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, NoReturn
+
+from paper_tui.errors import PaperTuiError
+from paper_tui.surrogates import escape_surrogates, has_surrogates
+
+_NOT_UTF8 = "is not valid UTF-8"
+
+
+class ArgumentNotUtf8Error(PaperTuiError):
+    """A text argument whose bytes are not UTF-8."""
+
+
+def path(value: str) -> str:
+    """The type of an argument that names a file or directory: any bytes the system allows,
+    kept as Python decoded them (``os.fsencode`` gives the bytes back)."""
+    return value
+
+
+class Parser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose arguments without a type are text, checked to be UTF-8
+    (its sub-command parsers are of this class too)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.register("type", None, self._text)
+        self._not_utf8: str | None = None
+
+    def add_subparsers(self, **kwargs: Any) -> Any:
+        """Sub-commands, whose words are checked by their own parsers: the command's
+        action gets every word after the command too, file names included."""
+        action = super().add_subparsers(**kwargs)
+        action.type = path
+        return action
+
+    def _text(self, value: str) -> str:
+        if has_surrogates(value):
+            self._not_utf8 = value
+            raise argparse.ArgumentTypeError(_NOT_UTF8)
+        return value
+
+    def error(self, message: str) -> NoReturn:
+        """argparse's report of a bad argument: usage and message, exit 2; for text that is
+        not UTF-8 the one line of a user's error instead (argparse names the argument in
+        ``message``: ``argument TAG: is not valid UTF-8``)."""
+        if self._not_utf8 is not None and message.endswith(_NOT_UTF8):
+            name = message.removesuffix(_NOT_UTF8).rstrip(": ")
+            raise ArgumentNotUtf8Error(
+                f"{name} {_NOT_UTF8}: '{escape_surrogates(self._not_utf8)}'")
+        super().error(escape_surrogates(message))
