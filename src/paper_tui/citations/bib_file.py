@@ -9,6 +9,8 @@ written only when its text changes.
 
 from __future__ import annotations
 
+import contextlib
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -30,13 +32,21 @@ def bib_text(name: str, papers: Sequence[Paper], keys: Mapping[str, str],
                                               for p in ordered)
 
 
+STALE_TEMP = 60.0
+"""Seconds after which a temporary file beside the ``.bib`` is a killed writer's leftover."""
+
+
 def write_if_changed(path: Path, text: str) -> bool:
     """Replace ``path`` with ``text`` atomically unless it holds that already; True when
-    written. OSError when it cannot be."""
+    written. OSError when it cannot be. A killed writer's temporary file is removed."""
     try:
         if path.read_text("utf-8") == text:
             return False
     except (OSError, UnicodeDecodeError):
         pass
+    for leftover in path.parent.glob(f".{path.name}.*.tmp"):
+        with contextlib.suppress(OSError):
+            if time.time() - leftover.stat().st_mtime > STALE_TEMP:
+                leftover.unlink()
     atomic.write_text(path, text)
     return True

@@ -242,6 +242,9 @@ class _Sync:
         if lists:
             who = ", ".join(self._authors(base, head, repo.LISTS)) or f"{me} (another machine)"
             self.report.lists_from[who] = self.report.lists_from.get(who, 0) + len(lists)
+        citekeys = self.lib.citekeys.store
+        self._take_in(citekeys.path, citekeys.schema, repo.CITEKEYS_SCHEMA, repo.CITEKEYS,
+                      base, head)
         for path in self._changed(base, head, repo.PEOPLE):
             if path == own or not path.endswith(".yaml"):
                 continue
@@ -314,6 +317,8 @@ class _Sync:
         papers = self._write(own, repo.PEOPLE_SCHEMA, stores.store.snapshot(), titled=True)
         lists = self._write(repo.LISTS, repo.LISTS_SCHEMA, stores.lists.store.snapshot(),
                             titled=False)
+        self._write(repo.CITEKEYS, repo.CITEKEYS_SCHEMA, self.lib.citekeys.store.snapshot(),
+                    titled=False)
         shared = self._export_sources()
         attributes = self.dir / ".gitattributes"
         written = self.written or bool(shared)
@@ -321,7 +326,7 @@ class _Sync:
             attributes.write_text(repo.ATTRIBUTES, "utf-8")
             written = True
         if written:  # else only what a stopped sync may have staged is left to commit
-            self._out("add", "--", ".gitattributes", own, repo.LISTS,
+            self._out("add", "--", ".gitattributes", own, repo.LISTS, repo.CITEKEYS,
                       *([repo.SOURCES] if (self.dir / repo.SOURCES).exists() else []))
         if self.git.run("diff", "--cached", "--quiet").ok:
             return
