@@ -48,6 +48,16 @@ _QUOTE_MARKS = frozenset("‘’“”\"«»")
 class _Cached(model.CitationStylesElement):
     """What every element of ours looks up once."""
 
+    def get_root(self) -> Any:
+        root = self.__dict__.get("_root")
+        if root is None:
+            root = self.__dict__["_root"] = super().get_root()
+        return root
+
+    def get_formatter(self) -> Any:
+        root = self.get_root()
+        return root.style.formatter if isinstance(root, model.Locale) else root.formatter
+
     def get_macro(self, name: str) -> Any:
         macros = self.get_root().__dict__.setdefault("_macros", {})
         if name not in macros:
@@ -261,7 +271,9 @@ class Style(_Cached, model.Style):
         def from_file(lang: str) -> None:
             if lang not in added:
                 path = Path(citeproc.LOCALES_PATH) / f"locales-{lang}.xml"
-                self.locales.append(parse(path.read_bytes(), path))
+                locale = parse(path.read_bytes(), path)
+                self.locales.append(locale)
+                self.__dict__.setdefault("_locale_elements", []).extend(locale.iter())
                 added.add(lang)
 
         language = output_locale.split("-")[0]
@@ -378,14 +390,16 @@ _OURS = {"text": Text, "names": Names, "substitute": Substitute, "name": Name,
 
 
 def _lookup() -> etree.ElementNamespaceClassLookup:
+    """CSL tag -> element class: ours where we fix something, else citeproc-py's own with
+    the caches of :class:`_Cached` mixed in."""
     lookup = etree.ElementNamespaceClassLookup()
     namespace = lookup.get_namespace(_NS)
     namespace[None] = model.CitationStylesElement
     for cls in model.CitationStylesElement.__subclasses__():
         if cls.__module__ == model.__name__:
-            namespace[cls.__name__.replace("_", "-").lower()] = cls
-    for tag, ours in _OURS.items():
-        namespace[tag] = ours
+            tag = cls.__name__.replace("_", "-").lower()
+            namespace[tag] = _OURS.get(tag) or type(cls.__name__, (_Cached, cls),
+                                                    {"__module__": __name__})
     return lookup
 
 
