@@ -26,10 +26,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from results_file import run_header, save
-
 from paper_tui import config as config_mod
 from paper_tui.library import Library
+from results_file import run_header, save
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "tests" / "data"
