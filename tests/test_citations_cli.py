@@ -90,3 +90,60 @@ def test_search_never_loads_the_csl_processor_nor_the_styles(library_dir: Path) 
     cited = subprocess.run([sys.executable, "-c", code, "--library", lib, "cite", paper_id,
                             "-f", "apa"], capture_output=True, text=True, check=True)
     assert "'citeproc'" in cited.stderr.strip().splitlines()[-1]
+
+
+def test_a_csl_file_by_path_and_one_that_is_not_csl(papers: list[Paper], library_dir: Path,
+                                                    tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    from paper_tui.citations.styles import resolve
+
+    shipped = resolve("ieee").csl
+    assert shipped is not None
+    mine = tmp_path / "my-venue.csl"
+    mine.write_bytes(shipped.read_bytes())
+    by_id = cite(capsys, library_dir, "cite", papers[0].id, "-f", "ieee")
+    assert by_id[0] == 0 and by_id[1].startswith("[1] ")
+    assert cite(capsys, library_dir, "cite", papers[0].id, "-f", str(mine)) == by_id
+    broken = tmp_path / "broken.csl"
+    broken.write_text(shipped.read_text("utf-8").replace("<layout>", "<layout><bogus/>", 1))
+    status, out, err = cite(capsys, library_dir, "cite", papers[0].id, "-f", str(broken))
+    assert (status, out) == (1, "")
+    assert err.startswith(f"paper-tui: {broken}:") and "not valid CSL" in err
+    assert err.count("\n") == 1
+    not_xml = tmp_path / "notes.csl"
+    not_xml.write_text("just some notes\n")
+    status, out, err = cite(capsys, library_dir, "cite", papers[0].id, "-f", str(not_xml))
+    assert (status, out) == (1, "")
+    assert err.startswith(f"paper-tui: {not_xml}:1: not a CSL style: not XML")
+    status, out, err = cite(capsys, library_dir, "cite", papers[0].id, "-f",
+                            str(tmp_path / "absent.csl"))
+    assert (status, err) == (1, f"paper-tui: {tmp_path / 'absent.csl'}: no such CSL style "
+                                "file\n")
+
+
+def test_styles_are_listed_and_searched(library_dir: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _err = cite(capsys, library_dir, "cite", "--styles", "chicago author")
+    lines = out.splitlines()
+    assert status == 0 and lines[0].split()[0] == "chicago-author-date"
+    assert all("chicago" in line.lower() and "author" in line.lower() for line in lines)
+    status, out, _err = cite(capsys, library_dir, "cite", "--styles")
+    ids = [line.split()[0] for line in out.splitlines()]
+    assert ids[:4] == ["bibtex", "plain", "markdown", "key"] and len(ids) > 10_000
+    assert {"apa", "ieee", "nature", "vancouver", "modern-language-association",
+            "acm-sig-proceedings"} <= set(ids)
+    status, _out, err = cite(capsys, library_dir, "cite", "--styles", "zzzzqqq")
+    assert (status, err) == (1, "paper-tui: no citation style's id or title holds "
+                                "'zzzzqqq'\n")
+
+
+def test_in_text_forms(papers: list[Paper], library_dir: Path,
+                       capsys: pytest.CaptureFixture[str]) -> None:
+    pid = papers[0].id
+    key = cite(capsys, library_dir, "cite", pid, "-f", "key")[1].strip()
+    assert cite(capsys, library_dir, "cite", pid, "--in-text")[1] == f"\\cite{{{key}}}\n"
+    assert cite(capsys, library_dir, "cite", pid, "-f", "ieee", "--in-text")[1] == "[1]\n"
+    status, out, _err = cite(capsys, library_dir, "cite", pid, "-f", "apa", "--in-text")
+    assert status == 0 and out.startswith("(") and out.rstrip().endswith(", 2026)")
+    status, _out, err = cite(capsys, library_dir, "cite", pid, "-f", "plain", "--in-text")
+    assert status == 1 and "has no in-text form" in err
