@@ -37,7 +37,7 @@ _HEAD_BYTES = 4096
 _TITLE = re.compile(rb"<title>(.*?)</title>", re.DOTALL)
 _PARENT = re.compile(rb"<link\s[^>]*?href=\"[^\"]*/([^\"/]+)\"\s+rel=\"independent-parent\"")
 _LOCALE = re.compile(rb"<style\s[^>]*?default-locale=\"([^\"]+)\"")
-_CACHE_FORMAT = 2
+_CACHE_FORMAT = 3
 _ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": "\"", "&apos;": "'"}
 
 
@@ -183,9 +183,8 @@ def titles() -> dict[str, str]:
         pass
     found: dict[str, str] = {}
     for sub in (folder, folder / "dependent"):
-        for entry in sorted(os.listdir(sub)):
-            if entry.endswith(".csl"):
-                found[entry[:-4]] = _title_of(_head(sub / entry), entry[:-4])
+        for sid in sorted(entry[:-4] for entry in os.listdir(sub) if entry.endswith(".csl")):
+            found[sid] = _title_of(_head(sub / f"{sid}.csl"), sid)
     for old_id, new_id in _renamed(folder).items():
         if old_id not in found and new_id in found:
             found[old_id] = f"{found[new_id]} (now {new_id})"
@@ -197,10 +196,13 @@ def titles() -> dict[str, str]:
 
 def search(word: str = "") -> list[tuple[str, str]]:
     """``(id, title)`` of the styles whose id or title holds every word of ``word``
-    (ignoring case); all of them for none. Ids starting with the words come first."""
+    (ignoring case); all of them for none. The id the words spell comes first, then ids
+    starting with them, then by id."""
     words = word.lower().split()
     hits = [(sid, title) for sid, title in titles().items()
             if all(w in sid or w in title.lower() for w in words)]
     if words:
-        hits.sort(key=lambda hit: (not hit[0].startswith(words[0]), hit[0] != words[0]))
+        joined = "-".join(words)
+        hits.sort(key=lambda hit: (hit[0] != joined, not hit[0].startswith(joined),
+                                   not hit[0].startswith(words[0]), hit[0]))
     return hits

@@ -508,6 +508,7 @@ class Library:
         """After each pass of the annotation saver (within a second of a change, from
         its thread): rewrite the linked ``.bib`` files if a list, a link or a key
         changed since the last look."""
+        self.bib_links.refresh()  # a link made by a command while this library is open
         state = (self.annotations.lists.store.version, self.bib_links.version)
         if state == self._bib_state or not self.bib_links.all():
             self._bib_state = state
