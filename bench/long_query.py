@@ -91,6 +91,8 @@ async def app_rows(root: Path) -> dict[str, dict[str, float]]:
     rows: dict[str, dict[str, float]] = {}
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause(0.5)
+        while app.main.queries.busy:  # the first search, on the app's query thread
+            await pilot.pause(0.01)
         await app.workers.wait_for_complete()
         box = app.query_one(SearchBox)
         box.focus()
@@ -111,6 +113,8 @@ async def app_rows(root: Path) -> dict[str, dict[str, float]]:
         for length in PASTE_LENGTHS:
             box.value = ""
             await pilot.pause(0.05)
+            while app.main.queries.busy:  # searches run on the app's query thread
+                await pilot.pause(0.01)
             await app.workers.wait_for_complete()
 
             async def paste(text: str = "a" * (length - 1)) -> None:

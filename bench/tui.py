@@ -142,6 +142,8 @@ async def key_latency(library: Path, key: str, presses: int, gap: float, *,
     app = TimedApp(lib, cfg)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
+        while app.main.queries.busy:  # the first search, on the app's query thread
+            await asyncio.sleep(0.01)
         await app.workers.wait_for_complete()
         await pilot.pause(0.3)
         results = app.results_screen.results_list

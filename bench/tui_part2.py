@@ -180,6 +180,8 @@ async def run(library: Path, presses: int, typing: bool) -> dict:
     async with app.run_test(size=(120, 40)) as pilot:
         async def settle() -> None:
             await pilot.pause()
+            while app.main.queries.busy:  # searches run on the app's query thread
+                await asyncio.sleep(0.01)
             await app.workers.wait_for_complete()
             await pilot.pause()
 

@@ -70,3 +70,37 @@ def no_conflict_markers(tree: Path) -> bool:
         if b"<<<<<<<" in text or b">>>>>>>" in text or b"\n=======\n" in text:
             return False
     return True
+
+
+class Teammate:
+    """A team-mate with plain git on a clone of the team remote: commits whatever files
+    and links they like (what no paper-tui writes) and pushes them."""
+
+    def __init__(self, remote: Path, path: Path) -> None:
+        self.path = path
+        git(path.parent, "clone", "-q", str(remote), str(path))
+        git(path, "config", "core.symlinks", "true")
+
+    def push(self, message: str, files: dict[str, str | bytes] | None = None,
+             links: dict[str, str] | None = None, remove: tuple[str, ...] = ()) -> None:
+        git(self.path, "pull", "-q", "--no-rebase", "--no-edit", "origin", "main")
+        for rel, content in (files or {}).items():
+            target = self.path / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if target.is_symlink():
+                target.unlink()
+            if isinstance(content, bytes):
+                target.write_bytes(content)
+            else:
+                target.write_text(content, "utf-8")
+        for rel, to in (links or {}).items():
+            target = self.path / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if target.is_symlink() or target.exists():
+                target.unlink()
+            os.symlink(to, target)
+        for rel in remove:
+            git(self.path, "rm", "-q", "--", rel)
+        git(self.path, "add", "-A")
+        git(self.path, "commit", "-qm", message)
+        git(self.path, "push", "-q", "origin", "HEAD:main")

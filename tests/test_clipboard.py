@@ -42,26 +42,35 @@ def _free_display(start: int = 90) -> int:
 
 @pytest.fixture
 def xvfb(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """A private X server; DISPLAY points at it (and Wayland is out of the way)."""
-    number = _free_display()
-    for _attempt in range(5):
-        proc = subprocess.Popen(["Xvfb", f":{number}", "-nolisten", "tcp"],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        socket = Path(f"/tmp/.X11-unix/X{number}")
-        deadline = time.monotonic() + 10
-        while not socket.exists() and proc.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.02)
-        if socket.exists() and proc.poll() is None:
-            break
+    """A private X server; DISPLAY points at it (and Wayland is out of the way).
+
+    Xvfb picks a free display number itself and writes it to ``-displayfd`` once it
+    accepts connections, so tests running at once never race for one number."""
+    read_end, write_end = os.pipe()
+    proc = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-nolisten", "tcp"],
+                            pass_fds=(write_end,), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    os.close(write_end)
+    try:
+        answer = b""
+        deadline = time.monotonic() + 30
+        while not answer.endswith(b"\n") and time.monotonic() < deadline:
+            if select.select([read_end], [], [], 0.5)[0]:
+                chunk = os.read(read_end, 16)
+                if not chunk:  # Xvfb exited
+                    break
+                answer += chunk
+    finally:
+        os.close(read_end)
+    if not answer.strip().isdigit():
         proc.kill()
         proc.wait()
-        number = _free_display(number + 1)  # another server took it meanwhile
-    else:
         raise RuntimeError("Xvfb did not start")
-    monkeypatch.setenv("DISPLAY", f":{number}")
+    display = f":{int(answer)}"
+    monkeypatch.setenv("DISPLAY", display)
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
     try:
-        yield f":{number}"
+        yield display
     finally:
         proc.terminate()
         proc.wait(timeout=10)

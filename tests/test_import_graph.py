@@ -25,17 +25,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("paper_tui.index", "paper_tui.store", "paper_tui.importers", "paper_tui.naming",
      "paper_tui.sources", "paper_tui.citations", "paper_tui.clipboard", "paper_tui.config"),
     ("paper_tui.display", "paper_tui.venues", "paper_tui.query", "paper_tui.model",
-     "paper_tui.vocabulary", "paper_tui.paths", "paper_tui.atomic", "paper_tui.errors",
-     "paper_tui.crash", "paper_tui.surrogates", "paper_tui"),
+     "paper_tui.vocabulary", "paper_tui.paths", "paper_tui.atomic", "paper_tui.bounded_gzip",
+     "paper_tui.errors", "paper_tui.crash", "paper_tui.surrogates", "paper_tui.inert",
+     "paper_tui"),
 )
-UPWARD_UNTIL_MERGED = {
-    # h-team moves the sync's step lines below both fronts
-    ("paper_tui.tui.controllers.sync", "paper_tui.cli.team"),
-    # h-team: team/sync.py declares a Protocol of its own instead of naming the Library
-    ("paper_tui.team.sync", "paper_tui.library"),
-}
-"""Upward imports other branches remove (nor do they count for circles); empty once those
-branches are merged."""
 FRONTS = ("cli", "tui")
 LIBRARY_PARTS = frozenset({"annotations", "lists", "index", "team"})
 """What a :class:`~paper_tui.library.Library` is built from: a front calls its methods,
@@ -160,10 +153,7 @@ def test_cycle_finder_finds_a_circle() -> None:
 
 
 def test_no_import_circle() -> None:
-    graph = {module: {target for target in targets
-                      if (module, target) not in UPWARD_UNTIL_MERGED}
-             for module, targets in import_graph().items()}
-    assert [sorted(c) for c in cycles(graph)] == []
+    assert [sorted(c) for c in cycles(import_graph())] == []
 
 
 def _layer(module: str) -> int:
@@ -180,7 +170,7 @@ def _layer(module: str) -> int:
 def test_no_upward_import() -> None:
     upward = sorted((module, target) for module, targets in import_graph().items()
                     for target in targets if _layer(target) < _layer(module))
-    assert [pair for pair in upward if pair not in UPWARD_UNTIL_MERGED] == []
+    assert upward == []
 
 
 def test_the_app_never_imports_the_command_line() -> None:

@@ -12,6 +12,7 @@ from paper_tui.errors import StoreError
 from paper_tui.team import repo
 from paper_tui.team.layer import Team
 from paper_tui.team.merge import merge_one, merge_texts
+from paper_tui.team.people_file import TeamRecord
 
 P = repo.PEOPLE_SCHEMA
 L = repo.LISTS_SCHEMA
@@ -72,12 +73,18 @@ def test_merge_texts_merges_whole_files(tmp_path: Path) -> None:
     base = repo.write(P, {"p": {"tags": ("a",), "updated": T1}}, {"p": "Title P"})
     ours = repo.write(P, {"p": {"tags": ("a", "o"), "updated": T2},
                           "q": {"starred": True, "updated": T2}}, {"p": "Title P"})
-    theirs = repo.write(P, {"r": {"status": "read", "updated": T3}}, {"r": "Title R"})
+    # They cleared p: its block holds only a time stamp.
+    theirs = repo.write(P, {"p": {"updated": T3}, "r": {"status": "read", "updated": T3}},
+                        {"r": "Title R"})
     merged = repo.read(merge_texts(P, base, ours, theirs, tmp_path / "f"), tmp_path / "f", P)
-    assert merged.records == {"p": {"tags": ("o",), "updated": T2},
+    assert merged.records == {"p": {"tags": ("o",), "updated": T3},
                               "q": {"starred": True, "updated": T2},
                               "r": {"status": "read", "updated": T3}}
     assert merged.titles == {"p": "Title P", "r": "Title R"}
+    # A file that lacks p says nothing about it: ours stands.
+    theirs = repo.write(P, {"r": {"status": "read", "updated": T3}}, {"r": "Title R"})
+    merged = repo.read(merge_texts(P, base, ours, theirs, tmp_path / "f"), tmp_path / "f", P)
+    assert merged.records["p"] == {"tags": ("a", "o"), "updated": T2}
     with pytest.raises(StoreError, match="f:"):
         merge_texts(P, base, ours, "papers: [unclosed\n", tmp_path / "f")
 
@@ -106,7 +113,6 @@ def test_the_team_layer_reads_others_and_names_a_broken_file(tmp_path: Path) -> 
     (people / "carol.yaml").write_text("papers: [\n")
     team = Team(tmp_path)
     assert team.members() == ["bob", "carol"]
-    assert team.annotators("p") == {"bob": {"status": "read", "starred": False, "tags": ["t"],
-                                            "note": ""}}
+    assert team.annotators("p") == {"bob": TeamRecord("read", False, ("t",), "")}
     assert "carol.yaml:" in team.problems["carol"]
     assert team.annotations_of("nobody") == {}

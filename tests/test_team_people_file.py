@@ -65,7 +65,7 @@ def test_a_hand_edited_file_is_read_whole(tmp_path: Path) -> None:
             '  "a-3": {status: skipped}\n')
     again = people_file.read(hand, path, held)
     assert again.records == people_file.read(hand, path).records
-    assert again.records["a-2"]["starred"] is True  # an unquoted id inside a block: found
+    assert again.records["a-2"].starred is True  # an unquoted id inside a block: found
     assert again.blocks is None  # and this file is never read by its blocks
     assert people_file.read(hand, path, again).records == again.records
 
@@ -85,3 +85,24 @@ def test_a_broken_block_is_reported_at_its_line_in_the_file(tmp_path: Path) -> N
         people_file.read(broken, path, held)
     assert str(again.value) == str(whole.value)
     assert str(whole.value).startswith(f"{path}:{at + 3}:")  # where libyaml sees it
+
+
+def test_one_papers_record_is_what_reading_the_whole_file_gives(tmp_path: Path) -> None:
+    """``show`` parses only the paper's block: the same record as reading the whole file,
+    for papers there and not there, with titles, notes of every shape, a cleared paper (a
+    block with its time stamp only) and a hand-edited file."""
+    path = tmp_path / "bob.yaml"
+    rng = random.Random(11)
+    ids = [f"paper-{n:04d}" for n in range(120)]
+    records = _records(rng, ids[:100])
+    records[ids[5]] = {"updated": "2026-12-01T10:00:00Z"}  # cleared
+    texts = [_text(records, {pid: f"Title of {pid}" for pid in ids[::2]}),
+             ('version: 1\npapers:\n  "paper-0001":\n    status: read\n  paper-0002:\n'
+              '    starred: true\n  "paper-0003": {status: skipped}\n')]
+    for text in texts:
+        whole = people_file.read(text, path).records
+        for pid in [*ids, "paper-00", 'odd"id']:
+            assert people_file.record_of(text, path, pid) == whole.get(pid), pid
+    broken = texts[0].replace('  "paper-0007":', '  "paper-0007": [', 1)
+    with pytest.raises(StoreError):
+        people_file.record_of(broken, path, "paper-0007")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
 from pathlib import Path
 
@@ -221,14 +222,43 @@ def test_the_apps_team_view_holds_while_its_sync_runs_and_reads_the_news_at_the_
     lib = Library.open(bob.root, config=config_mod.defaults())
     try:
         lib.team.reload()
-        assert lib.team.annotators(a, fresh=False)["alice"]["tags"] == []
+        assert lib.team.annotators(a, fresh=False)["alice"].tags == ()
         alice.run("tag", a, "kernels")
         alice.sync()
         with lib.team.syncing():
             bob.sync()  # rewrites people/alice.yaml
             for _ in range(5):  # draws meanwhile: what was last read, no reload started
-                assert lib.team.annotators(a, fresh=False)["alice"]["tags"] == []
+                assert lib.team.annotators(a, fresh=False)["alice"].tags == ()
                 time.sleep(0.1)
-        assert lib.team.annotators(a, fresh=False)["alice"]["tags"] == ["kernels"]
+        assert lib.team.annotators(a, fresh=False)["alice"].tags == ("kernels",)
+    finally:
+        lib.close()
+
+
+def test_another_processes_sync_reaches_the_apps_team_view_without_a_thread_of_its_own(
+        tmp_path: Path) -> None:
+    """The team layer starts no thread: the annotation service's watcher, which looks at
+    the library's files every half second, reads a member's file that changed on disk once
+    a draw has shown the team."""
+    remote, (alice, bob) = _members(tmp_path, "alice", "bob")
+    a = alice.ids()[0]
+    alice.run("star", a)
+    alice.sync(remote)
+    bob.sync(remote)
+    lib = Library.open(bob.root, config=config_mod.defaults())
+    try:
+        lib.team.reload()
+        lib.annotations.get(a)  # the annotation service and its watcher start
+        assert lib.team.annotators(a, fresh=False)["alice"].tags == ()  # a draw
+        threads = {t.ident for t in threading.enumerate()}
+        alice.run("tag", a, "kernels")
+        alice.sync()
+        bob.sync()  # another process rewrites people/alice.yaml
+        deadline = time.monotonic() + 30
+        while (lib.team.annotators(a, fresh=False)["alice"].tags != ("kernels",)
+               and time.monotonic() < deadline):
+            assert {t.ident for t in threading.enumerate()} <= threads
+            time.sleep(0.05)
+        assert lib.team.annotators(a, fresh=False)["alice"].tags == ("kernels",)
     finally:
         lib.close()

@@ -24,9 +24,12 @@ _SUP_OK = set("0123456789+-=()nijkT")
 _SUB_OK = set("0123456789+-=()aeijkmnoprstux")
 
 # Emphasis: macro with a braced argument, Markdown bold, Markdown italic, or inline math.
+# Bold is at most 300 characters, as ``__bold__`` (the corpus's longest is 154): an opening
+# ``**`` that no ``**`` closes would otherwise rescan the rest of the text (92 s for 100,000
+# characters of "**a ").
 _COMMON = (
     r"(?P<macro>\\(?P<cmd>emph|textit|textbf|mathbf|mathit|textsc|boldsymbol|bm)\s*\{)"
-    r"|(?P<bold>(?<![\\*])\*\*(?=\S)(?P<bold_body>.+?)(?<=\S)\*\*(?!\*))"
+    r"|(?P<bold>(?<![\\*])\*\*(?=\S)(?P<bold_body>.{1,300}?)(?<=\S)\*\*(?!\*))"
     r"|(?P<italic>(?<![\w\\*])\*(?=[^\s*])(?P<italic_body>[^*\n]+?)(?<=[^\s*])\*(?![\w*]))"
     r"|(?P<math>(?<!\\)\$(?P<math_body>[^$]+?)(?<!\\)\$)"
 )
@@ -62,10 +65,14 @@ _SIMPLE_RE = re.compile("|".join(r"(?<!\\)~" if k == "~" else re.escape(k) for k
 # A run of non-space text holding LaTeX; pylatexenc reads char by char, so it only ever
 # sees these small islands, never a whole abstract.
 _ISLAND = re.compile(r"[^\s\\{}]*(?:\\[A-Za-z]+\*?|\\.|[{}]|``|'')[^\s]*")
+_MAX_ISLAND = 2_000  # characters of LaTeX converted at once (a formula is far shorter)
+_MAX_NESTING = 32  # levels of emphasis inside emphasis (or math)
 
 
 @lru_cache(maxsize=8192)
 def _island(text: str, math: bool) -> str:
+    if len(text) > _MAX_ISLAND:  # no formula: pylatexenc's time grows with its square
+        return text
     if text.count("{") != text.count("}"):
         return text.replace("{", "").replace("}", "") if "\\" not in text else text
     return _converter().latex_to_text(f"${text}$" if math else text)
@@ -106,8 +113,15 @@ def _closing_brace(text: str, start: int) -> int:
     return -1
 
 
-def _render(text: str, math: bool, out: list[str], spans: list[Span], pos: int) -> int:
-    """Append the display form of ``text`` to ``out``; return the new output length."""
+def _render(text: str, math: bool, out: list[str], spans: list[Span], pos: int,
+            depth: int = 0) -> int:
+    """Append the display form of ``text`` to ``out``; return the new output length.
+
+    Emphasis nested deeper than :data:`_MAX_NESTING` is no text's but a run of ``*`` or
+    ``_`` (each level rescans the rest: 3.7 s for 100,000 stars before the recursion
+    limit stopped it): it raises, and :func:`render` shows the text plain."""
+    if depth > _MAX_NESTING:
+        raise RecursionError("emphasis nested too deeply")
     cursor = 0
     token = _TOKEN if not math and "_" in text else _COMMON_TOKEN
     while cursor < len(text):
@@ -125,18 +139,18 @@ def _render(text: str, math: bool, out: list[str], spans: list[Span], pos: int) 
                 out.append(piece)
                 return pos + len(piece)
             start = pos
-            pos = _render(text[m.end():end], math, out, spans, pos)
+            pos = _render(text[m.end():end], math, out, spans, pos, depth + 1)
             style = _STYLE[m.group("cmd")]
             if style and pos > start:
                 spans.append((start, pos, style))
             cursor = end + 1
             continue
         if m.group("math"):
-            pos = _render(_scripts(m.group("math_body")), True, out, spans, pos)
+            pos = _render(_scripts(m.group("math_body")), True, out, spans, pos, depth + 1)
         else:
             body, style = next((m.group(g), style) for g, style in _BODIES if m.group(g))
             start = pos
-            pos = _render(body, math, out, spans, pos)
+            pos = _render(body, math, out, spans, pos, depth + 1)
             if pos > start:
                 spans.append((start, pos, style))
         cursor = m.end()

@@ -4,6 +4,12 @@ Formats: ``bibtex`` (the citations module's entries), ``markdown`` (a readable r
 list: title with its link, authors, venue and year, triage marks, the note), ``csv``,
 ``yaml`` and ``json`` (one record per paper: its fields plus status, starred, tags, lists,
 note), and ``csl-json``, ``ris`` and ``org`` (:mod:`paper_tui.export_refs`).
+
+Text from data is inert in every format (:mod:`paper_tui.inert`), wherever the export is
+written: the formats for reading (Markdown, CSV, Org, BibTeX, RIS) drop escape sequences
+and control characters (a one-line field stays one line, a note keeps its lines); the data
+formats (JSON, CSL-JSON, YAML) keep the data as it is, each such character written as the
+format's escape, so none of them can act on a terminal they are printed to.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import yaml
 from paper_tui import citations, export_refs
 from paper_tui.errors import StoreError
 from paper_tui.export_refs import Annotated
+from paper_tui.inert import escape_in_strings, inert_line, inert_text, needs_escape
 from paper_tui.model import Paper
 from paper_tui.store.yaml_format import Dumper
 from paper_tui.vocabulary import STAR, status_label
@@ -68,11 +75,25 @@ def export(lib: Annotated, papers: Sequence[Paper], fmt: str, *, title: str = ""
         return export_refs.org(lib, papers, title, description)
     records = [record(lib, p) for p in papers]
     if fmt == "json":
-        return json.dumps(records, ensure_ascii=False, indent=2) + "\n"
+        return escape_in_strings(json.dumps(records, ensure_ascii=False, indent=2)) + "\n"
     if fmt == "yaml":
-        return yaml.dump(records, Dumper=Dumper, allow_unicode=True, sort_keys=False,
-                         default_flow_style=False, width=100)
+        return escape_in_strings(yaml.dump(records, Dumper=_YamlDumper, allow_unicode=True,
+                                           sort_keys=False, default_flow_style=False,
+                                           width=100))
     return _csv(records)
+
+
+class _YamlDumper(Dumper):
+    """The store's YAML writer; a string holding a character :func:`escape_in_strings`
+    escapes is double-quoted, the one YAML style where the escape means the character."""
+
+
+def _represent_str(dumper: _YamlDumper, text: str) -> yaml.ScalarNode:
+    style = '"' if needs_escape(text) else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
+
+
+_YamlDumper.add_representer(str, _represent_str)
 
 
 def _csv(records: list[dict[str, Any]]) -> str:
@@ -86,14 +107,15 @@ def _csv(records: list[dict[str, Any]]) -> str:
                    lists="; ".join(data.get("lists", ())),
                    starred="yes" if data.get("starred") else "",
                    year=data.get("year") or "")
-        writer.writerow([row.get(column, "") for column in CSV_COLUMNS])
+        # each cell inert before the writer quotes it: a line break left is one it saw
+        writer.writerow([inert_text(str(row.get(column, ""))) for column in CSV_COLUMNS])
     return out.getvalue()
 
 
 def _markdown(lib: Annotated, papers: Sequence[Paper], title: str, description: str) -> str:
-    lines = [f"# {title or 'Papers'}", ""]
+    lines = [f"# {inert_line(title or 'Papers')}", ""]
     if description:
-        lines += [description, ""]
+        lines += [inert_text(description), ""]
     for number, paper in enumerate(papers, 1):
         lines.append(f"{number}. {citations.markdown(paper)}")
         marked = lib.detail(paper.id)
@@ -101,9 +123,10 @@ def _markdown(lib: Annotated, papers: Sequence[Paper], title: str, description: 
                              status_label(marked.status) if marked.status != "new" else "",
                              "tags: " + ", ".join(marked.tags) if marked.tags else "") if m]
         if marks:
-            lines.append("   " + " · ".join(marks))
+            lines.append("   " + inert_line(" · ".join(marks)))
         if marked.note:
-            lines += ["   > " + line if line else "   >" for line in marked.note.split("\n")]
+            lines += ["   > " + line if line else "   >"
+                      for line in inert_text(marked.note).split("\n")]
     if not papers:
         lines.append("(no papers)")
     return "\n".join(lines) + "\n"

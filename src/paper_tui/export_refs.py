@@ -5,6 +5,10 @@ CSL-JSON items are keyed as the BibTeX export keys them, so ``[@key]`` cites the
 from either file. RIS carries the reader's triage: tags, ``status: …`` and ``starred`` as
 ``KW`` lines, the note as ``N1``. Org gives each paper a heading (``TODO`` to read,
 ``DONE`` read, tags as Org tags) with its fields as properties, its links and the note.
+Text from data is inert (:mod:`paper_tui.inert`): CSL-JSON keeps it, control characters as
+JSON escapes; RIS and Org drop escape sequences and control characters, a field on one
+line stays on it, and a multi-line one (a note, an abstract) is split at its newlines only
+after that (a lone CR could otherwise start an RIS line of its own).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from typing import Any, Protocol
 
 from paper_tui import citations, display
 from paper_tui.citations.csl_item import doi_of, is_preprint, title_of
+from paper_tui.inert import escape_in_strings, inert_line, inert_paper, inert_text
 from paper_tui.model import Paper
 from paper_tui.vocabulary import Marks
 
@@ -55,7 +60,7 @@ def csl_json(papers: Sequence[Paper], keys: Mapping[str, str]) -> str:
     """The CSL-JSON items of ``papers`` (:func:`paper_tui.citations.csl_item`), keyed as
     ``keys`` says (the BibTeX export's keys: ``[@key]`` cites the same paper from either)."""
     items = [citations.csl_item(p, keys[p.id]) for p in citations.unique_papers(papers)]
-    return json.dumps(items, ensure_ascii=False, indent=2) + "\n"
+    return escape_in_strings(json.dumps(items, ensure_ascii=False, indent=2)) + "\n"
 
 
 # -- RIS -----------------------------------------------------------------------------------
@@ -66,8 +71,10 @@ def _ris_line(tag: str, value: str) -> list[str]:
 
 
 def ris_record(paper: Paper, marks: ExportedMarks) -> list[str]:
+    paper = inert_paper(paper)
     kind = "UNPB" if is_preprint(paper) else "CPAPER" if paper.venue else "GEN"
-    out = [f"TY  - {kind}", f"ID  - {paper.id}", *_ris_line("TI", title_of(paper))]
+    out = [f"TY  - {kind}", *_ris_line("ID", inert_line(paper.id)),
+           *_ris_line("TI", title_of(paper))]
     for name in _names(paper):
         parts = [name.last if not name.von else f"{name.von} {name.last}", name.first, name.jr]
         out += _ris_line("AU", ", ".join(p for p in parts if p))
@@ -76,14 +83,14 @@ def ris_record(paper: Paper, marks: ExportedMarks) -> list[str]:
     for tag, value in (("T2", paper.venue), ("AB", paper.display_abstract or paper.abstract),
                        ("UR", paper.url), ("L1", paper.pdf), ("DO", doi_of(paper.url))):
         out += _ris_line(tag, value)
-    keywords = [*paper.keywords, *marks.tags]
+    keywords = [*paper.keywords, *(inert_line(tag) for tag in marks.tags)]
     if marks.status != "new":
         keywords.append(f"status: {marks.status}")
     if marks.starred:
         keywords.append("starred")
     for keyword in keywords:
         out += _ris_line("KW", keyword)
-    note = marks.note.strip()
+    note = inert_text(marks.note).strip()
     for line in note.split("\n") if note else ():  # a note's lines: N1 after N1
         out.append(f"N1  - {line}".rstrip())
     return [*out, "ER  - "]
@@ -97,22 +104,25 @@ def ris(lib: Annotated, papers: Sequence[Paper]) -> str:
 
 # -- Org -----------------------------------------------------------------------------------
 def _org_text(text: str) -> list[str]:
-    """Body lines: one starting with ``*`` would be a heading, so it gets a space first."""
+    """Body lines (of inert text): one starting with ``*`` would be a heading, so it gets a
+    space first."""
     return [" " + line if line.startswith("*") else line for line in text.split("\n")]
 
 
 def org_entry(paper: Paper, marks: ExportedMarks) -> list[str]:
-    title = title_of(paper).replace("\n", " ")
+    paper = inert_paper(paper)
+    title = title_of(paper)
     todo = _TODO.get(marks.status, "")
     tags = [t for t in (_ORG_TAG.sub("_", tag).strip("_") for tag in marks.tags) if t]
     heading = " ".join(p for p in ("*", todo, title) if p)
     if tags:
         heading += "  :" + ":".join(tags) + ":"
-    props = {"ID": paper.id, "AUTHORS": ", ".join(display.plain(a) for a in paper.authors),
+    props = {"ID": inert_line(paper.id),
+             "AUTHORS": ", ".join(display.plain(a) for a in paper.authors),
              "VENUE": paper.venue, "YEAR": str(paper.year or ""), "URL": paper.url,
              "PDF": paper.pdf, "STATUS": marks.status,
              "STARRED": "yes" if marks.starred else "",
-             "LISTS": ", ".join(marks.lists)}
+             "LISTS": inert_line(", ".join(marks.lists))}
     out = [heading, ":PROPERTIES:"]
     out += [f":{k}: {v}" for k, v in props.items() if v]
     out.append(":END:")
@@ -121,7 +131,7 @@ def org_entry(paper: Paper, marks: ExportedMarks) -> list[str]:
     if links:
         out.append(" · ".join(links))
     if marks.note:
-        out += ["", *_org_text(marks.note.strip())]
+        out += ["", *_org_text(inert_text(marks.note).strip())]
     if paper.abstract:
         out += ["", "#+begin_quote", *_org_text(paper.display_abstract or paper.abstract),
                 "#+end_quote"]
@@ -129,9 +139,9 @@ def org_entry(paper: Paper, marks: ExportedMarks) -> list[str]:
 
 
 def org(lib: Annotated, papers: Sequence[Paper], title: str, description: str) -> str:
-    lines = [f"#+TITLE: {title or 'Papers'}", ""]
+    lines = [f"#+TITLE: {inert_line(title or 'Papers')}", ""]
     if description:
-        lines += [*_org_text(description), ""]
+        lines += [*_org_text(inert_text(description)), ""]
     for paper in citations.unique_papers(papers):
         lines += [*org_entry(paper, lib.detail(paper.id)), ""]
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -35,6 +35,36 @@ class Paper:
     tldr: str = ""
     track: str = ""
     decision: str = ""
+    """The venue's decision, normalised (see :data:`DECISIONS`); "" when unknown."""
+    decision_text: str = ""
+    """The decision or presentation in the source's own words (``Poster Workshop``)."""
+    ratings: tuple[float, ...] = ()
+    """The reviewers' ratings, one per review, in the source's order; () when unknown."""
+    confidences: tuple[float, ...] = ()
+    """The reviewers' confidences, one per review; () when unknown."""
+    rating: float | None = None
+    """The mean rating: of ``ratings`` when the source lists them, else the source's own
+    mean (``rating_avg``); None when unknown (never 0 for unknown)."""
+    rating_spread: float | None = None
+    """The ratings' standard deviation (population), or the source's own; None: unknown."""
+    confidence: float | None = None
+    """The mean confidence; None when unknown."""
+    area: str = ""
+    """The primary area or subject area, without a source's ``[Content]``-like prefix."""
+    award: bool | None = None
+    """Whether the paper won an award; None when the source does not say."""
+    citations: int | None = None
+    """Citation count as the source gave it on ``citations_date``; None when unknown."""
+    citations_date: str = ""
+    """The day (ISO ``YYYY-MM-DD``) the citation count was imported: it ages."""
+    code: str = ""
+    """A link to the paper's code (GitHub, …)."""
+    project: str = ""
+    """A link to the paper's project page."""
+    affiliations: tuple[tuple[str, ...], ...] = ()
+    """Per author (in author order), that author's affiliations (several allowed)."""
+    countries: tuple[str, ...] = ()
+    """The countries of the authors' affiliations, each once."""
     truncated: bool = False
     title_generated: bool = False
     display_title: str = ""
@@ -44,20 +74,20 @@ class Paper:
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
-        for key in ("authors", "keywords"):
+        for key in _FLAT_TUPLES:
             data[key] = list(data[key])
-        for key in ("title_emphasis", "abstract_emphasis"):
-            data[key] = [list(span) for span in data[key]]
+        for key in _NESTED_TUPLES:
+            data[key] = [list(item) for item in data[key]]
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Paper:
         known = {f.name for f in fields(cls)}
         kwargs = {k: v for k, v in data.items() if k in known}
-        for key in ("authors", "keywords"):
+        for key in _FLAT_TUPLES:
             kwargs[key] = tuple(kwargs.get(key) or ())
-        for key in ("title_emphasis", "abstract_emphasis"):
-            kwargs[key] = tuple(tuple(span) for span in kwargs.get(key) or ())
+        for key in _NESTED_TUPLES:
+            kwargs[key] = tuple(tuple(item) for item in kwargs.get(key) or ())
         return cls(**kwargs)
 
     @property
@@ -75,6 +105,16 @@ class Paper:
         said = re.compile(rf"(?<![\w-]){re.escape(self.name.casefold())}(?![\w-])")
         return "" if said.search((self.display_title or self.title).casefold()) else self.name
 
+
+_FLAT_TUPLES = ("authors", "keywords", "ratings", "confidences", "countries")
+_NESTED_TUPLES = ("title_emphasis", "abstract_emphasis", "affiliations")
+"""The tuple fields, which JSON stores as lists (of lists)."""
+
+DECISIONS = ("oral", "spotlight", "poster", "accept", "reject", "withdrawn", "desk-reject",
+             "workshop", "findings")
+"""The normalised decisions a paper's ``decision`` may hold (besides "" for unknown)."""
+ACCEPTED = frozenset({"oral", "spotlight", "poster", "accept", "findings"})
+"""The decisions that mean the paper was accepted (``decision:accepted``)."""
 
 _WS = re.compile(r"\s+")
 

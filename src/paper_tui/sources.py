@@ -10,12 +10,15 @@ import gzip
 import hashlib
 import io
 import json
+import os
+import shlex
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 from paper_tui import atomic
+from paper_tui.bounded_gzip import open_gzip
 from paper_tui.errors import SourceError
 from paper_tui.model import Paper
 from paper_tui.surrogates import json_escape_surrogates
@@ -52,10 +55,19 @@ def checksum(path: Path) -> str:
 
 
 class SourceStore:
-    """Normalised copies of imported files, one gzipped JSON Lines file per source."""
+    """Normalised copies of imported files, one gzipped JSON Lines file per source.
 
-    def __init__(self, root: Path) -> None:
+    A damaged manifest is rebuilt from the files here (and the index's checksums, through
+    ``indexed()``) and a damaged copy gives the papers before the damage: both are told to
+    ``on_problem`` in one line with the way out, and every command goes on."""
+
+    def __init__(self, root: Path, indexed: Callable[[], dict[str, str]] | None = None,
+                 on_problem: Callable[[str], None] | None = None) -> None:
+        """``indexed()``: the checksums the index recorded per source (to rebuild a damaged
+        manifest without re-indexing); ``on_problem(message)``: hears of damage found."""
         self.root = root
+        self.indexed = indexed
+        self.on_problem = on_problem
         self._manifest: dict[str, SourceInfo] | None = None
 
     @property
@@ -66,28 +78,67 @@ class SourceStore:
 
     def _load_manifest(self) -> dict[str, SourceInfo]:
         path = self.root / MANIFEST
-        if not path.exists():
-            return {}
         try:
-            raw = json.loads(path.read_text("utf-8"))
-            return {sid: SourceInfo(**info) for sid, info in raw["sources"].items()}
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise SourceError(path, f"library manifest is unreadable ({exc}); "
-                              "re-import your files to rebuild it") from None
+            text = path.read_text("utf-8")
+        except FileNotFoundError:
+            return {}
+        except OSError as exc:
+            raise SourceError(path, f"cannot read the library's manifest ({exc.strerror}); "
+                              f"fix its permissions, or move it aside to rebuild it "
+                              "from the copies beside it") from None
+        try:
+            return _manifest_from_json(text)
+        except (ValueError, UnicodeError) as exc:
+            return self._rebuilt_manifest(path, str(exc))
 
-    def _save_manifest(self) -> None:
-        sources = {sid: asdict(info) for sid, info in sorted(self.manifest.items())}
+    def _rebuilt_manifest(self, path: Path, problem: str) -> dict[str, SourceInfo]:
+        """The manifest made again from the copies in ``sources/`` (their original paths and
+        formats are lost; checksums as the index recorded them, so nothing is re-indexed).
+        The damaged file is kept beside it as ``manifest.json.damaged``."""
+        checksums = self.indexed() if self.indexed is not None else {}
+        manifest = {}
+        for file in sorted(self.root.glob(f"*{_SUFFIX}")):
+            sid = file.name[: -len(_SUFFIX)]
+            manifest[sid] = SourceInfo(sid, "", checksums.get(sid, ""), "", self._count(sid),
+                                       file.stat().st_mtime)
+        damaged = path.with_name(path.name + ".damaged")
+        try:
+            os.replace(path, damaged)
+            self._save_manifest(manifest)
+        except OSError as exc:  # a read-only library: rebuilt in memory, every time
+            self._tell(f"{path}: damaged ({_short(problem)}); read from the {len(manifest)} "
+                       f"paper list(s) in {self.root}, but it cannot be rewritten "
+                       f"({exc.strerror or exc})")
+            return manifest
+        self._tell(f"{path}: damaged ({_short(problem)}); rebuilt from the {len(manifest)} "
+                   f"paper list(s) in {self.root} (the damaged file is {damaged.name}; "
+                   "re-import a list to record where it came from)")
+        return manifest
+
+    def _count(self, source_id: str) -> int:
+        count = 0
+        for _ in self.readable_papers(source_id):
+            count += 1
+        return count
+
+    def _save_manifest(self, manifest: dict[str, SourceInfo] | None = None) -> None:
+        manifest = self.manifest if manifest is None else manifest
+        sources = {sid: asdict(info) for sid, info in sorted(manifest.items())}
         data = {"version": 1, "sources": sources}
         # The path of a file whose name is not UTF-8 is kept, escaped, to the byte.
         text = json_escape_surrogates(json.dumps(data, indent=1, ensure_ascii=False))
         atomic.write_text(self.root / MANIFEST, text)
+
+    def _tell(self, message: str) -> None:
+        if self.on_problem is not None:
+            self.on_problem(message)
 
     def reload(self) -> None:
         """Forget the manifest read so far; the next use reads it from disk again."""
         self._manifest = None
 
     def file(self, source_id: str) -> Path:
-        return self.root / f"{source_id}.jsonl.gz"
+        return self.root / f"{source_id}{_SUFFIX}"
 
     def get(self, source_id: str) -> SourceInfo | None:
         return self.manifest.get(source_id)
@@ -121,21 +172,81 @@ class SourceStore:
         self.file(source_id).unlink(missing_ok=True)
 
     def papers(self, source_id: str) -> Iterator[Paper]:
+        """The source's papers; a damaged copy raises :class:`SourceError` (naming the
+        line and how to restore it) after the papers before the damage."""
         path = self.file(source_id)
+        number = 0
         try:
-            with gzip.open(path, "rb") as fh:
-                for number, line in enumerate(fh, 1):
+            with open_gzip(path) as fh:
+                for line in fh:
+                    number += 1
                     if line.strip():
-                        try:
-                            yield Paper.from_dict(json.loads(line))
-                        except (ValueError, TypeError) as exc:
-                            raise SourceError(path, f"damaged record: {exc}", line=number) from None
-        except (OSError, EOFError) as exc:
-            raise SourceError(path, f"cannot read stored source: {exc}") from None
+                        yield _paper(line)
+        except SourceError as exc:  # cannot be read on (line number + 1 is not whole)
+            raise self._damaged(source_id, exc.message, number + 1 if number else None) \
+                from None
+        except (ValueError, TypeError, RecursionError) as exc:
+            raise self._damaged(source_id, f"bad record ({exc})", number) from None
+
+    def _damaged(self, source_id: str, what: str, line: int | None) -> SourceError:
+        return SourceError(self.file(source_id), f"{_short(what)}; {self._way_out(source_id)}",
+                           line=line)
+
+    def _way_out(self, source_id: str) -> str:
+        info = self.manifest.get(source_id)
+        if info is None or not info.path:
+            return "re-import the paper list it was made from with `paper-tui import --force`"
+        return f"re-import it: paper-tui import --force {shlex.quote(info.path)}"
+
+    def readable_papers(self, source_id: str) -> Iterator[Paper]:
+        """:meth:`papers`, a damaged copy's up to the damage, which is told to
+        ``on_problem`` (an index rebuilt from it goes on with the other sources)."""
+        try:
+            yield from self.papers(source_id)
+        except SourceError as exc:
+            self._tell(str(exc))
 
     def all_papers(self) -> Iterator[Paper]:
         for sid in sorted(self.manifest):
-            yield from self.papers(sid)
+            yield from self.readable_papers(sid)
 
     def total(self) -> int:
         return sum(info.count for info in self.manifest.values())
+
+
+_SUFFIX = ".jsonl.gz"
+_INFO_TYPES: dict[str, type | tuple[type, ...]] = {
+    "id": str, "path": str, "checksum": str, "format": str, "count": int,
+    "imported_at": (int, float)}
+"""A manifest entry's fields and their types (a bool is no count)."""
+
+
+def _manifest_from_json(text: str) -> dict[str, SourceInfo]:
+    """The manifest's entries; ``ValueError`` for anything but a manifest as written."""
+    raw = json.loads(text)
+    sources = raw.get("sources") if isinstance(raw, dict) else None
+    if not isinstance(sources, dict):
+        raise ValueError("no \"sources\" object")
+    manifest = {}
+    for sid, info in sources.items():
+        if not isinstance(info, dict) or any(
+                not isinstance(info.get(key), kind) or isinstance(info[key], bool)
+                for key, kind in _INFO_TYPES.items()):
+            raise ValueError(f"the entry of {sid!r} is not a source's")
+        manifest[sid] = SourceInfo(**{key: info[key] for key in _INFO_TYPES})
+    return manifest
+
+
+def _paper(line: bytes) -> Paper:
+    """A stored line as a Paper: ``ValueError`` / ``TypeError`` if it is not one."""
+    record = json.loads(line)
+    if not isinstance(record, dict) or not all(
+            isinstance(record.get(key), str) for key in ("id", "title", "abstract")):
+        raise ValueError("not a paper")
+    return Paper.from_dict(record)
+
+
+def _short(message: str, limit: int = 160) -> str:
+    """A message from a parser, on one line and not too long to read."""
+    message = " ".join(message.split())
+    return message if len(message) <= limit else message[: limit - 1] + "…"

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 from frame_log import FrameLog
+from settling import settle_app
 from textual.pilot import Pilot
 
 from paper_tui import config as config_mod
@@ -18,14 +19,6 @@ from paper_tui.tui.app import PaperApp
 
 MakeApp = Callable[..., PaperApp]
 Started = Callable[..., AbstractAsyncContextManager[tuple[PaperApp, Pilot]]]
-
-
-@pytest.fixture(scope="session")
-def bundled_library(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The bundled list imported and indexed once per session (tests get a copy)."""
-    root = tmp_path_factory.mktemp("bundled") / "library"
-    Library.open(root, config=config_mod.defaults()).close()
-    return root
 
 
 @pytest.fixture
@@ -51,16 +44,10 @@ def make_app(bundled_library: Path, library_dir: Path, tmp_path: Path) -> Iterat
         lib.close()
 
 
-async def _settle(pilot: Pilot) -> None:
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
-
 @pytest.fixture
 def settle() -> Callable[[Pilot], object]:
     """``await settle(pilot)``: let pending searches finish and reach the screen."""
-    return _settle
+    return settle_app
 
 
 @pytest.fixture
@@ -76,7 +63,7 @@ def started(make_app: MakeApp) -> Started:
         if logged:
             app = FrameLog(app.library, app.config)
         async with app.run_test(size=size) as pilot:
-            await _settle(pilot)
+            await settle_app(pilot)
             yield app, pilot
 
     return start

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from rich.style import Style
+from settling import settle_app
 from textual.pilot import Pilot
 from textual.strip import Strip
 
@@ -33,18 +34,12 @@ def sample_library(tmp_path: Path) -> Iterator[Library]:
     lib.close()
 
 
-async def _settle(pilot: Pilot) -> None:
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
-
 async def _show(app: PaperApp, pilot: Pilot, paper_id: str) -> ResultsList:
     """Put the cursor on ``paper_id``."""
     results = app.results_screen.results_list
     results.cursor = next(i for i in range(len(results))
                           if results.results.paper(i).id == paper_id)
-    await _settle(pilot)
+    await settle_app(pilot)
     return results
 
 
@@ -76,7 +71,7 @@ async def test_the_results_row_shows_the_source_title_and_a_separate_badge(sampl
     paper = next(p for p in named if p.name == "DMTrack")
     app = PaperApp(sample_library, config_mod.defaults())
     async with app.run_test(size=(140, 40)) as pilot:
-        await _settle(pilot)
+        await settle_app(pilot)
         results = await _show(app, pilot, paper.id)
         row = results.cursor
         other = results.results.paper(row + 1 if row + 1 < len(results) else row - 1)
@@ -100,7 +95,7 @@ async def test_the_abstract_view_header(sample_library):
     bare = next(p for p in papers.values() if not p.abstract)
     app = PaperApp(sample_library, config_mod.defaults())
     async with app.run_test(size=(140, 40)) as pilot:
-        await _settle(pilot)
+        await settle_app(pilot)
         view = app.query_one(AbstractView)
         await _show(app, pilot, named.id)
         lines = view.text.plain.split("\n")
@@ -113,7 +108,7 @@ async def test_the_abstract_view_header(sample_library):
         assert isinstance(badge.style, Style) and badge.style.bgcolor is not None
         for theme in THEMES:  # switched while the paper is shown: the new theme's badge
             app.theme = theme
-            await _settle(pilot)
+            await settle_app(pilot)
             drawn = _style_of(next(line for line in _strips(view) if "Sketched-KONS" in
                                    line.text), "Sketched-KONS")
             wanted = view.get_component_rich_style("abstract--name", partial=True)

@@ -25,7 +25,10 @@ print(f"EXIT={status}", flush=True)
 """
 
 
-def test_a_bug_in_the_app_is_one_line_and_a_crash_log(tmp_path: Path, isolated_home) -> None:
+def test_a_bug_in_the_app_is_one_line_and_a_crash_log(tmp_path: Path, isolated_home,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TMUX_TMPDIR", str(tmp_path))  # a tmux server of this test's own
+    monkeypatch.delenv("TMUX", raising=False)
     (tmp_path / "app.py").write_text(BUGGY_APP)
     session = f"paper-tui-crash-{uuid.uuid4().hex[:8]}"
     state = tmp_path / "state"
@@ -47,7 +50,7 @@ def test_a_bug_in_the_app_is_one_line_and_a_crash_log(tmp_path: Path, isolated_h
             time.sleep(0.1)
         text = out.read_text(errors="replace")
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        subprocess.run(["tmux", "kill-server"], capture_output=True)
     assert "EXIT=70" in text
     assert "Traceback" not in text and "a bug in the sort key" in text
     line = next(x for x in text.splitlines() if "internal error" in x)

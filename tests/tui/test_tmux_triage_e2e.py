@@ -46,13 +46,14 @@ class Tmux:
 
 
     @classmethod
-    def start_paper_tui(cls, tmp_path: Path, library: Path) -> Tmux:
-        """The installed ``paper-tui`` on ``library`` in a new detached 120x40 session."""
+    def start_paper_tui(cls, tmp_path: Path, library: Path, *, after: str = "") -> Tmux:
+        """The installed ``paper-tui`` on ``library`` in a new detached 120x40 session;
+        ``after``: a shell command run once it has exited."""
         env = {**os.environ, "TMUX_TMPDIR": str(tmp_path), "TERM": "xterm-256color"}
         env.pop("TMUX", None)
         tmux = cls(env)
         tmux.run("new-session", "-d", "-s", tmux.name, "-x", "120", "-y", "40",
-                 f"paper-tui --library {library}; sleep 30")
+                 f"paper-tui --library {library}; {after or 'true'}; sleep 30")
         return tmux
 
     def quit_app(self) -> None:

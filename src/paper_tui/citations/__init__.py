@@ -1,6 +1,10 @@
 """Citations of papers, for the CLI (``paper-tui cite``), the app (``c`` / ``C``), the
 exports and the linked ``.bib`` files.
 
+Every style is text for people (and LaTeX): a citation never holds an escape sequence or a
+control character (:mod:`paper_tui.inert`), wherever it goes (a terminal, a file, the
+clipboard); a plain or Markdown reference and a key are one line.
+
 Four styles are built in: ``bibtex`` (the source's own entry when it describes the paper,
 else a generated one), ``plain``, ``markdown`` and ``key``; every style of the CSL styles
 collection (``apa``, ``ieee``, …) or a ``.csl`` file renders through a CSL processor,
@@ -28,6 +32,7 @@ from paper_tui.citations.names import Name, author_names, split_name
 from paper_tui.citations.readable import markdown, plain
 from paper_tui.citations.source_entry import source_entry
 from paper_tui.errors import StyleError
+from paper_tui.inert import inert_paper, inert_text
 from paper_tui.model import Paper
 from paper_tui.vocabulary import CITATION_STYLES as STYLES
 
@@ -74,13 +79,16 @@ def render(papers: Sequence[Paper], style: str, *, given: Mapping[str, str] | No
     batch = unique_papers(papers)
     keys = citation_keys(batch, given)
     if style in STYLES:
-        return Cited(_built_in(batch, keys, style, in_text), "", keys)
+        # each paper is made inert before it is cited; this holds whatever the LaTeX
+        # renderer made of it
+        return Cited(inert_text(_built_in(batch, keys, style, in_text)), "", keys)
     from paper_tui.citations import csl
     from paper_tui.citations.styles import resolve
 
     resolved = resolve(style)
-    rendered = csl.render(resolved, [csl_item(p, keys[p.id]) for p in batch], in_text=in_text)
-    return Cited(rendered.text, rendered.html, keys)
+    items = [csl_item(inert_paper(p), keys[p.id]) for p in batch]
+    rendered = csl.render(resolved, items, in_text=in_text)
+    return Cited(inert_text(rendered.text), inert_text(rendered.html), keys)
 
 
 def _built_in(batch: list[Paper], keys: Mapping[str, str], style: str, in_text: bool) -> str:

@@ -7,6 +7,7 @@ from paper_tui.citations.keys import citation_key
 from paper_tui.citations.latex import bibtex_name, bibtex_title, latex_escape
 from paper_tui.citations.names import author_names
 from paper_tui.citations.source_entry import source_entry
+from paper_tui.inert import inert_paper
 from paper_tui.model import Paper
 from paper_tui.venues import proceedings
 
@@ -49,6 +50,7 @@ def _generated_bibtex(paper: Paper, key: str) -> str:
 
 def bibtex(paper: Paper, key: str | None = None) -> str:
     """One BibTeX entry: the source's own when it fits (re-keyed if ``key`` differs)."""
+    paper = inert_paper(paper)
     entry = source_entry(paper)
     if entry is not None:
         if key is None or key == entry.key:

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from paper_tui import display
 from paper_tui.citations.names import split_name
 from paper_tui.citations.source_entry import source_entry
+from paper_tui.inert import inert_paper
 from paper_tui.model import Paper, slug
 
 _STOPWORDS = {"a", "an", "the", "on", "of", "in", "for", "to", "towards", "toward", "with",
@@ -37,6 +38,7 @@ def citation_key(paper: Paper) -> str:
     (``vaswani2017attention``), or ``nameYYYY`` from the short name when there are no
     authors (``l2eap2026``), or ``anonYYYYfirstword`` when there is neither.
     """
+    paper = inert_paper(paper)
     entry = source_entry(paper)
     if entry is not None:
         return entry.key

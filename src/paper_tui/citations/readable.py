@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 
 from paper_tui import display
+from paper_tui.inert import inert_paper
 from paper_tui.model import Paper
 from paper_tui.venues import display_venue, proceedings
 
@@ -35,6 +36,7 @@ def _sentence(text: str) -> str:
 
 def plain(paper: Paper) -> str:
     """``Authors. Year. Title. In Proceedings (Venue Year). URL`` on one line."""
+    paper = inert_paper(paper)
     title = paper.display_title or display.plain(paper.title)
     parts = []
     if paper.authors:
@@ -58,6 +60,7 @@ _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>])")
 
 def markdown(paper: Paper) -> str:
     """``[Title](url) — Authors. *Venue* Year.``"""
+    paper = inert_paper(paper)
     title = _MD_SPECIAL.sub(r"\\\1", paper.display_title or display.plain(paper.title))
     if paper.url:
         url = paper.url if not re.search(r"[\s()<>]", paper.url) else f"<{paper.url}>"

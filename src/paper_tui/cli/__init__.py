@@ -16,7 +16,9 @@ from pathlib import Path
 
 from paper_tui import __version__
 from paper_tui.cli.arguments import Parser, path
+from paper_tui.cli.streams import OutputError, flush_output, inert_stdio, output_failed
 from paper_tui.errors import PaperTuiError
+from paper_tui.inert import inert_line
 
 COMMANDS = {
     **dict.fromkeys(("import", "list", "search", "show"), "papers"),
@@ -26,6 +28,7 @@ COMMANDS = {
     "recommend": "recommend",
     "config": "settings",
     **dict.fromkeys(("sync", "merge-driver"), "team"),
+    **dict.fromkeys(("completion", "__complete"), "completion"),
 }
 """Each sub-command and the module of this package that registers it."""
 COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))
@@ -47,7 +50,8 @@ def build_parser(commands: Iterable[str] | None = None) -> argparse.ArgumentPars
                         help="library directory (default: $PAPER_TUI_HOME or the user data dir)")
     parser.add_argument("--config", metavar="FILE", type=Path,
                         help="config file overriding the user's config key by key")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND",
+                                help="what to do (none: open the app)")
     names = COMMAND_MODULES if commands is None else dict.fromkeys(COMMANDS[c] for c in commands)
     for name in names:
         importlib.import_module(f"paper_tui.cli.{name}").register(sub)
@@ -92,35 +96,54 @@ def split_open_paths(argv: list[str], commands: frozenset[str]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The command's exit status: 0, 1 for an error the user can fix (one line on stderr),
-    70 for a bug (one line, the traceback in a crash log)."""
+    """The command's exit status: 0, 1 for an error the user can fix (one line on stderr)
+    or output that could not be written, 70 for a bug (one line, the traceback in a crash
+    log). What it prints is inert (``cli/streams.py``)."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    try:
-        return _main(argv)
-    except PaperTuiError as exc:  # e.g. a library directory that cannot be made
-        print(f"paper-tui: {exc}", file=sys.stderr)
-        return 1
-    except Exception as exc:  # a bug: never a traceback on the user's screen
-        from paper_tui.crash import INTERNAL_ERROR, internal_error_line, write_crash_log
+    with inert_stdio():
+        try:
+            try:
+                status = _main(argv)
+            finally:
+                flush_output()
+            return status
+        except OutputError as failure:  # a closed pipe, a full disk
+            return output_failed(failure)
+        except PaperTuiError as exc:  # e.g. a library directory that cannot be made
+            return _error_line(f"paper-tui: {inert_line(str(exc))}", 1)
+        except Exception as exc:  # a bug: never a traceback on the user's screen
+            from paper_tui.crash import INTERNAL_ERROR, internal_error_line, write_crash_log
 
-        log = write_crash_log(exc, ["paper-tui", *argv])
-        print(internal_error_line(exc, log), file=sys.stderr)
-        return INTERNAL_ERROR
+            log = write_crash_log(exc, ["paper-tui", *argv])
+            return _error_line(inert_line(internal_error_line(exc, log)), INTERNAL_ERROR)
+
+
+def _error_line(line: str, status: int) -> int:
+    """Print ``line`` on stderr and return ``status`` (output that fails meanwhile is
+    one line, or silence, as any other)."""
+    try:
+        print(line, file=sys.stderr)
+        flush_output()
+    except OutputError as failure:
+        output_failed(failure)
+    return status
 
 
 def _main(argv: list[str]) -> int:
     argv, open_paths = split_open_paths(argv, frozenset(COMMANDS))
     args = build_parser(commands_needed(argv)).parse_args(argv)
-    from paper_tui.library.context import Context  # after parsing (--help, errors)
+    from paper_tui.cli.terminal import progress_printer, warn  # after parsing (--help, errors)
+    from paper_tui.library.context import Context
 
-    ctx = Context(library_dir=args.library, config_file=args.config)
+    ctx = Context(library_dir=args.library, config_file=args.config,
+                  progress=progress_printer, warn=warn)
     try:
         status = _run(args, ctx, open_paths)
     finally:
         try:
             ctx.close()
         except PaperTuiError as exc:  # the last save failed: the command did not work
-            print(f"paper-tui: {exc}", file=sys.stderr)
+            print(f"paper-tui: {inert_line(str(exc))}", file=sys.stderr)
             status = 1
     return status
 
@@ -128,17 +151,14 @@ def _main(argv: list[str]) -> int:
 def _run(args: argparse.Namespace, ctx, open_paths: list[Path]) -> int:
     try:
         for problem in ctx.config.problems:
-            print(f"paper-tui: {problem}", file=sys.stderr)
+            print(f"paper-tui: {inert_line(problem)}", file=sys.stderr)
         if args.command is None:
             from paper_tui.tui import run  # lazy: CLI commands never import textual
 
             return run(ctx, import_paths=open_paths)
         return int(args.handler(args, ctx) or 0)
     except PaperTuiError as exc:
-        print(f"paper-tui: {exc}", file=sys.stderr)
+        print(f"paper-tui: {inert_line(str(exc))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:  # `paper-tui list | head`
-        sys.stderr.close()
-        return 0

@@ -17,7 +17,9 @@ from pathlib import Path
 
 from paper_tui import atomic, export
 from paper_tui.cli.output import line, print_json
+from paper_tui.cli.terminal import warn
 from paper_tui.errors import StoreError
+from paper_tui.inert import inert_line
 from paper_tui.library import Library, ReadingList
 from paper_tui.library.context import Context
 from paper_tui.surrogates import escape_surrogates
@@ -27,84 +29,96 @@ from paper_tui.vocabulary import STATUSES, count, mark_words
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("tag", help="add tags to a paper")
     p.add_argument("id", metavar="ID", help="a paper id or a unique prefix of one")
-    p.add_argument("tags", nargs="+", metavar="TAG")
+    p.add_argument("tags", nargs="+", metavar="TAG",
+                   help="a tag to add (quote one with spaces: \"to cite\")")
     p.set_defaults(handler=cmd_tag)
 
     p = sub.add_parser("untag", help="remove tags from a paper")
-    p.add_argument("id", metavar="ID")
-    p.add_argument("tags", nargs="+", metavar="TAG")
+    p.add_argument("id", metavar="ID", help="a paper id or a unique prefix of one")
+    p.add_argument("tags", nargs="+", metavar="TAG", help="a tag to remove (any case)")
     p.set_defaults(handler=cmd_untag)
 
     p = sub.add_parser("status", help="set the triage status of papers")
-    p.add_argument("ids", nargs="+", metavar="ID")
-    p.add_argument("status", choices=STATUSES)
+    p.add_argument("ids", nargs="+", metavar="ID", help="paper ids or unique prefixes of them")
+    p.add_argument("status", choices=STATUSES, metavar="STATUS",
+                   help="new, to-read, read or skipped")
     p.set_defaults(handler=cmd_status)
 
     for name, starred in (("star", True), ("unstar", False)):
         p = sub.add_parser(name, help=f"{name} papers")
-        p.add_argument("ids", nargs="+", metavar="ID")
+        p.add_argument("ids", nargs="+", metavar="ID", help="paper ids or unique prefixes of them")
         p.set_defaults(handler=cmd_star, starred=starred)
 
     p = sub.add_parser("note", help="set, extend or edit ($EDITOR) a paper's note")
-    p.add_argument("id", metavar="ID")
+    p.add_argument("id", metavar="ID", help="a paper id or a unique prefix of one")
     how = p.add_mutually_exclusive_group()
     how.add_argument("--set", metavar="TEXT", help="replace the note (\"\" clears it)")
     how.add_argument("--append", metavar="TEXT", help="add a line to the note")
     p.set_defaults(handler=cmd_note)
 
     p = sub.add_parser("lists", help="reading lists: all of them, or show/add/remove/…")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true",
+                   help="print a JSON array of the lists: name, description, count, ids")
     p.set_defaults(handler=cmd_lists)
-    verbs = p.add_subparsers(dest="verb", metavar="VERB")
+    verbs = p.add_subparsers(dest="verb", metavar="VERB",
+                             help="what to do with a list (none: list them all)")
+    a_list = {"metavar": "LIST", "help": "a reading list's name (any case)"}
     q = verbs.add_parser("show", help="the papers of a list, in order")
-    q.add_argument("name")
-    q.add_argument("--json", action="store_true")
+    q.add_argument("name", **a_list)
+    q.add_argument("--json", action="store_true",
+                   help="print a JSON object: name, description, ids in order")
     q = verbs.add_parser("create", help="create a list")
-    q.add_argument("name")
-    q.add_argument("--description", "-d", default="")
+    q.add_argument("name", metavar="NAME", help="the new list's name")
+    q.add_argument("--description", "-d", default="", metavar="TEXT",
+                   help="what the list is for")
     q = verbs.add_parser("add", help="add papers to a list (creating it if needed)")
-    q.add_argument("name")
-    q.add_argument("ids", nargs="+", metavar="ID")
+    q.add_argument("name", **a_list)
+    q.add_argument("ids", nargs="+", metavar="ID", help="paper ids or unique prefixes of them")
     q = verbs.add_parser("remove", help="remove papers from a list")
-    q.add_argument("name")
-    q.add_argument("ids", nargs="+", metavar="ID")
+    q.add_argument("name", **a_list)
+    q.add_argument("ids", nargs="+", metavar="ID", help="paper ids or unique prefixes of them")
     q = verbs.add_parser("rename", help="rename a list")
-    q.add_argument("name")
-    q.add_argument("new_name")
+    q.add_argument("name", **a_list)
+    q.add_argument("new_name", metavar="NEW_NAME", help="the list's new name")
     q = verbs.add_parser("delete", help="delete a list (its papers stay in the library)")
-    q.add_argument("name")
+    q.add_argument("name", **a_list)
     q = verbs.add_parser("describe", help="set a list's description")
-    q.add_argument("name")
-    q.add_argument("text")
+    q.add_argument("name", **a_list)
+    q.add_argument("text", metavar="TEXT", help="the new description (\"\" clears it)")
     q = verbs.add_parser("move", help="move a paper to a position (1 = first) in a list")
-    q.add_argument("name")
-    q.add_argument("id", metavar="ID")
-    q.add_argument("position", type=int)
+    q.add_argument("name", **a_list)
+    q.add_argument("id", metavar="ID", help="a paper id or a unique prefix of one")
+    q.add_argument("position", type=int, metavar="POS",
+                   help="its new position: 1 is first, past the end is last")
     q = verbs.add_parser(
-        "bib", help="keep a .bib file up to date with a list (no NAME: every link)",
+        "bib", help="keep a .bib file up to date with a list (no LIST: every link)",
         description="Link a reading list to a .bib file: paper-tui rewrites it (atomically, "
                     "entries by key, keys that never change) whenever the list changes, from "
                     "the app, a command or a sync. Without arguments: every link.")
-    q.add_argument("name", nargs="?")
-    q.add_argument("file", nargs="?", type=Path)
+    q.add_argument("name", nargs="?", metavar="LIST",
+                   help="a reading list's name (any case); alone: the file it keeps")
+    q.add_argument("file", nargs="?", type=Path, metavar="FILE",
+                   help="the .bib file to keep up to date (created or replaced now)")
     q.add_argument("--unlink", action="store_true",
                    help="stop keeping the list's file up to date (the file stays)")
 
     p = sub.add_parser("export", help="export a reading list or a query's results")
     which = p.add_mutually_exclusive_group(required=True)
-    which.add_argument("--list", metavar="NAME", help="a reading list")
+    which.add_argument("--list", metavar="LIST", help="a reading list, in its order")
     which.add_argument("--query", metavar="Q", help="a search query (\"\" for every paper)")
-    p.add_argument("--format", "-f", choices=export.FORMATS, default="markdown")
+    p.add_argument("--format", "-f", choices=export.FORMATS, default="markdown",
+                   help="the file format (default: markdown)")
     p.add_argument("--output", "-o", metavar="FILE", type=Path,
                    help="write to FILE (atomically) instead of stdout")
     p.set_defaults(handler=cmd_export)
 
     p = sub.add_parser("tags", help="every tag with the number of papers carrying it")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print a JSON object: tag -> count")
     p.set_defaults(handler=cmd_tags)
 
     p = sub.add_parser("orphans", help="annotated or listed ids no longer in the library")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true",
+                   help="print a JSON array: each id with its annotations and lists")
     p.set_defaults(handler=cmd_orphans)
 
 
@@ -112,7 +126,7 @@ def _done(lib: Library, ids: list[str]) -> int:
     """Wait for the change to be on disk, then say what each paper now carries."""
     lib.flush()
     for paper_id in ids:
-        print("  ".join([paper_id, *mark_words(lib.annotation(paper_id))]))
+        print(inert_line("  ".join([paper_id, *mark_words(lib.annotation(paper_id))])))
     return 0
 
 
@@ -206,7 +220,8 @@ def cmd_lists(args: argparse.Namespace, ctx: Context) -> int:
             print("no reading lists yet: paper-tui lists create NAME", file=sys.stderr)
         for rl in [] if args.json else everything:
             about = rl.description.split("\n", 1)[0]
-            print(f"{rl.name}  ({count(len(rl.ids), 'paper')})" + (f"  {about}" if about else ""))
+            print(inert_line(f"{rl.name}  ({count(len(rl.ids), 'paper')})"
+                             + (f"  {about}" if about else "")))
         return 0
     if verb == "show":
         return _show_list(lib, args.name, args.json)
@@ -294,7 +309,7 @@ def _show_list(lib: Library, name: str, as_json: bool) -> int:
     if as_json:
         print_json({"name": rl.name, "description": rl.description, "ids": list(rl.ids)})
         return 0
-    print(f"{rl.name}  ({count(len(rl.ids), 'paper')})")
+    print(inert_line(f"{rl.name}  ({count(len(rl.ids), 'paper')})"))
     if rl.description:
         print(rl.description)
     for number, paper_id in enumerate(rl.ids, 1):
@@ -312,8 +327,7 @@ def cmd_export(args: argparse.Namespace, ctx: Context) -> int:
         for paper_id in rl.ids:
             paper = lib.lookup(paper_id)
             if paper is None:
-                print(f"paper-tui: {paper_id} is in “{rl.name}” but not in the library; "
-                      "left out", file=sys.stderr)
+                warn(f"{paper_id} is in “{rl.name}” but not in the library; left out")
             else:
                 papers.append(paper)
         title, description = rl.name, rl.description
@@ -339,7 +353,7 @@ def cmd_tags(args: argparse.Namespace, ctx: Context) -> int:
         print_json(counts)
         return 0
     for tag, n in counts.items():
-        print(f"{n:>6}  {tag}")
+        print(f"{n:>6}  {inert_line(tag)}")
     if not counts:
         print("no tags yet: paper-tui tag ID TAG", file=sys.stderr)
     return 0
@@ -353,7 +367,7 @@ def cmd_orphans(args: argparse.Namespace, ctx: Context) -> int:
         return 0
     for pid in orphans:
         detail = lib.detail(pid)
-        print("  ".join([pid, *mark_words(detail.annotation, detail.lists)]))
+        print(inert_line("  ".join([pid, *mark_words(detail.annotation, detail.lists)])))
     print(f"{count(len(orphans), 'annotated or listed id')} "
           "not in the library (kept; they come back with their papers)", file=sys.stderr)
     return 0

@@ -1,4 +1,8 @@
-"""Printing papers: one line each for people, JSON objects for scripts."""
+"""Printing papers: one line each for people, JSON objects for scripts.
+
+A row for people is one line whatever its fields hold (:func:`paper_tui.inert.inert_line`);
+JSON keeps the data as it is, every control character written as an escape.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +10,10 @@ import json
 import sys
 from typing import Any
 
+from paper_tui.inert import escape_in_strings, inert_line
 from paper_tui.library import Library
 from paper_tui.model import Paper
+from paper_tui.surrogates import json_escape_surrogates
 
 _INTERNAL = {"title_emphasis", "abstract_emphasis"}
 
@@ -21,8 +27,10 @@ def record(lib: Library, paper: Paper, **extra: Any) -> dict[str, Any]:
 
 
 def print_json(data: Any) -> None:
-    json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
+    """``data`` as JSON: verbatim, with no raw control character (one write, not one a
+    token: the standard output is a Python-level stream while a command runs)."""
+    text = json.dumps(data, ensure_ascii=False, indent=2)
+    sys.stdout.write(json_escape_surrogates(escape_in_strings(text)) + "\n")
 
 
 def line(paper: Paper) -> str:
@@ -30,4 +38,4 @@ def line(paper: Paper) -> str:
     abstract follows as ``name: NAME``, never glued into the title."""
     where = " ".join(x for x in (paper.venue, str(paper.year or "")) if x)
     out = f"{paper.id}  {paper.display_title or paper.title}  [{where}]"
-    return f"{out}  name: {paper.badge}" if paper.badge else out
+    return inert_line(f"{out}  name: {paper.badge}" if paper.badge else out)

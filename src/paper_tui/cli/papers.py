@@ -9,16 +9,20 @@ import textwrap
 
 from paper_tui.cli.arguments import path
 from paper_tui.cli.output import line, print_json, record
+from paper_tui.cli.terminal import progress_printer, warn
 from paper_tui.errors import QueryError
+from paper_tui.inert import inert_line, inert_text
 from paper_tui.library import SORTS
-from paper_tui.library.context import Context, progress_printer
+from paper_tui.library.context import Context
 from paper_tui.model import DERIVED_TITLE, NO_ABSTRACT
 from paper_tui.vocabulary import count, member_marks
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("import", help="import paper lists (files or directories)")
-    p.add_argument("paths", nargs="+", metavar="PATH", type=path)
+    p.add_argument("paths", nargs="+", metavar="PATH", type=path,
+                   help="a paper list file (.json, .jsonl, .bib, .csv, .ris, .xml, .txt, …; "
+                        ".gz too) or a directory of them")
     p.add_argument("--force", action="store_true", help="re-read files even when unchanged")
     p.add_argument("--venue", metavar="NAME", default="",
                    help="the venue of papers whose file does not name one (CSV, RIS, CSL-JSON)")
@@ -27,16 +31,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=cmd_import)
 
     p = sub.add_parser("list", help="list every paper in the library")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true",
+                   help="print a JSON array of the papers, with your annotations")
     p.set_defaults(handler=cmd_list)
 
     p = sub.add_parser("search", help="search the library")
-    p.add_argument("query", nargs="?", default="")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--limit", type=int, default=20)
+    p.add_argument("query", nargs="?", default="", metavar="QUERY",
+                   help="words, \"a phrase\", OR, NOT, field:value (title:, author:, year:, "
+                        "tag:, status:, …); none: every paper")
+    p.add_argument("--json", action="store_true",
+                   help="print a JSON array of the hits, with score, highlights and your "
+                        "annotations")
+    p.add_argument("--limit", type=int, default=20, metavar="N",
+                   help="print at most N papers (default: 20)")
     p.add_argument("--sort", choices=SORTS, default="relevance",
                    help="relevance (default: papers with all the words first), newest year, "
-                        "or title")
+                        "title, or for-you (what you kept and skipped)")
     p.add_argument("--all-versions", action="store_true",
                    help="list every version of a paper from two sources (arXiv and the "
                         "proceedings), not only the fullest")
@@ -46,7 +56,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("show", help="show one paper")
     p.add_argument("id", metavar="ID", help="a paper id or a unique prefix of one")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true",
+                   help="print a JSON object: the paper, your annotations and the team's")
     p.set_defaults(handler=cmd_show)
 
 
@@ -63,11 +74,11 @@ def cmd_import(args: argparse.Namespace, ctx: Context) -> int:
     report = lib.import_paths(args.paths, progress=progress_printer(), force=args.force,
                               hints=Hints(args.venue.strip(), args.year))
     for notice in report.notices:
-        print(f"paper-tui: {notice}", file=sys.stderr)
+        warn(str(notice))
     for skipped in report.skipped:
-        print(f"paper-tui: skipped {skipped}", file=sys.stderr)
+        warn(f"skipped {skipped}")
     for error in report.errors:
-        print(f"paper-tui: {error}", file=sys.stderr)
+        warn(str(error))
     print(f"{count(report.papers, 'paper')} from {len(report.sources)} file(s): "
           f"{report.added:,} new, {report.unchanged:,} already in the library"
           + (f", {report.updated:,} updated" if report.updated else "")
@@ -111,43 +122,46 @@ def cmd_search(args: argparse.Namespace, ctx: Context) -> int:
         return 0
     for hit in hits:
         print(line(hit.paper))
-    print(f"{total:,} hits" + (f"; did you mean: {suggestion}" if suggestion else ""),
-          file=sys.stderr)
+    print(f"{total:,} hits" + (f"; did you mean: {inert_line(suggestion)}" if suggestion
+                               else ""), file=sys.stderr)
     return 0
 
 
 def cmd_show(args: argparse.Namespace, ctx: Context) -> int:
     lib = ctx.library
     paper = lib.paper(args.id)
-    lib.reload_team()
-    detail = lib.detail(paper.id, team=True)
+    detail = lib.detail(paper.id, team=True, fresh=True)
+    for problem in lib.team_problems():
+        warn(problem)
     if args.json:
         print_json(record(lib, paper, team={m.name: m.as_json() for m in detail.team}))
         return 0
-    print(paper.display_title)
+    # one line each, whatever a field holds; the abstract and the note keep their lines
+    print(inert_line(paper.display_title))
     if paper.title_generated:
         print(DERIVED_TITLE)
     if paper.name:
-        print(f"Name:    {paper.name}")
+        print(inert_line(f"Name:    {paper.name}"))
     if paper.authors:
-        print(f"Authors: {', '.join(paper.authors)}")
-    print(f"Venue:   {paper.venue} {paper.year or ''}".rstrip())
-    print(f"Id:      {paper.id}")
+        print(inert_line(f"Authors: {', '.join(paper.authors)}"))
+    print(inert_line(f"Venue:   {paper.venue} {paper.year or ''}".rstrip()))
+    print(inert_line(f"Id:      {paper.id}"))
     for label, value in (("URL", paper.url), ("PDF", paper.pdf)):
         if value:
-            print(f"{label + ':':<8} {value}")
+            print(inert_line(f"{label + ':':<8} {value}"))
     if paper.truncated:
         print("(the abstract is cut at the start in the source list)")
     print(f"Status:  {detail.status}" + ("  ★ starred" if detail.starred else ""))
     for label, values in (("Tags", detail.tags), ("Lists", detail.lists)):
         if values:
-            print(f"{label + ':':<8} {', '.join(values)}")
+            print(inert_line(f"{label + ':':<8} {', '.join(values)}"))
     for member in detail.team:
-        print(f"{'Team:':<8} {member.name}: {member_marks(member)}")
+        print(inert_line(f"{'Team:':<8} {member.name}: {member_marks(member)}"))
     print()
-    print(textwrap.fill(paper.display_abstract, width=88) if paper.abstract
+    # inert before it is laid out: a line break left in it would undo the wrapping
+    print(textwrap.fill(inert_line(paper.display_abstract), width=88) if paper.abstract
           else NO_ABSTRACT)
     if detail.note:
         print("\nNote:")
-        print(textwrap.indent(detail.note, "  "))
+        print(textwrap.indent(inert_text(detail.note), "  "))
     return 0

@@ -6,15 +6,19 @@ import argparse
 import sys
 
 from paper_tui.cli.output import line, print_json, record
+from paper_tui.inert import inert_line
 from paper_tui.library.context import Context
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("recommend", help="new papers ranked by what you kept and skipped")
-    p.add_argument("query", nargs="?", default="",
+    p.add_argument("query", nargs="?", default="", metavar="QUERY",
                    help="only papers matching this query (e.g. 'venue:neurips year:2026')")
-    p.add_argument("--limit", type=int, default=20)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--limit", type=int, default=20, metavar="N",
+                   help="print at most N papers (default: 20)")
+    p.add_argument("--json", action="store_true",
+                   help="print a JSON array of the papers, each with its score (and --explain's "
+                        "words)")
     p.add_argument("--explain", action="store_true",
                    help="show the words and authors that pushed each paper up and down")
     p.set_defaults(handler=cmd_recommend)
@@ -45,7 +49,8 @@ def cmd_recommend(args: argparse.Namespace, ctx: Context) -> int:
         for item in found.items:
             print(line(item.paper))
             if args.explain:
-                print(f"    {item.score:+.2f}  {found.explain(item.paper.id).text()}")
+                print(f"    {item.score:+.2f}  "
+                      + inert_line(found.explain(item.paper.id).text()))
     print(f"{len(found.items):,} of {found.candidates:,} new papers, learned from "
           f"{found.learned_from.text()}", file=sys.stderr)
     return 0

@@ -11,7 +11,8 @@ from paper_tui.library.context import Context
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("config", help="show the config files in force and the library directory")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true",
+                   help="print a JSON object of the same paths")
     p.set_defaults(handler=cmd_config)
 
 

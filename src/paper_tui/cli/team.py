@@ -6,11 +6,10 @@ import argparse
 import sys
 
 from paper_tui.cli.arguments import path
+from paper_tui.cli.streams import write_control
+from paper_tui.inert import inert_line
 from paper_tui.library.context import Context
-
-STEP = "step: "
-LISTED = "papers or lists came in"
-"""What ``sync --steps`` says (the app reads it)."""
+from paper_tui.team.steps import LISTED, step_line
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -30,8 +29,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     # Called by git (configured in the team repo), not by people: no help line.
     p = sub.add_parser("merge-driver")
-    for name in ("base", "ours", "theirs", "path"):
-        p.add_argument(name, type=path)
+    for name, what in (("base", "the common ancestor's version of the file"),
+                       ("ours", "our version, which the merge replaces"),
+                       ("theirs", "their version"),
+                       ("path", "the file's path in the team repo")):
+        p.add_argument(name, type=path, help=what)
     p.set_defaults(handler=cmd_merge_driver)
 
 
@@ -39,20 +41,21 @@ def cmd_sync(args: argparse.Namespace, ctx: Context) -> int:
     show = None
     if args.steps:
         def show(message: str) -> None:
-            print(f"{STEP}{message}", file=sys.stderr, flush=True)
+            print(step_line(message), file=sys.stderr, flush=True)
     elif sys.stderr.isatty():
         def show(message: str) -> None:
-            sys.stderr.write(f"\r\x1b[Ksync: {message}")
+            write_control(sys.stderr, "\r\x1b[K")  # the line drawn again: the CLI's own
+            sys.stderr.write(f"sync: {inert_line(message)}")
             sys.stderr.flush()
 
     report = ctx.library.sync_team(remote=args.remote, name=args.name, progress=show)
     if show is not None:
-        sys.stderr.write("\r\x1b[K")
+        write_control(sys.stderr, "\r\x1b[K")
     for note in report.notes:
         print(f"paper-tui: {note}", file=sys.stderr)
     print(report.summary())
     if args.steps and (report.sources_in or report.lists_from):
-        print(f"{STEP}{LISTED}", file=sys.stderr, flush=True)
+        print(step_line(LISTED), file=sys.stderr, flush=True)
     return 0
 
 

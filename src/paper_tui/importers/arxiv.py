@@ -17,17 +17,18 @@ from pathlib import Path
 from paper_tui.errors import SourceError
 from paper_tui.importers.common import (
     NO_HINTS,
+    FieldError,
     Hints,
     make_paper,
     parse_year,
     read_data,
     split_authors,
+    xml_encoding,
 )
 from paper_tui.model import Paper
 
 FORMAT = "arxiv"
 EXTENSIONS = (".atom", ".xml")
-STABLE_IDS = True  # an id outlives a change of text: a re-import replaces the paper
 VENUE = "arXiv"
 SITE = "https://arxiv.org"
 _ATOM = "{http://www.w3.org/2005/Atom}"
@@ -76,16 +77,31 @@ def _entry(entry: ET.Element, source: str, hints: Hints) -> tuple[str, int, Pape
 def _entries(path: Path) -> Iterator[ET.Element | SourceError]:
     """Each ``<entry>`` as it is parsed; a broken feed ends with an error naming its line
     (the entries before it are kept)."""
-    parser = ET.XMLPullParser(events=("start", "end"))
+    data = read_data(path)
+    xml_encoding(path, data)  # the parser reads the declaration itself; this refuses odd ones
+    parser: ET.XMLPullParser[ET.Element] = ET.XMLPullParser(events=("start", "end"))
+    error = None
     try:
-        parser.feed(read_data(path))
+        parser.feed(data)
         parser.close()
-    except ET.ParseError as exc:
-        error = SourceError(path, f"invalid XML: {exc}", line=exc.position[0])
-    else:
-        error = None
+    except ET.ParseError as exc:  # (a syntax error mid-file is raised by read_events)
+        error = _invalid(path, exc)
+    except ValueError as exc:  # pyexpat: "multi-byte encodings are not supported"
+        raise SourceError(path, f"cannot read the encoding the XML declaration names ({exc})",
+                          line=1) from None
+    events = parser.read_events()
     first = True
-    for event, element in parser.read_events():
+    while True:
+        try:
+            found = next(events)
+        except StopIteration:
+            break
+        except ET.ParseError as exc:
+            error = _invalid(path, exc)
+            break
+        event, element = found[0], found[-1]
+        if not isinstance(element, ET.Element):  # (only "start" and "end" are asked for)
+            continue
         if first and event == "start" and element.tag != f"{_ATOM}feed":
             raise SourceError(path, "not an Atom feed (expected <feed>)", line=1)
         first = False
@@ -95,13 +111,22 @@ def _entries(path: Path) -> Iterator[ET.Element | SourceError]:
         yield error
 
 
+def _invalid(path: Path, exc: ET.ParseError) -> SourceError:
+    line, column = exc.position
+    message = str(exc).split(":", 1)[0]  # "undefined entity: line 3, column 5"
+    return SourceError(path, f"invalid XML: {message} (column {column})", line=line)
+
+
 def read(path: Path, source: str, hints: Hints = NO_HINTS) -> Iterator[Paper | SourceError]:
     newest: dict[str, tuple[int, Paper]] = {}
     for number, entry in enumerate(_entries(path), 1):
         if isinstance(entry, SourceError):
             yield entry
             continue
-        found = _entry(entry, source, hints)
+        try:
+            found = _entry(entry, source, hints)
+        except FieldError as exc:
+            found = str(exc)
         if isinstance(found, str):
             yield SourceError(path, found, record=number)
             continue

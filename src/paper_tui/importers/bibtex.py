@@ -13,6 +13,7 @@ from bibtexparser.bwriter import BibTexWriter
 from paper_tui.errors import SourceError
 from paper_tui.importers.common import (
     NO_HINTS,
+    FieldError,
     Hints,
     make_paper,
     parse_year,
@@ -59,9 +60,15 @@ def read(path: Path, source: str, hints: Hints = NO_HINTS) -> Iterator[Paper | S
         url = entry.get("url", "")
         if not url and entry.get("doi"):
             url = "https://doi.org/" + entry["doi"]
-        yield make_paper(
-            source=source, title=title, abstract=abstract, authors=authors,
-            venue=entry.get("booktitle") or entry.get("journal") or hints.venue,
-            year=parse_year(entry.get("year")) or hints.year, url=url, pdf=entry.get("pdf", ""),
-            keywords=split_keywords(entry.get("keywords")), bibtex=_entry_text(entry),
-        )
+        try:
+            paper = make_paper(
+                source=source, title=title, abstract=abstract, authors=authors,
+                venue=entry.get("booktitle") or entry.get("journal") or hints.venue,
+                year=parse_year(entry.get("year")) or hints.year, url=url,
+                pdf=entry.get("pdf", ""), keywords=split_keywords(entry.get("keywords")),
+                bibtex=_entry_text(entry),
+            )
+        except FieldError as exc:
+            yield SourceError(path, f"entry {key!r}: {exc}", record=number)
+            continue
+        yield paper

@@ -10,20 +10,15 @@ from pathlib import Path
 from typing import Any
 
 from paper_tui.errors import SourceError
-from paper_tui.importers.common import (
-    NO_HINTS,
-    Hints,
-    make_paper,
-    parse_year,
-    read_json,
-    split_keywords,
-)
+from paper_tui.importers import fields
+from paper_tui.importers.common import NO_HINTS, FieldError, Hints, make_paper, read_json
 from paper_tui.model import Paper
 from paper_tui.venues import proceedings
 
 FORMAT = "csl-json"
 EXTENSIONS = (".json", ".csljson")
 _CUES = ('"issued"', '"container-title"', '"family"', '"literal"', '"date-parts"')
+_NAME_PARTS = ("given", "dropping-particle", "non-dropping-particle", "family", "suffix")
 
 
 def sniff(head: str) -> bool:
@@ -33,15 +28,14 @@ def sniff(head: str) -> bool:
 def name(person: Any) -> str:
     """``{"family": "Doe", "given": "John"}`` -> ``John Doe``; ``literal`` as it is."""
     if isinstance(person, str):
-        return person.strip()
+        return fields.text(person, "author").strip()
     if not isinstance(person, dict):
-        return ""
-    if person.get("literal"):
-        return str(person["literal"]).strip()
-    parts = (person.get("given"), person.get("dropping-particle"),
-             person.get("non-dropping-particle"), person.get("family"),
-             person.get("suffix"))
-    return " ".join(str(p).strip() for p in parts if p and str(p).strip())
+        raise FieldError("author holds an entry that is neither a name nor a name object")
+    literal = fields.text(person.get("literal"), "author literal")
+    if literal:
+        return literal.strip()
+    parts = (fields.text(person.get(key), f"author {key}") for key in _NAME_PARTS)
+    return " ".join(p.strip() for p in parts if p.strip())
 
 
 def issued_year(item: dict) -> int | None:
@@ -49,36 +43,40 @@ def issued_year(item: dict) -> int | None:
     if isinstance(issued, dict):
         parts = issued.get("date-parts")
         if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
-            return parse_year(parts[0][0])
-        return parse_year(issued.get("raw") or issued.get("literal"))
-    return parse_year(issued)
+            return fields.year(parts[0][0], "issued")
+        return fields.year(issued.get("raw") or issued.get("literal"), "issued")
+    return fields.year(issued, "issued")
 
 
 def _venue(item: dict) -> str:
     """``container-title``, or its short form when the title is exactly the proceedings
     title of that venue (paper-tui's own export: the paper keeps its venue, and its id)."""
-    venue = str(item.get("container-title") or item.get("event") or "")
-    short = str(item.get("container-title-short") or "")
+    venue = fields.text(*fields.pick(item, "container-title", "event"))
+    short = fields.text(item.get("container-title-short"), "container-title-short")
     return short if short and venue and proceedings(short) == venue else venue
 
 
 def item_to_paper(item: dict, source: str, hints: Hints) -> Paper:
-    listed = item.get("author")
-    authors: list[Any] = listed if isinstance(listed, list) else []
-    url = str(item.get("URL") or "")
-    doi = str(item.get("DOI") or "")
+    """A paper from one item (:class:`FieldError` for a field of a type that means
+    nothing here)."""
+    authors = item.get("author")
+    if authors is not None and not isinstance(authors, list):
+        raise FieldError("author is not a list of names")
+    url = fields.text(item.get("URL"), "URL")
+    doi = fields.text(item.get("DOI"), "DOI")
     if doi and not url:
         url = "https://doi.org/" + doi
-    keyword = item.get("keyword")
-    given = item.get("custom")
-    custom: dict[str, Any] = given if isinstance(given, dict) else {}
+    custom = item.get("custom")
+    if not isinstance(custom, dict):
+        custom = {}
     return make_paper(
-        source=source, title=str(item.get("title") or ""),
-        abstract=str(item.get("abstract") or ""),
-        authors=[n for n in map(name, authors) if n],
+        source=source, title=fields.text(item.get("title"), "title"),
+        abstract=fields.text(item.get("abstract"), "abstract"),
+        authors=[n for n in map(name, authors or ()) if n],
         venue=_venue(item) or hints.venue,
-        year=issued_year(item) or hints.year, url=url, pdf=str(custom.get("pdf") or ""),
-        keywords=split_keywords(keyword if isinstance(keyword, str | list) else None),
+        year=issued_year(item) or hints.year, url=url,
+        pdf=fields.text(custom.get("pdf"), "custom pdf"),
+        keywords=fields.words(item.get("keyword"), "keyword"),
     )
 
 
@@ -91,8 +89,14 @@ def read(path: Path, source: str, hints: Hints = NO_HINTS) -> Iterator[Paper | S
         if not isinstance(item, dict):
             yield SourceError(path, "not a CSL-JSON item (a JSON object)", record=number)
             continue
-        if not (str(item.get("title") or "").strip() or str(item.get("abstract") or "").strip()):
-            yield SourceError(path, f"item {item.get('id', '')!r} has neither title nor "
-                              "abstract", record=number)
+        try:
+            if not (fields.text(item.get("title"), "title").strip()
+                    or fields.text(item.get("abstract"), "abstract").strip()):
+                yield SourceError(path, f"item {fields.text(item.get('id'), 'id')!r} has "
+                                  "neither title nor abstract", record=number)
+                continue
+            paper = item_to_paper(item, source, hints)
+        except FieldError as exc:
+            yield SourceError(path, str(exc), record=number)
             continue
-        yield item_to_paper(item, source, hints)
+        yield paper

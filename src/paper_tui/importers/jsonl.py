@@ -7,14 +7,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from paper_tui.errors import SkippedRecord, SourceError
+from paper_tui.importers import fields
 from paper_tui.importers.common import (
     NO_HINTS,
+    FieldError,
     Hints,
+    load_json,
     make_paper,
-    parse_year,
     read_lines,
-    split_authors,
-    split_keywords,
 )
 from paper_tui.model import Paper
 
@@ -27,35 +27,55 @@ def sniff(head: str) -> bool:
     return first.startswith("{") and first.endswith("}")
 
 
+def record_to_paper(record: dict, source: str, hints: Hints) -> Paper:
+    """A paper from one record (:class:`FieldError` for a field of a type that means
+    nothing here)."""
+    return make_paper(
+        source=source,
+        title=fields.text(record.get("title"), "title"),
+        abstract=fields.text(record.get("abstract"), "abstract"),
+        authors=fields.names(*fields.pick(record, "authors", "author")),
+        venue=fields.text(record.get("venue"), "venue") or hints.venue,
+        year=fields.year(record.get("year"), "year") or hints.year,
+        url=fields.text(record.get("url"), "url"),
+        pdf=fields.text(record.get("pdf"), "pdf"),
+        keywords=fields.words(record.get("keywords"), "keywords"),
+        bibtex=fields.text(record.get("bibtex"), "bibtex"),
+        tldr=fields.text(record.get("tldr"), "tldr"),
+        track=fields.text(record.get("track"), "track"),
+        decision=fields.text(*fields.pick(record, "status", "decision")),
+    )
+
+
 def read(path: Path, source: str, hints: Hints = NO_HINTS) -> Iterator[Paper | SourceError]:
     # Split on \n only: records may hold U+2028/U+2029/U+0085, which str.splitlines() splits.
-    for number, raw in read_lines(path):
-        try:
-            record = json.loads(raw)
-        except UnicodeDecodeError:
-            yield SourceError(path, "not UTF-8 text", line=number)
-            continue
-        except json.JSONDecodeError as exc:
-            yield SourceError(path, f"invalid JSON: {exc.msg}", line=number)
-            continue
-        if not isinstance(record, dict):
-            yield SourceError(path, "not a JSON object", line=number)
-            continue
-        if not str(record.get("abstract") or "").strip():
-            yield SkippedRecord(path, "no abstract", line=number)
-            continue
-        yield make_paper(
-            source=source,
-            title=str(record.get("title") or ""),
-            abstract=str(record["abstract"]),
-            authors=split_authors(record.get("authors") or record.get("author")),
-            venue=str(record.get("venue") or hints.venue),
-            year=parse_year(record.get("year")) or hints.year,
-            url=str(record.get("url") or ""),
-            pdf=str(record.get("pdf") or ""),
-            keywords=split_keywords(record.get("keywords")),
-            bibtex=str(record.get("bibtex") or ""),
-            tldr=str(record.get("tldr") or ""),
-            track=str(record.get("track") or ""),
-            decision=str(record.get("status") or record.get("decision") or ""),
-        )
+    lines = read_lines(path)
+    read_any = False
+    try:
+        for number, raw in lines:
+            read_any = True
+            yield _record(path, number, raw, source, hints)
+    except SourceError as exc:  # cut short or damaged: the lines before it are imported
+        if not read_any:
+            raise
+        yield exc
+
+
+def _record(path: Path, number: int, raw: bytes, source: str, hints: Hints
+            ) -> Paper | SourceError:
+    try:
+        record = load_json(raw)
+    except UnicodeDecodeError:
+        return SourceError(path, "not UTF-8 text", line=number)
+    except json.JSONDecodeError as exc:
+        return SourceError(path, f"invalid JSON: {exc.msg}", line=number)
+    except ValueError as exc:
+        return SourceError(path, f"invalid JSON: {exc}", line=number)
+    if not isinstance(record, dict):
+        return SourceError(path, "not a JSON object", line=number)
+    try:
+        if not fields.text(record.get("abstract"), "abstract").strip():
+            return SkippedRecord(path, "no abstract", line=number)
+        return record_to_paper(record, source, hints)
+    except FieldError as exc:
+        return SourceError(path, str(exc), line=number)

@@ -17,14 +17,14 @@ from pathlib import Path
 from typing import Any
 
 from paper_tui.errors import SourceError, SourceNotice
+from paper_tui.importers import fields
 from paper_tui.importers.common import (
     NO_HINTS,
+    FieldError,
     Hints,
     make_paper,
     parse_year,
     read_json,
-    split_authors,
-    split_keywords,
 )
 from paper_tui.model import Paper
 
@@ -36,6 +36,7 @@ FLAGGED = ("rejected", "withdrawn")
 _DECISIONS = (("withdraw", "withdrawn"), ("desk reject", "rejected"), ("reject", "rejected"),
               ("submitted to", "submitted"), ("accept", "accepted"))
 _VENUE = re.compile(r"^(?P<venue>.*?)\s*(?P<year>(?:19|20)\d{2})\b")
+_VENUE_LENGTH = 300
 
 
 def sniff(head: str) -> bool:
@@ -52,10 +53,11 @@ def _value(field: Any) -> Any:
 
 
 def _text(content: dict, *keys: str) -> str:
+    """The first of ``keys`` that holds text (a list of texts joined with ", ")."""
     for key in keys:
-        value = _value(content.get(key))
+        value = fields.text(_value(content.get(key)), key)
         if value:
-            return value if isinstance(value, str) else ", ".join(map(str, value))
+            return value
     return ""
 
 
@@ -74,7 +76,8 @@ def _venue_year(venue: str, venueid: str, note: dict) -> tuple[str, int | None]:
     """``ICLR`` and 2024 from ``ICLR 2024 poster`` or ``ICLR.cc/2024/Conference``
     (or ``Submitted to ICLR 2024``); the year of the note's dates when neither says."""
     name, year = "", None
-    m = _VENUE.match(re.sub(r"(?i)^submitted to\s+", "", venue))
+    # (a venue is short: the pattern is quadratic on a long run of spaces)
+    m = _VENUE.match(re.sub(r"(?i)^submitted to\s+", "", venue[:_VENUE_LENGTH]))
     if m:
         name, year = m.group("venue"), int(m.group("year"))
     elif venueid:
@@ -83,10 +86,28 @@ def _venue_year(venue: str, venueid: str, note: dict) -> tuple[str, int | None]:
             else (parts[2] if len(parts) > 2 else "")
         year = next((int(p) for p in parts if re.fullmatch(r"(19|20)\d{2}", p)), None)
     if year is None:
-        stamp = note.get("pdate") or note.get("cdate") or note.get("tcdate")
-        if isinstance(stamp, int | float):
-            year = datetime.fromtimestamp(stamp / 1000, UTC).year
+        year = _stamp_year(note)
     return name, year
+
+
+def _stamp_year(note: dict) -> int | None:
+    """The year of the note's publication (or creation) date: milliseconds since 1970, or
+    a text holding a year."""
+    for key in ("pdate", "cdate", "tcdate"):
+        stamp = note.get(key)
+        if not stamp:
+            continue
+        if isinstance(stamp, str):
+            if (year := parse_year(stamp)) is not None:
+                return year
+            continue
+        if isinstance(stamp, int | float) and not isinstance(stamp, bool):
+            try:
+                return datetime.fromtimestamp(stamp / 1000, UTC).year
+            except (OverflowError, OSError, ValueError):  # NaN, 1e300
+                pass
+        raise FieldError(f"{key} is not a time in milliseconds since 1970")
+    return None
 
 
 def _link(value: str) -> str:
@@ -98,15 +119,15 @@ def note_to_paper(note: dict, source: str, hints: Hints) -> Paper:
     venue_text, venueid = _text(content, "venue"), _text(content, "venueid")
     venue, year = _venue_year(venue_text, venueid, note)
     decision, track = decision_and_track(venue_text, venueid, _text(content, "decision"))
-    keywords = list(split_keywords(_value(content.get("keywords"))))
+    keywords = list(fields.words(_value(content.get("keywords")), "keywords"))
     keywords += [w for w in (track, decision if decision != "accepted" else "")
                  if w and w not in keywords]
-    forum = note.get("forum") or note.get("id") or ""
+    forum = fields.text(*fields.pick(note, "forum", "id"))
     return make_paper(
         source=source,
         title=_text(content, "title"),
         abstract=_text(content, "abstract"),
-        authors=split_authors(_value(content.get("authors"))),
+        authors=fields.names(_value(content.get("authors")), "authors"),
         venue=venue or hints.venue,
         year=year or parse_year(_text(content, "year")) or hints.year,
         url=f"{SITE}/forum?id={forum}" if forum else "",
@@ -129,7 +150,11 @@ def read(path: Path, source: str, hints: Hints = NO_HINTS) -> Iterator[Paper | S
         if not isinstance(note, dict) or not isinstance(note.get("content"), dict):
             yield SourceError(path, "not an OpenReview note (no content object)", record=number)
             continue
-        paper = note_to_paper(note, source, hints)
+        try:
+            paper = note_to_paper(note, source, hints)
+        except FieldError as exc:
+            yield SourceError(path, str(exc), record=number)
+            continue
         if not paper.abstract and paper.title_generated:
             yield SourceError(path, "note has neither title nor abstract", record=number)
             continue

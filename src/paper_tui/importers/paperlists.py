@@ -10,15 +10,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from paper_tui.errors import SkippedRecord, SourceError
-from paper_tui.importers.common import (
-    NO_HINTS,
-    Hints,
-    make_paper,
-    parse_year,
-    read_json,
-    split_authors,
-    split_keywords,
-)
+from paper_tui.importers import fields
+from paper_tui.importers.common import NO_HINTS, FieldError, Hints, make_paper, read_json
 from paper_tui.model import Paper
 
 FORMAT = "paperlists"
@@ -30,20 +23,22 @@ def sniff(head: str) -> bool:
 
 
 def record_to_paper(record: dict, source: str, venue: str, year: int | None) -> Paper:
+    """A paper from one record (:class:`FieldError` for a field of a type that means
+    nothing here)."""
     return make_paper(
         source=source,
-        title=str(record.get("title") or ""),
-        abstract=str(record.get("abstract") or ""),
-        authors=split_authors(record.get("author") or record.get("authors")),
-        venue=str(record.get("venue") or venue),
-        year=parse_year(record.get("year")) or year,
-        url=str(record.get("site") or record.get("url") or ""),
-        pdf=str(record.get("pdf") or ""),
-        keywords=split_keywords(record.get("keywords")),
-        bibtex=str(record.get("bibtex") or ""),
-        tldr=str(record.get("tldr") or ""),
-        track=str(record.get("track") or ""),
-        decision=str(record.get("status") or ""),
+        title=fields.text(record.get("title"), "title"),
+        abstract=fields.text(record.get("abstract"), "abstract"),
+        authors=fields.names(*fields.pick(record, "author", "authors")),
+        venue=fields.text(record.get("venue"), "venue") or venue,
+        year=fields.year(record.get("year"), "year") or year,
+        url=fields.text(*fields.pick(record, "site", "url")),
+        pdf=fields.text(record.get("pdf"), "pdf"),
+        keywords=fields.words(record.get("keywords"), "keywords"),
+        bibtex=fields.text(record.get("bibtex"), "bibtex"),
+        tldr=fields.text(record.get("tldr"), "tldr"),
+        track=fields.text(record.get("track"), "track"),
+        decision=fields.text(record.get("status"), "status"),
     )
 
 
@@ -56,8 +51,13 @@ def read(path: Path, source: str, hints: Hints = NO_HINTS) -> Iterator[Paper | S
         if not isinstance(record, dict):
             yield SourceError(path, "not a JSON object", record=number)
             continue
-        if not str(record.get("abstract") or "").strip():
-            yield SkippedRecord(path, f"no abstract (title {str(record.get('title'))[:60]!r})",
-                              record=number)
+        try:
+            title = fields.text(record.get("title"), "title")
+            if not fields.text(record.get("abstract"), "abstract").strip():
+                yield SkippedRecord(path, f"no abstract (title {title[:60]!r})", record=number)
+                continue
+            paper = record_to_paper(record, source, venue, year)
+        except FieldError as exc:
+            yield SourceError(path, str(exc), record=number)
             continue
-        yield record_to_paper(record, source, venue, year)
+        yield paper

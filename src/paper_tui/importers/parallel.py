@@ -41,6 +41,22 @@ class Prepare:
     sink: Callable[[list[Paper], Any], None]
 
 
+class WorkerError(RuntimeError):
+    """A bug in the import worker: one line; the worker's traceback is its cause (a
+    :class:`WorkerTraceback`), so it lands in the crash log, not on the screen."""
+
+
+class WorkerTraceback(Exception):
+    """The worker process's traceback, as text (as :mod:`concurrent.futures` does)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+    def __str__(self) -> str:
+        return f"in the import worker:\n{self.text}"
+
+
 _KINDS = {SourceError: "error", SkippedRecord: "skipped", SourceNotice: "notice"}
 _CLASSES = {kind: cls for cls, kind in _KINDS.items()}
 
@@ -112,8 +128,8 @@ def read_in_worker(module: str, path: Path, source: str, prepare: Prepare | None
                 started = True
                 chunk = receive.recv()
             except EOFError:
-                raise RuntimeError(f"the import worker for {path} stopped "
-                                   f"(exit code {worker.exitcode})") from None
+                raise WorkerError(f"the import worker for {path} stopped "
+                                  f"(exit code {worker.exitcode})") from None
             records, result, end = chunk
             if prepare is not None:
                 prepare.sink([r for r in records if isinstance(r, Paper)], result)
@@ -124,7 +140,9 @@ def read_in_worker(module: str, path: Path, source: str, prepare: Prepare | None
             if end[0] == "raise":
                 raise _rebuild(end[1])
             if end[0] == "bug":
-                raise RuntimeError(f"the import worker for {path} failed:\n{end[1]}")
+                summary = end[1].rstrip().rpartition("\n")[2]  # "ValueError: …"
+                raise WorkerError(f"the import worker for {path} failed: {summary}") \
+                    from WorkerTraceback(end[1])
             return
     finally:
         receive.close()

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from paper_tui.errors import SourceError
-from paper_tui.importers.common import NO_HINTS, Hints, make_paper, read_text
+from paper_tui.importers.common import NO_HINTS, FieldError, Hints, make_paper, read_text
 from paper_tui.model import Paper
 
 FORMAT = "text"
@@ -30,6 +30,7 @@ def read(path: Path, source: str, hints: Hints = NO_HINTS) -> Iterator[Paper | S
     text = read_text(path).replace("\r\n", "\n")
     header, _, body = text.partition("\n")
     m = _HEADER.search(header)
+    year: int | None
     if m:
         venue, year = m.group("venue"), int(m.group("year"))
     else:
@@ -52,7 +53,12 @@ def read(path: Path, source: str, hints: Hints = NO_HINTS) -> Iterator[Paper | S
             continue
         # A chunk cut from a longer list may begin mid-word ("rocess Reward Models ...").
         truncated = count == 1 and abstract[0].islower()
-        yield make_paper(source=source, abstract=abstract, venue=venue, year=year,
-                         truncated=truncated)
+        try:
+            paper = make_paper(source=source, abstract=abstract, venue=venue, year=year,
+                               truncated=truncated)
+        except FieldError as exc:
+            yield SourceError(path, str(exc), line=start_line)
+            continue
+        yield paper
     if count == 0:
         raise SourceError(path, "no abstracts after the header line")

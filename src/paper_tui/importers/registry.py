@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -29,9 +30,10 @@ from paper_tui.model import Paper
 # array before the paperlists array, arXiv's Atom before DBLP's XML).
 IMPORTERS: tuple[ModuleType, ...] = (jsonl, openreview, csljson, paperlists, bibtex, ris,
                                      arxiv, dblp, csvfile, plaintext)
-STABLE_ID_FORMATS = frozenset(m.FORMAT for m in IMPORTERS if getattr(m, "STABLE_IDS", False))
+STABLE_ID_FORMATS = frozenset({arxiv.FORMAT})
 """Formats whose paper ids are the source's own (arXiv's), not derived from the text: a
 paper re-imported under such an id may have new text, so it replaces the indexed one."""
+MAX_SOURCE_ID = 120
 _IGNORED = {".yaml", ".yml", ".md", ".py", ".lock", ".pdf"}
 
 
@@ -79,11 +81,17 @@ def sniff(path: Path) -> ModuleType:
 
 
 def source_id(path: Path) -> str:
-    """A source is named by its file name: re-importing that file replaces it."""
+    """A source is named by its file name: re-importing that file replaces it. A name of
+    more than :data:`MAX_SOURCE_ID` characters is cut, and ends with a hash of the whole
+    (the library's copy, its temp file and the index must fit a file name's 255 bytes)."""
     name = path.name
     if name.endswith(".gz"):
         name = name[:-3]
-    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "source"
+    sid = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "source"
+    if len(sid) <= MAX_SOURCE_ID:
+        return sid
+    digest = hashlib.sha256(sid.encode()).hexdigest()[:10]
+    return f"{sid[:MAX_SOURCE_ID - 11].rstrip('-')}-{digest}"
 
 
 def iter_files(paths: list[Path]) -> Iterator[Path | SourceError]:

@@ -13,6 +13,7 @@ from pathlib import Path
 from paper_tui.errors import SourceError, SourceNotice
 from paper_tui.importers.common import (
     NO_HINTS,
+    FieldError,
     Hints,
     make_paper,
     parse_year,
@@ -57,21 +58,30 @@ def given_first(name: str) -> str:
 
 def records(text: str) -> Iterator[tuple[int, dict[str, list[str]] | str]]:
     """``(line of TY, fields)`` per record, or ``(line, what is wrong)``. A line without a
-    tag continues the field before it (a wrapped abstract)."""
+    tag continues the field before it (a wrapped abstract): the last value of the tag
+    that came first last (a repeated tag is not "before it")."""
     fields: dict[str, list[str]] | None = None
     start = 0
+    wrapped: list[str] = []  # the lines continuing that value (joined once: linear)
+    last = ""
+
+    def unwrap() -> None:
+        if fields is not None and wrapped:
+            fields[last][-1] = " ".join(p for p in (fields[last][-1], *wrapped) if p)
+        wrapped.clear()
+
     for number, line in enumerate(text.splitlines(), 1):
         m = _TAG.match(line.rstrip())
         if m is None:
             if fields is not None and line.strip():
-                tag = list(fields)[-1]
-                fields[tag][-1] = (fields[tag][-1] + " " + line.strip()).strip()
+                wrapped.append(line.strip())
             continue
+        unwrap()
         tag, value = m.group(1), (m.group(2) or "").strip()
         if tag == "TY":
             if fields is not None:
                 yield start, f"record has no ER line before the next TY (line {number})"
-            fields, start = {"TY": [value]}, number
+            fields, start, last = {"TY": [value]}, number, "TY"
         elif fields is None:
             if tag != "ER":
                 yield number, f"{tag} line outside a record (no TY before it)"
@@ -79,7 +89,10 @@ def records(text: str) -> Iterator[tuple[int, dict[str, list[str]] | str]]:
             yield start, fields
             fields = None
         else:
+            if tag not in fields:
+                last = tag
             fields.setdefault(tag, []).append(value)
+    unwrap()
     if fields is not None:
         yield start, "last record has no ER line"
 
@@ -117,6 +130,11 @@ def read(path: Path, source: str, hints: Hints = NO_HINTS) -> Iterator[Paper | S
             yield SourceError(path, "record has neither title (TI/T1) nor abstract (AB/N2)",
                               line=line, record=number)
             continue
-        yield record_to_paper(found, source, hints)
+        try:
+            paper = record_to_paper(found, source, hints)
+        except FieldError as exc:
+            yield SourceError(path, str(exc), line=line, record=number)
+            continue
+        yield paper
     if not count:
         raise SourceError(path, "no RIS records (TY  - … ER  -) found")

@@ -139,9 +139,12 @@ class PaperIndex:
     # -- what the index holds, by source -----------------------------------------------------
     def _read_meta(self) -> dict:
         try:
-            return json.loads((self.path / _META_FILE).read_text())
+            meta = json.loads((self.path / _META_FILE).read_text())
         except (OSError, ValueError):
-            return {"schema": SCHEMA_VERSION, "sources": {}}
+            meta = None
+        if not isinstance(meta, dict) or not isinstance(meta.get("sources", {}), dict):
+            return {"schema": SCHEMA_VERSION, "sources": {}}  # (open() rebuilds such an index)
+        return meta
 
     def _write_meta(self, meta: dict) -> None:
         atomic.write_text(self.path / _META_FILE, json.dumps(meta, indent=1))

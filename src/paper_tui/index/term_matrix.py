@@ -188,14 +188,17 @@ def _save(path: Path, found: TermMatrix) -> None:
 
 
 def _load(path: Path) -> TermMatrix | None:
+    """The cached matrix; None when there is none or it cannot be read, for whatever
+    reason (numpy and zipfile raise a dozen kinds for a damaged file): it is rebuilt."""
     try:
         with np.load(path) as data:
             n_ids, n_terms = (int(n) for n in data["shape"])  # not two: ValueError
             shape = (n_ids, n_terms)
             counts = sparse.csr_matrix((data["data"], data["indices"], data["indptr"]),
                                        shape=shape)
+            counts.check_format(full_check=True)  # no index out of bounds
             ids, terms = _split(data["ids"]), _split(data["terms"])
-    except (OSError, ValueError, KeyError, EOFError):
+    except Exception:
         return None
     if len(ids) != shape[0] or len(terms) != shape[1]:
         return None

@@ -46,7 +46,9 @@ class Vocabulary:
         stamp = atomic.identity(self.path) or (0, 0, 0)  # (0, 0, 0): no file
         if stamp == self._stamp:
             return
-        self._text = self.path.read_text("utf-8") if stamp != (0, 0, 0) else ""
+        # A damaged file (bytes that are not UTF-8) costs a few junk words, never a crash.
+        self._text = self.path.read_text("utf-8", errors="replace") \
+            if stamp != (0, 0, 0) else ""
         self._by_letter = {}
         self._by_first = {}
         self._near = {}

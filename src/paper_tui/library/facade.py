@@ -80,15 +80,19 @@ class Library:
         settings = (config or config_mod.defaults()).settings
         root = paths.library_dir(root if root is not None else settings.library or None)
         index = PaperIndex(root / "index", on_rebuild=warn)
-        # A change to one version of a paper from two sources is made to every version.
-        annotations = Annotations(root, note_terms=note_terms, versions_of=index.versions_of)
         team = Team(root)
+        # A change to one version of a paper from two sources is made to every version.
+        # The store's thread, which watches the library's files for changes made
+        # elsewhere, watches the team's too.
+        annotations = Annotations(root, note_terms=note_terms, versions_of=index.versions_of,
+                                  watch=team.reload_if_stale)
         store = annotations.store
         # The index never holds the reader's work: its annotation words are answered from
         # the store's in-memory sets, so a change is seen by the next search at once.
         index.use_annotations(annotations.overlay, People(
             team, annotations.annotated_ids, lambda: store.version))
-        library = cls(root, settings, sources=SourceStore(root / "sources"), index=index,
+        sources = SourceStore(root / "sources", indexed=index.indexed_sources, on_problem=warn)
+        library = cls(root, settings, sources=sources, index=index,
                       annotations=annotations, team=team)
         root.mkdir(parents=True, exist_ok=True)
         # Left by versions that mirrored annotations into the index.
@@ -252,14 +256,16 @@ class Library:
         """The reader's marks on a paper (all defaults when it has none)."""
         return self.annotations.get(paper_id)
 
-    def detail(self, paper_id: str, *, team: bool = False) -> PaperDetail:
+    def detail(self, paper_id: str, *, team: bool = False, fresh: bool = False
+               ) -> PaperDetail:
         """What the library holds of a paper beyond its record. ``team``: with the other
-        members' marks, as last read (:meth:`reload_team` reads what changed: the app in a
-        worker, a command before it shows them), so this never parses a file."""
+        members' marks — as last read (:meth:`reload_team` reads what changed, in the
+        app's worker), so a draw never parses a file; ``fresh``: read now, parsing only
+        this paper's block of a member's file that changed (a command's ``show``)."""
         versions = tuple(v for v in self.index.versions_of(paper_id) if v != paper_id)
         return PaperDetail(paper_id, self.annotations.get(paper_id), self.lists_of(paper_id),
                            versions, self._also_in(versions),
-                           self._team_marks(paper_id) if team else ())
+                           self._team_marks(paper_id, fresh) if team else ())
 
     def _also_in(self, versions: Sequence[str]) -> tuple[str, ...]:
         """Other versions as the reader would name them: ``arXiv 2401.01234``,
@@ -545,10 +551,14 @@ class Library:
 
         return sync(self, remote=remote, name=name, progress=progress)
 
-    def _team_marks(self, paper_id: str) -> tuple[MemberMarks, ...]:
-        return tuple(MemberMarks(name, seen["status"], seen["starred"], tuple(seen["tags"]),
-                                 seen["note"])
-                     for name, seen in self.team.annotators(paper_id, fresh=False).items())
+    def team_problems(self) -> list[str]:
+        """Why a member's triage is not shown (their file broken, too big, a link), one
+        line each."""
+        return list(self.team.problems.values())
+
+    def _team_marks(self, paper_id: str, fresh: bool) -> tuple[MemberMarks, ...]:
+        return tuple(MemberMarks(name, seen.status, seen.starred, tuple(seen.tags), seen.note)
+                     for name, seen in self.team.annotators(paper_id, fresh=fresh).items())
 
 
 class _Known:

@@ -59,7 +59,7 @@ def _reindex_source(sources: SourceStore, index: PaperIndex, source_id: str, dig
     total = sources.manifest[source_id].count
     report = (lambda n: progress(f"indexing {source_id}", n, total)) if progress else None
     index.delete_source(source_id)
-    index.add(sources.papers(source_id), progress=report)
+    index.add(sources.readable_papers(source_id), progress=report)
     index.mark_sources({source_id: digest})
 
 

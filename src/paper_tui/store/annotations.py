@@ -77,10 +77,13 @@ def clean_tags(tags: Iterable[str]) -> list[str]:
 
 class Annotations:
     def __init__(self, root: Path, note_terms: NoteTerms | None = None, *,
-                 versions_of: Callable[[str], Sequence[str]] | None = None) -> None:
+                 versions_of: Callable[[str], Sequence[str]] | None = None,
+                 watch: Callable[[], None] | None = None) -> None:
         """``versions_of(paper_id)``: every version of a paper from two sources (the
         library's index knows them): a change to one is made to all, and a paper with none
-        shows another's. Without it each paper is its only version."""
+        shows another's. Without it each paper is its only version. ``watch()``: called by
+        the background thread after each look at the files, to look at others the library
+        reads (the team's: see ``Team.reload_if_stale``)."""
         self.store = YamlStore(root / "annotations.yaml", SCHEMA)
         self.lists = ReadingLists(YamlStore(root / "reading-lists.yaml", LIST_SCHEMA),
                                   self._commit)
@@ -98,6 +101,7 @@ class Annotations:
         self._start_lock = threading.Lock()
         self._tag_spelling: tuple[int, dict[str, str]] = (-1, {})
         self._tag_counts: tuple[int, dict[str, int]] = (-1, {})
+        self._watch = watch
 
     # -- reading ---------------------------------------------------------------------------
     def _ready(self) -> YamlStore:
@@ -347,6 +351,8 @@ class Annotations:
             self._sync(strict=False)
             for store in self._stores:
                 store.prepare()
+            if self._watch is not None:
+                self._watch()
             for listener in list(self._pass_listeners):
                 listener()
 

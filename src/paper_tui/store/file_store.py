@@ -9,7 +9,8 @@ that:
   ``<name>.bak``;
 - two processes never clobber each other: a save takes a file lock, re-reads the file when
   it changed since it was read, merges per record and per field (the newer change wins;
-  tags and list members merge as sets), then writes;
+  tags and list members merge as sets; lines added to a note are added to the other's
+  note), then writes;
 - a file that does not parse or breaks the schema is never written: the store turns
   read-only and says which file, line and column, and where the backup is;
 - a hand edit is picked up by :meth:`YamlStore.refresh` (the file's identity changed).
@@ -27,7 +28,7 @@ import os
 import stat
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -36,11 +37,12 @@ import filelock
 from paper_tui import atomic
 from paper_tui.atomic import FileIdentity
 from paper_tui.errors import StoreError
-from paper_tui.store.merge import merge_record, stamp
+from paper_tui.store.merge import added_lines, merge_record, stamp
 from paper_tui.store.schema import Field, Parsed, Record, Schema, unique, words
 from paper_tui.store.yaml_format import emit_fragments, parse, render
 
 CACHE_VERSION = 1
+_CHECK = 16  # the parse cache starts with this many bytes of digest of the rest
 LOCK_TIMEOUT = 15.0
 Changes = dict[str, tuple[Record | None, Record | None]]
 """Records that changed in memory because of the file: key -> (before, after)."""
@@ -54,6 +56,22 @@ class _Pending:
     base: Record | None  # the record as the file held it when we changed it
     at: float  # when we last changed it
     version: int
+    added: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    """Text fields changed by adding lines at the end: what each change added (with the
+    change's version), added to the other side's text by a merge."""
+    rewritten: dict[str, int] = field(default_factory=dict)
+    """Text fields changed otherwise: the version of the last such change."""
+
+    def appended(self) -> dict[str, list[str]]:
+        """The text fields changed only by adding lines since ``base``, with what was added."""
+        return {name: [text for _, text in adds] for name, adds in self.added.items()
+                if name not in self.rewritten}
+
+    def saved(self, version: int) -> None:
+        """The changes up to ``version`` are in ``base`` now (written to the file)."""
+        self.added = {name: kept for name, adds in self.added.items()
+                      if (kept := [(v, text) for v, text in adds if v > version])}
+        self.rewritten = {name: v for name, v in self.rewritten.items() if v > version}
 
 
 class YamlStore:
@@ -69,6 +87,7 @@ class YamlStore:
         self.lock = threading.RLock()  # the in-memory state
         self._io = threading.Lock()  # one load / refresh / save at a time
         self._file_lock = filelock.FileLock(str(path) + ".lock", timeout=LOCK_TIMEOUT)
+        self._texts = [f.name for f in schema.fields if f.kind == "text"]
         self._records: dict[str, Record] = {}
         self._fragments: dict[str, str] = {}
         self._pending: dict[str, _Pending] = {}
@@ -118,9 +137,15 @@ class YamlStore:
                 self.version += 1
 
     def _from_cache(self, digest: bytes) -> Parsed | None:
+        """The records kept by :meth:`write_cache`, if they are of this file as it is now
+        and the cache is whole (marshal has no check of its own: a flipped byte would read
+        back as another tag, status or id)."""
         try:
             data = atomic.read_regular(self.cache)[0]
-            version, section, cached, records, fragments = marshal.loads(data)
+            blob = data[_CHECK:]
+            if data[:_CHECK] != _digest(blob):
+                return None
+            version, section, cached, records, fragments = marshal.loads(blob)
         except (OSError, ValueError, EOFError, TypeError):
             return None
         if (version, section, cached) != (CACHE_VERSION, self.schema.section, digest) or not (
@@ -142,7 +167,7 @@ class YamlStore:
                                   self._records, self._fragments))
             with contextlib.suppress(OSError):
                 _remove_unless_a_file(self.cache)
-                atomic.write_bytes(self.cache, blob)
+                atomic.write_bytes(self.cache, _digest(blob) + blob)
 
     def get(self, key: str) -> Record | None:
         self.ensure_loaded()
@@ -185,9 +210,17 @@ class YamlStore:
             self._counter += 1
             pending = self._pending.get(key)
             if pending is None:
-                self._pending[key] = _Pending(old, at, self._counter)
+                pending = self._pending[key] = _Pending(old, at, self._counter)
             else:
                 pending.at, pending.version = at, self._counter
+            for name in self._texts:
+                before, after = (old or {}).get(name, ""), (new or {}).get(name, "")
+                if before != after:
+                    added = added_lines(before, after)
+                    if added is None:
+                        pending.rewritten[name] = self._counter
+                    else:
+                        pending.added.setdefault(name, []).append((self._counter, added))
             self.version += 1
             return True
 
@@ -257,6 +290,7 @@ class YamlStore:
                             del self._pending[key]
                         else:  # changed again while we wrote
                             pending.base = written[key]
+                            pending.saved(version)
                 return changes
             finally:
                 self._file_lock.release()
@@ -305,7 +339,7 @@ class YamlStore:
         fragments = parsed.fragments
         for key, pending in self._pending.items():
             merged = merge_record(self.schema, pending.base, ours.get(key), theirs.get(key),
-                                  pending.at)
+                                  pending.at, pending.appended())
             if merged is None:
                 result.pop(key, None)
             else:

@@ -3,6 +3,7 @@ changed (the newer change wins)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 
 from paper_tui.store.schema import Record, Schema, unique
@@ -25,6 +26,22 @@ def stamp_time(text: str | None) -> float:
     return when.timestamp()
 
 
+def added_lines(old: str, new: str) -> str | None:
+    """What ``new`` adds to ``old`` when it only adds lines at the end (a note appended to):
+    the added text with the line break before it; None when ``new`` changes ``old``
+    otherwise (or not at all). A first text for an empty one counts as added lines."""
+    if new == old:
+        return None
+    if not old:
+        return "\n" + new
+    return new[len(old):] if new.startswith(old + "\n") else None
+
+
+def add_lines(text: str, added: str) -> str:
+    """``text`` with lines added at its end (``added`` as :func:`added_lines` gives it)."""
+    return text + added if text else added[1:]
+
+
 def _merge_items(base: tuple, ours: tuple, theirs: tuple, fold: bool) -> tuple[str, ...]:
     """Theirs, without what we removed, plus what we added (in our order)."""
     def key(item: str) -> str:
@@ -37,10 +54,14 @@ def _merge_items(base: tuple, ours: tuple, theirs: tuple, fold: bool) -> tuple[s
 
 
 def merge_record(schema: Schema, base: Record | None, ours: Record | None,
-                 theirs: Record | None, our_time: float) -> Record | None:
+                 theirs: Record | None, our_time: float,
+                 appended: Mapping[str, Sequence[str]] | None = None) -> Record | None:
     """Three-way merge of one record: fields only we changed are ours, fields only they
     changed are theirs, and when both changed a field the newer change wins (the older with
-    ``schema.oldest_wins``; sets and sequences merge item by item)."""
+    ``schema.oldest_wins``; sets and sequences merge item by item). ``appended``: text
+    fields our side changed only by adding lines (field -> what each change added,
+    :func:`added_lines`): they are added to theirs, so two notes appended to at once keep
+    both additions."""
     if schema.implicit:
         base, ours, theirs = base or {}, ours or {}, theirs or {}
     elif ours is None:  # we deleted it (or created and deleted it)
@@ -61,6 +82,10 @@ def merge_record(schema: Schema, base: Record | None, ours: Record | None,
             value = t
         elif t == b:
             value = o
+        elif appended and field.name in appended:
+            value = t
+            for added in appended[field.name]:
+                value = add_lines(value, added)
         elif field.kind in ("set", "sequence"):
             value = _merge_items(b, o, t, field.kind == "set")
         else:

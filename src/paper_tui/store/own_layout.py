@@ -134,8 +134,8 @@ def _read_lines(lines: list[str], schema: Schema) -> Parsed:
         while i < n and lines[i]:
             start = i
             key, record, as_written, i = _record(lines, i, schema, whole)
-            if key in records:
-                raise _Bail
+            if key in records or len(records) == schema.max_records:
+                raise _Bail  # the YAML reader names the line
             records[key] = record
             if as_written:
                 fragments[key] = "\n".join(lines[start:i]) + "\n"

@@ -48,6 +48,9 @@ class Schema:
     oldest_wins: bool = False
     """A field both sides changed keeps the older change (a citation key once given out),
     not the newer."""
+    max_records: int | None = None
+    """Reading a file of more records fails at the first one too many (a file someone
+    else writes: a team-mate's); None: no limit (the reader's own files)."""
 
     def field(self, name: str) -> Field | None:
         for f in self.fields:

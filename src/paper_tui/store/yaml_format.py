@@ -173,6 +173,9 @@ class _Reader:
             assert isinstance(event, ScalarEvent)  # key() took nothing else
             if key in self.records:
                 raise self.fail(event, f"{self.schema.what} {key!r} appears twice")
+            if len(self.records) == self.schema.max_records:
+                raise self.fail(event, f"more than {len(self.records):,} records, the most "
+                                       f"this file may hold")
             record, as_written = self.record(key)
             self.records[key] = record
             self.spans.append((key, mark.line,

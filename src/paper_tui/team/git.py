@@ -119,10 +119,3 @@ class Git:
         """The commit ``name`` points at, None when it does not exist (an unborn branch)."""
         result = self.run("rev-parse", "--verify", "--quiet", f"{name}^{{commit}}")
         return result.out.strip() if result.ok else None
-
-    def show(self, commit: str | None, path: str) -> str | None:
-        """A file's text at a commit; None when it is not there."""
-        if commit is None:
-            return None
-        result = self.run("show", f"{commit}:{path}")
-        return result.out if result.ok else None

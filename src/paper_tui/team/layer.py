@@ -1,7 +1,16 @@
 """The team layer: what the other members of the team did, read-only, for search and show.
 
 Read from their files in the team work tree (``people/<name>.yaml``), each parsed once and
-again only when it changes on disk (after a sync).
+again only when it changes on disk (after a sync). The work tree is a team-mate's to
+write: a member is a plain name (``people/Eve.yaml``, ``people/../x.yaml`` are no one), a
+file is read only when it is a regular file inside the tree (:mod:`.files`), and one over
+:data:`~.repo.MAX_BYTES` or :data:`~.repo.MAX_RECORDS` is not read: that member is not
+shown (:attr:`Team.problems` says why), the others are.
+
+Nothing here starts a thread. The app reads the files in its workers (at its start, at the
+end of its own sync), and the annotation service's watcher thread, which looks at the
+library's files every half second for changes made elsewhere, calls
+:meth:`Team.reload_if_stale` so that another process's sync shows in the app too.
 """
 
 from __future__ import annotations
@@ -13,29 +22,29 @@ from pathlib import Path
 
 from paper_tui import atomic
 from paper_tui.errors import PaperTuiError
-from paper_tui.team import people_file, repo
+from paper_tui.team import files, people_file, repo
 from paper_tui.team.people_file import TeamRecord
 
 
 class Team:
     def __init__(self, library_root: Path) -> None:
-        self.people = library_root / repo.TEAM_DIR / repo.PEOPLE
+        self.root = library_root / repo.TEAM_DIR
+        self.people = self.root / repo.PEOPLE
         try:
             self.me = repo.State.load(library_root).name
         except PaperTuiError:
             self.me = None
-        self._files: dict[str, tuple[tuple[int, int, int], people_file.PeopleFile]] = {}
+        self._files: dict[str, tuple[atomic.FileIdentity, people_file.PeopleFile]] = {}
         self.problems: dict[str, str] = {}  # member -> why their file could not be read
-        self._reloading: threading.Thread | None = None
+        self._reloading = threading.Lock()  # one reload at a time
         self._syncing = False
+        self._drawn = False  # a draw asked for the files as last read: keep them fresh
 
     def members(self) -> list[str]:
         """The other members with a file in the team repo, by name."""
-        try:
-            names = [p.stem for p in self.people.glob("*.yaml")]
-        except OSError:
-            return []
-        return sorted(n for n in names if n != self.me)
+        names = [n.removesuffix(".yaml") for n in files.names(self.root, repo.PEOPLE)
+                 if n.endswith(".yaml")]
+        return sorted(n for n in names if repo.is_plain_name(n) and n != self.me)
 
     def annotations_of(self, name: str, fresh: bool = True) -> dict[str, TeamRecord]:
         """A member's triage: paper id -> record (empty when unknown or unreadable).
@@ -44,28 +53,61 @@ class Team:
         cached = self._files.get(name)
         if not fresh:
             return cached[1].records if cached is not None else {}
-        path = self.people / f"{name}.yaml"
-        identity = atomic.identity(path)
+        if not repo.is_plain_name(name):
+            return {}
+        rel = repo.person_file(name)
+        identity = atomic.identity(self.root / rel)
         if identity is None:
             self._files.pop(name, None)
+            self.problems.pop(name, None)
             return {}
         if cached is not None and cached[0] == identity:
             return cached[1].records
         try:
-            read = people_file.read(path.read_text("utf-8"), path,
+            data = files.read_bytes(self.root, rel, repo.MAX_BYTES)
+            read = people_file.read((data or b"").decode("utf-8"), self.root / rel,
                                     cached[1] if cached is not None else None)
         except (PaperTuiError, OSError, UnicodeDecodeError) as exc:
-            self.problems[name] = str(exc)
+            self._unreadable(name, exc)
             read = people_file.PeopleFile({})
         else:
             self.problems.pop(name, None)
         self._files[name] = (identity, read)
         return read.records
 
+    def _unreadable(self, name: str, exc: Exception) -> None:
+        self.problems[name] = f"{exc}; {name}'s triage is not shown until fixed"
+
+    def record_of(self, name: str, paper_id: str) -> TeamRecord | None:
+        """What a member did with one paper, read now: from their file as last read when
+        it has not changed, else parsing only that paper's block where it can
+        (:func:`.people_file.record_of`; what ``show`` needs)."""
+        cached = self._files.get(name)
+        rel = repo.person_file(name)
+        if cached is not None and cached[0] == atomic.identity(self.root / rel):
+            return cached[1].records.get(paper_id)
+        try:
+            data = files.read_bytes(self.root, rel, repo.MAX_BYTES)
+            if data is None:
+                return None
+            record = people_file.record_of(data.decode("utf-8"), self.root / rel, paper_id)
+        except (PaperTuiError, OSError, UnicodeDecodeError) as exc:
+            self._unreadable(name, exc)
+            return None
+        self.problems.pop(name, None)
+        return record
+
     def reload(self) -> None:
         """Read every member's file that changed since it was last read."""
-        for name in self.members():
+        with self._reloading:
+            self._reload()
+
+    def _reload(self) -> None:
+        members = self.members()
+        for name in members:
             self.annotations_of(name)
+        for gone in self._files.keys() - set(members):
+            self._files.pop(gone, None)
 
     @contextlib.contextmanager
     def syncing(self) -> Iterator[None]:
@@ -78,35 +120,42 @@ class Team:
         finally:
             try:
                 self.reload()
-            finally:  # only now may a draw start a reload of its own (not a second one)
+            finally:  # only now may the watcher reload on its own (not a second one)
                 self._syncing = False
 
-    def _reload_if_changed(self) -> None:
-        """Start :meth:`reload` in a thread when a member's file changed on disk (a sync
-        in another process, a ``git pull``) and none is running: what is drawn now stays
-        as last read, the next draw has the news."""
-        if self._syncing or (self._reloading is not None and self._reloading.is_alive()):
+    def reload_if_stale(self) -> None:
+        """For a thread that watches the library's files: once a draw has shown the team,
+        read the files that changed on disk (another process's sync, a ``git pull``), so
+        the next draw has the news. Not while this library's own sync runs, nor while
+        another reload does."""
+        if not self._drawn or self._syncing or not self._reloading.acquire(blocking=False):
             return
-        stale = any(atomic.identity(self.people / f"{name}.yaml") != seen[0]
-                    for name, seen in list(self._files.items()))
-        if stale or (not self._files and self.members()):
-            self._reloading = threading.Thread(target=self.reload, daemon=True,
-                                               name="paper-tui team files")
-            self._reloading.start()
+        try:
+            seen = {name: identity for name, (identity, _) in list(self._files.items())}
+            members = self.members()
+            if set(members) != seen.keys() or any(
+                    atomic.identity(self.root / repo.person_file(name)) != identity
+                    for name, identity in seen.items()):
+                self._reload()
+        finally:
+            self._reloading.release()
 
     def annotators(self, paper_id: str, fresh: bool = True) -> dict[str, TeamRecord]:
         """The other members who annotated a paper, with what they did (``fresh``: see
         :meth:`annotations_of`)."""
-        if not fresh:
-            self._reload_if_changed()
         out = {}
-        for name in self.members() if fresh else list(self._files):
-            record = self.annotations_of(name, fresh).get(paper_id)
+        if fresh:
+            for name in self.members():
+                record = self.record_of(name, paper_id)
+                if record is not None:
+                    out[name] = record
+            return out
+        self._drawn = True
+        for name, (_, read) in list(self._files.items()):
+            record = read.records.get(paper_id)
             if record is not None:
                 out[name] = record
         return out
-
-
 
 
 class People:

@@ -1,10 +1,11 @@
 """Merging team files field by field, never by lines: git's merge driver and sync use it.
 
-The store's three-way :func:`~paper_tui.store.merge.merge_record` does the work (tags and list
-members: a union with explicit removals honoured; status, star, note: the latest change
-by its time stamp), with one exception for people: a note both sides edited keeps both
-texts, older first, rather than losing one. No conflict marker ever lands in a file: when
-a side cannot be read, the driver leaves our file as it was and says why.
+The store's three-way :func:`~paper_tui.store.merge.merge_record` does the work (tags and
+list members: a union with explicit removals honoured; status, star, note: the latest
+change by its time stamp), with one exception for people: a note both sides edited keeps
+both texts, older first, rather than losing one (lines both added at its end: both
+additions, once each). A record one side lacks is no change. No conflict marker ever lands
+in a file: when a side cannot be read, the driver leaves our file as it was and says why.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import sys
 from pathlib import Path
 
 from paper_tui.errors import StoreError
-from paper_tui.store.merge import merge_record, stamp_time
+from paper_tui.store.merge import add_lines, added_lines, merge_record, stamp_time
 from paper_tui.store.schema import Record, Schema
 from paper_tui.team import repo
 
@@ -34,17 +35,29 @@ def merge_one(schema: Schema, base: Record | None, ours: Record | None,
     if o in t or t in o:  # one side only added to the other's text
         merged["note"] = t if o in t else o
         return merged
-    older, newer = (o, t) if our_time <= stamp_time(theirs.get("updated")) else (t, o)
+    ours_first = our_time <= stamp_time(theirs.get("updated"))
+    ours_added, theirs_added = added_lines(b, o), added_lines(b, t)
+    if b and ours_added is not None and theirs_added is not None:  # both appended to it
+        first, then = (ours_added, theirs_added) if ours_first else (theirs_added, ours_added)
+        merged["note"] = add_lines(add_lines(b, first), then)
+        return merged
+    older, newer = (o, t) if ours_first else (t, o)
     merged["note"] = NOTE_BREAK.join(x for x in (older, newer) if x)
     return merged
 
 
 def merge_records(schema: Schema, base: dict[str, Record], ours: dict[str, Record],
                   theirs: dict[str, Record]) -> dict[str, Record]:
+    """Two versions of a file's records merged. A record one side lacks is the other's:
+    a file without it says nothing about it (a person clears a paper by a record with no
+    field, never by leaving it out), so no merge ever empties a file."""
     out = {}
     for key in ours.keys() | theirs.keys():
         o, t = ours.get(key), theirs.get(key)
-        merged = t if o == t else merge_one(schema, base.get(key), o, t)
+        if o is None or t is None or o == t:
+            merged = o if t is None else t
+        else:
+            merged = merge_one(schema, base.get(key), o, t)
         if merged is not None:
             out[key] = merged
     return out
@@ -59,8 +72,12 @@ def merge_texts(schema: Schema, base: str | None, ours: str | None, theirs: str 
     return repo.write(schema, records, titles, reuse=o)
 
 
-def _text(path: str) -> str | None:
-    data = Path(path).read_bytes()
+def _text(path: str, repo_path: str) -> str | None:
+    with open(path, "rb") as fh:
+        data = fh.read(repo.MAX_BYTES + 1)
+    if len(data) > repo.MAX_BYTES:
+        raise StoreError(f"{repo_path}: more than the {repo.MAX_BYTES >> 20} MB a team file "
+                         "may hold")
     return data.decode("utf-8") if data else None
 
 
@@ -73,7 +90,8 @@ def run_driver(base: str, ours: str, theirs: str, repo_path: str) -> int:
     if schema is None:
         return 0
     try:
-        merged = merge_texts(schema, _text(base), _text(ours), _text(theirs), Path(repo_path))
+        merged = merge_texts(schema, _text(base, repo_path), _text(ours, repo_path),
+                             _text(theirs, repo_path), Path(repo_path))
     except (StoreError, OSError, UnicodeDecodeError) as exc:
         print(f"paper-tui merge-driver: cannot merge {repo_path}: {exc}", file=sys.stderr)
         return 1

@@ -40,10 +40,17 @@ ATTRIBUTES = (f"# paper-tui merges these field by field (see `paper-tui merge-dr
               f"{CITEKEYS} merge={DRIVER}\n"
               f"{SOURCES}/** merge={DRIVER} -text\n")
 
-PEOPLE_SCHEMA = replace(ANNOTATION_SCHEMA, header=(
+MAX_RECORDS = 200_000
+"""The most papers (or lists) a team file may hold: more than any library's papers (the
+87,549-paper corpus with its arXiv versions), far below what would make each ``show``
+take seconds. A file with more is not read (its member is not shown; the sync goes on)."""
+MAX_BYTES = 64 << 20
+"""The most bytes a team file may hold (200,000 papers with titles and short notes take
+about 40 MB); a bigger one is not read."""
+PEOPLE_SCHEMA = replace(ANNOTATION_SCHEMA, max_records=MAX_RECORDS, header=(
     "# paper-tui: one team member's triage, written by `paper-tui sync`.\n"
     "# One paper per block, by id; the title is a comment beside the id.\n"))
-LISTS_SCHEMA = replace(LIST_SCHEMA, header=(
+LISTS_SCHEMA = replace(LIST_SCHEMA, max_records=MAX_RECORDS, header=(
     "# paper-tui: the team's shared reading lists, written by `paper-tui sync`.\n"))
 CITEKEYS_SCHEMA = replace(CITEKEY_SCHEMA, header=(
     "# paper-tui: the citation keys given out in the team, written by `paper-tui sync`.\n"))
@@ -52,10 +59,16 @@ _NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,39}")
 _TITLED_KEY = re.compile(r'^(  "([^"\\\n]*)":)  # ([^\n]*)$', re.MULTILINE)
 
 
+def is_plain_name(name: str) -> bool:
+    """Whether ``name`` can be a member's name (and name their file): 1-40 lower-case
+    letters, digits, ``.-_``, not starting with a dot or dash."""
+    return _NAME.fullmatch(name) is not None
+
+
 def check_name(name: str) -> str:
-    """A member's name as used for their file: lower-case letters, digits, ``.-_``."""
+    """A member's name as typed (``--as``), as used for their file."""
     clean = name.strip().lower()
-    if not _NAME.fullmatch(clean):
+    if not is_plain_name(clean):
         raise PaperTuiError(f"team name {name!r}: use 1-40 lower-case letters, digits, "
                             "'.', '-' or '_' (it names your file people/NAME.yaml)")
     return clean
@@ -122,6 +135,17 @@ def write(schema: Schema, records: dict[str, Record], titles: dict[str, str],
 
 
 # -- what this library agreed on with the repo ---------------------------------------------
+_COMMIT = re.compile(r"[0-9a-f]{40}([0-9a-f]{24})?")
+
+
+@dataclass(frozen=True)
+class Quarantined:
+    """A paper list of the team's that failed to import, as it was then."""
+
+    blob: str  # git's id of the file's content: a new version is tried again
+    why: str  # the import's error, one line
+
+
 @dataclass
 class State:
     """``<library>/team.json``: who this library is in the team, and sync bookkeeping."""
@@ -130,25 +154,59 @@ class State:
     agreed: str | None = None  # the commit whose files the local stores last took in
     sources: dict[str, str] = field(default_factory=dict)  # file -> checksum last exchanged
     unsent: int = 0  # changes committed here and not yet pushed
-    driver: str = ""  # the merge-driver command configured in the repo
+    quarantined: dict[str, Quarantined] = field(default_factory=dict)
+    """Paper lists of the team that failed to import, by file name (skipped until the file
+    changes or leaves the repo)."""
+    importing: dict[str, str] = field(default_factory=dict)
+    """The paper list a sync is importing (file -> its git blob), saved before and cleared
+    after: left behind, it names the list that stopped the sync (killed, out of memory)."""
 
     @classmethod
     def load(cls, library: Path) -> State:
+        """The file's state; :class:`PaperTuiError` naming the file and key when it is
+        not what a sync writes."""
         path = library / STATE_FILE
         try:
             raw = json.loads(path.read_text("utf-8"))
         except FileNotFoundError:
             return cls()
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, RecursionError) as exc:
             raise PaperTuiError(f"{path}: unreadable ({exc}); fix or delete it (the team "
                                 "repo keeps everything shared)") from None
         if not isinstance(raw, dict):
             raise PaperTuiError(f"{path}: expected a JSON object; fix or delete it")
-        return cls(name=raw.get("name"), agreed=raw.get("agreed"),
-                   sources=dict(raw.get("sources") or {}), unsent=int(raw.get("unsent") or 0),
-                   driver=str(raw.get("driver") or ""))
+
+        def bad(key: str, want: str) -> PaperTuiError:
+            return PaperTuiError(f"{path}: {key!r} must be {want}, not {raw[key]!r}; fix or "
+                                 "delete it (the team repo keeps everything shared)")
+
+        name, agreed, unsent = raw.get("name"), raw.get("agreed"), raw.get("unsent", 0)
+        if name is not None and not (isinstance(name, str) and is_plain_name(name)):
+            raise bad("name", "a team name (lower-case letters, digits, '.', '-', '_')")
+        if agreed is not None and not (isinstance(agreed, str) and _COMMIT.fullmatch(agreed)):
+            raise bad("agreed", "a commit id or null")
+        if not isinstance(unsent, int) or isinstance(unsent, bool) or unsent < 0:
+            raise bad("unsent", "a whole number of changes")
+        maps = {}
+        for key in ("sources", "importing"):
+            value = raw.get(key) or {}
+            if not (isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str)
+                                                    for k, v in value.items())):
+                raise bad(key, "an object of file names to checksums")
+            maps[key] = dict(value)
+        quarantined = raw.get("quarantined") or {}
+        if not (isinstance(quarantined, dict) and all(
+                isinstance(v, dict) and isinstance(v.get("blob"), str)
+                and isinstance(v.get("why"), str) for v in quarantined.values())):
+            raise bad("quarantined", 'an object of file names to {"blob": …, "why": …}')
+        return cls(name=name, agreed=agreed, unsent=unsent, sources=maps["sources"],
+                   importing=maps["importing"],
+                   quarantined={str(k): Quarantined(v["blob"], v["why"])
+                                for k, v in quarantined.items()})
 
     def save(self, library: Path) -> None:
         atomic.write_text(library / STATE_FILE, json.dumps(
             {"name": self.name, "agreed": self.agreed, "sources": self.sources,
-             "unsent": self.unsent, "driver": self.driver}, indent=1) + "\n")
+             "unsent": self.unsent, "importing": self.importing,
+             "quarantined": {name: {"blob": q.blob, "why": q.why}
+                             for name, q in self.quarantined.items()}}, indent=1) + "\n")

@@ -9,33 +9,63 @@ next one starts over. What the local stores last took in from the repo is the co
 
 Taking in goes through a second :class:`~.file_store.YamlStore` on the library's files,
 as another process would: a running app merges it with its own unsaved work and refreshes.
+
+The repo is a team-mate's to write, so what it holds is data, never instructions: files are
+read from git's objects or through :mod:`.files` (never through a link), each within
+:data:`~.repo.MAX_BYTES` and :data:`~.repo.MAX_RECORDS`; a member is a plain name; a record
+missing from a file is no news (only a change that arrives changes a field); a paper list
+that fails to import is quarantined, not retried until it changes.
 """
 
 from __future__ import annotations
 
 import shlex
-import shutil
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import filelock
 
 from paper_tui import paths
 from paper_tui.errors import PaperTuiError, StoreError
-from paper_tui.sources import checksum
+from paper_tui.model import Paper
+from paper_tui.sources import SourceStore, checksum
+from paper_tui.store import Annotations
+from paper_tui.store.citekeys import CiteKeys
 from paper_tui.store.file_store import YamlStore
-from paper_tui.store.merge import stamp_time
+from paper_tui.store.merge import stamp, stamp_time
 from paper_tui.store.schema import Record, Schema
-from paper_tui.team import repo
+from paper_tui.team import files, repo
 from paper_tui.team.git import NETWORK_TIMEOUT, Git, GitError, last_line, remote_fault
 from paper_tui.team.merge import merge_one
 
 if TYPE_CHECKING:
-    from paper_tui.library import Library
+    from paper_tui.importers import ImportReport
+
+
+class PaperLookup(Protocol):
+    def get(self, paper_id: str) -> Paper | None: ...
+
+
+class SyncedLibrary(Protocol):
+    """What a sync needs of a library (``paper_tui.library.Library`` is one): its
+    directory, the reader's stores, its paper lists, and a paper's title."""
+
+    @property
+    def root(self) -> Path: ...
+    @property
+    def annotations(self) -> Annotations: ...
+    @property
+    def sources(self) -> SourceStore: ...
+    @property
+    def index(self) -> PaperLookup: ...
+    @property
+    def citekeys(self) -> CiteKeys: ...
+    def import_paths(self, targets: Iterable[Path | str]) -> ImportReport: ...
+
 
 Progress = Callable[[str], None]
 """``progress(message)``: what the sync is doing now ("fetching", "merging", …)."""
@@ -66,8 +96,8 @@ def _count(n: int, what: str) -> str:
     return f"{n:,} {what}" + ("" if n == 1 else "s")
 
 
-def run_sync(library: Library, progress: Progress | None = None, *, remote: str | None = None,
-             name: str | None = None) -> str:
+def run_sync(library: SyncedLibrary, progress: Progress | None = None, *,
+             remote: str | None = None, name: str | None = None) -> str:
     """Sync ``library`` with its team; returns the one-line summary. For the app's worker
     thread: ``progress`` is called from that thread; :class:`PaperTuiError` (one line) when
     the sync could not finish. What it takes in reaches the app as a change made by another
@@ -75,7 +105,7 @@ def run_sync(library: Library, progress: Progress | None = None, *, remote: str 
     return sync(library, remote=remote, name=name, progress=progress).summary()
 
 
-def sync(library: Library, *, remote: str | None = None, name: str | None = None,
+def sync(library: SyncedLibrary, *, remote: str | None = None, name: str | None = None,
          progress: Progress | None = None) -> SyncReport:
     lock = filelock.FileLock(str(library.root / ".team.lock"), timeout=LOCK_TIMEOUT)
     try:
@@ -89,8 +119,22 @@ def sync(library: Library, *, remote: str | None = None, name: str | None = None
         lock.release()
 
 
+@dataclass(frozen=True)
+class _Entry:
+    """A file in a commit's tree: git's mode (``100644`` a file, ``120000`` a symbolic link,
+    ``160000`` another repo), its blob and size."""
+
+    mode: str
+    blob: str
+    size: int
+
+    @property
+    def regular(self) -> bool:
+        return self.mode in ("100644", "100755")
+
+
 class _Sync:
-    def __init__(self, library: Library, progress: Progress | None) -> None:
+    def __init__(self, library: SyncedLibrary, progress: Progress | None) -> None:
         self.lib = library
         self.root = library.root
         self.dir = library.root / repo.TEAM_DIR
@@ -100,11 +144,14 @@ class _Sync:
         self.git: Git
         self.url = ""
         self.written = False  # a team file was written by this sync
+        self.dropped = False  # the repo lost records of ours: write them back
+        self._trees: dict[str, dict[str, _Entry]] = {}
 
     # -- the steps -------------------------------------------------------------------------
     def run(self, remote: str | None, name: str | None) -> SyncReport:
         self._setup(remote, name)
         self._check_repo()
+        self._stopped_import()
         for attempt in range(PUSH_TRIES):
             theirs = self._fetch()
             if attempt == 0:
@@ -115,12 +162,15 @@ class _Sync:
             if theirs is not None and not self._is_ancestor(theirs, "HEAD"):
                 self._merge()
                 self._catch_up()
+                if self.dropped:  # someone emptied our file or the lists: send ours again
+                    self._export()
             if self._push(theirs):
                 break
         else:
             raise GitError(f"the team remote {self.url} kept moving while we merged "
                            f"({PUSH_TRIES} tries); your changes are committed here, run sync "
                            "again")
+        self._say_quarantined()
         return self.report
 
     def _setup(self, remote: str | None, name: str | None) -> None:
@@ -142,7 +192,8 @@ class _Sync:
             # A new repo: everything is sent again.
             state.agreed, state.sources, state.unsent = None, {}, 0
         known = dict(line.split(" ", 1) for line in self.git.run(
-            "config", "--get-regexp", rf"^(remote\.origin\.url|merge\.{repo.DRIVER}\.driver)$"
+            "config", "--get-regexp",
+            rf"^(remote\.origin\.url|merge\.{repo.DRIVER}\.driver|core\.symlinks)$"
         ).out.splitlines() if " " in line)
         current = known.get("remote.origin.url")
         if remote is not None and current != remote:
@@ -151,6 +202,10 @@ class _Sync:
             raise PaperTuiError(f"the team repo {self.dir} has no remote 'origin': run "
                                 "`paper-tui sync --remote URL` once")
         self.url = remote or current or ""
+        if known.get("core.symlinks") != "false":
+            # A link a team-mate commits is checked out as a small file holding its target,
+            # never as a link out of the repo.
+            self._out("config", "core.symlinks", "false")
         driver = f"{shlex.quote(sys.executable)} -m paper_tui merge-driver %O %A %B %P"
         if known.get(f"merge.{repo.DRIVER}.driver") != driver:
             self._out("config", f"merge.{repo.DRIVER}.name", "paper-tui field-by-field merge")
@@ -246,33 +301,76 @@ class _Sync:
         self._take_in(citekeys.path, citekeys.schema, repo.CITEKEYS_SCHEMA, repo.CITEKEYS,
                       base, head)
         for path in self._changed(base, head, repo.PEOPLE):
-            if path == own or not path.endswith(".yaml"):
+            if path == own:
                 continue
-            who = Path(path).stem
+            member = _member(path)
+            if member is None:
+                if path in self._tree(head):
+                    self.report.notes.append(
+                        f"{path} in the team repo is not a member's file (people/NAME.yaml, "
+                        "NAME of lower-case letters, digits, '.', '-', '_'); ignored")
+                continue
             try:
                 n = len(self._diff_keys(repo.PEOPLE_SCHEMA, path, base, head)[2])
-            except StoreError as exc:  # theirs to fix; it takes nothing from anyone else
-                self.report.notes.append(f"{exc}; {who}'s triage is not shown until fixed")
+            except PaperTuiError as exc:  # theirs to fix; it takes nothing from anyone else
+                self.report.notes.append(f"{exc}; {member}'s triage is not shown until fixed")
                 continue
-            self.report.papers_from[who] = self.report.papers_from.get(who, 0) + n
-        self._import_sources(self._changed(base, head, repo.SOURCES))
+            self.report.papers_from[member] = self.report.papers_from.get(member, 0) + n
+        self._import_sources(self._changed(base, head, repo.SOURCES), head)
         self.state.agreed = head
         self.state.save(self.root)
 
+    def _tree(self, commit: str) -> dict[str, _Entry]:
+        """Every file of a commit (path -> entry), listed once per sync."""
+        if commit not in self._trees:
+            out = self._out("ls-tree", "-r", "-l", "-z", "--full-tree", commit)
+            tree = {}
+            for item in out.split("\0"):
+                meta, _, path = item.partition("\t")
+                parts = meta.split()
+                if len(parts) == 4:
+                    size = int(parts[3]) if parts[3].isdigit() else 0
+                    tree[path] = _Entry(parts[0], parts[2], size)
+            self._trees[commit] = tree
+        return self._trees[commit]
+
+    def _read_blob(self, commit: str | None, rel: str) -> str | None:
+        """A team file's text at a commit (None: not there), read from git's objects (so
+        never through a link); :class:`~.files.TeamFileError` when it is not a regular file
+        or holds more than :data:`~.repo.MAX_BYTES`."""
+        if commit is None:
+            return None
+        entry = self._tree(commit).get(rel)
+        if entry is None:
+            return None
+        if not entry.regular:
+            raise files.TeamFileError(f"{rel} in the team repo is a symbolic link or another "
+                                      "repository, not a file; not read")
+        if entry.size > repo.MAX_BYTES:
+            raise files.TeamFileError(f"{rel} in the team repo is {entry.size / (1 << 20):,.1f} "
+                                      f"MB, more than the {repo.MAX_BYTES >> 20} MB a team file "
+                                      "may hold; not read")
+        return self._out("cat-file", "blob", entry.blob)
+
     def _diff_keys(self, schema: Schema, rel: str, base: str | None, head: str
                    ) -> tuple[dict[str, Record], dict[str, Record], list[str]]:
-        """A team file's records at ``base`` and ``head``, and the keys that differ."""
-        old = repo.read(self.git.show(base, rel), self.dir / rel, schema).records
-        new = repo.read(self.git.show(head, rel), self.dir / rel, schema).records
-        keys = sorted(k for k in old.keys() | new.keys()
-                      if _fields(old.get(k)) != _fields(new.get(k)))
+        """A team file's records at ``base`` and ``head``, and the keys whose fields
+        ``head`` changes. A record ``head`` lacks is no change: it takes nothing away."""
+        path = self.dir / rel
+        old = repo.read(self._read_blob(base, rel), path, schema).records
+        new = repo.read(self._read_blob(head, rel), path, schema).records
+        keys = sorted(k for k, record in new.items() if _fields(old.get(k)) != _fields(record))
         return old, new, keys
 
     def _take_in(self, local_path: Path, local_schema: Schema, team_schema: Schema, rel: str,
                  base: str | None, head: str) -> list[str]:
         """Bring the repo's changes to one file (base -> head) into the library's store,
         merged with what changed locally since; returns the keys that changed."""
-        old, new, keys = self._diff_keys(team_schema, rel, base, head)
+        try:
+            old, new, keys = self._diff_keys(team_schema, rel, base, head)
+        except files.TeamFileError as exc:
+            raise StoreError(str(exc)) from None
+        self.dropped = self.dropped or not old.keys() <= new.keys()
         if not keys:
             return []
         store = YamlStore(local_path, local_schema)
@@ -281,35 +379,107 @@ class _Sync:
             raise StoreError(store.read_only_reason)
         for key in keys:
             current = store.get(key)
-            merged = merge_one(local_schema, old.get(key), current, new.get(key))
+            merged = merge_one(local_schema, old.get(key), current, new[key])
             if merged != current:
                 at = stamp_time((merged or {}).get("updated")) or time.time()
                 store.put(key, merged, at)
         store.save()
         return keys
 
-    def _import_sources(self, changed: list[str]) -> None:
+    def _stopped_import(self) -> None:
+        """A paper list whose import the last sync never finished (it was killed, or ran
+        out of memory) is quarantined: this sync and the next go on without it."""
+        for name, blob in self.state.importing.items():
+            self.state.quarantined[name] = repo.Quarantined(
+                blob, "the last sync stopped while importing it")
+        if self.state.importing:
+            self.state.importing = {}
+            self.state.save(self.root)
+
+    def _import_sources(self, changed: list[str], head: str) -> None:
         from paper_tui.importers.registry import source_id  # only when lists came in
 
+        tree = self._tree(head)
         manifest = self.lib.sources.manifest
         for rel in changed:
-            path = self.dir / rel
-            if not path.is_file():
+            entry = tree.get(rel)
+            name = rel.removeprefix(f"{repo.SOURCES}/")
+            if entry is None:  # it left the repo
+                self.state.quarantined.pop(name, None)
                 continue
+            if "/" in name or name.startswith("."):
+                self.report.notes.append(f"{rel} in the team repo is not a paper list of the "
+                                         "team (those are files directly in sources/); "
+                                         "ignored")
+                continue
+            if not entry.regular or not files.is_regular(self.dir, rel):
+                self.report.notes.append(f"{rel} in the team repo is a symbolic link or "
+                                         "another repository, not a file; not imported (a "
+                                         "team repo is never followed out of it)")
+                continue
+            stuck = self.state.quarantined.get(name)
+            if stuck is not None:
+                if stuck.blob == entry.blob:
+                    continue  # said once per sync, by _say_quarantined
+                del self.state.quarantined[name]
+            path = self.dir / rel
             digest = checksum(path)
             info = manifest.get(source_id(path))
             if info is None or info.checksum != digest:
-                self.say(f"importing {path.name}")
-                report = self.lib.import_paths([path])
-                for error in report.errors:
-                    self.report.notes.append(str(error))
-                self.report.sources_in.append((path.name, report.added))
+                why = self._import(path, name, entry.blob)
+                if why is not None:
+                    self.state.quarantined[name] = repo.Quarantined(entry.blob, why)
+                    self.report.notes.append(f"{rel} from the team did not import: {why}; it "
+                                             "is skipped until it changes")
+                    continue
                 manifest = self.lib.sources.manifest
-            self.state.sources[path.name] = digest
+            self.state.sources[name] = digest
+
+    def _import(self, path: Path, name: str, blob: str) -> str | None:
+        """Import a paper list of the team's; the reason it failed, None when it did not.
+        Whatever happens inside, the sync goes on (the list is the team-mate's data)."""
+        self.state.importing = {name: blob}
+        self.state.save(self.root)
+        self.say(f"importing {name}")
+        try:
+            report = self.lib.import_paths([path])
+        except PaperTuiError as exc:
+            return str(exc)
+        except Exception as exc:  # a list that breaks the importer must not stop the sync
+            return f"{type(exc).__name__}: {exc}"[:300]
+        finally:
+            self.state.importing = {}
+            self.state.save(self.root)
+        if report.errors and not report.sources:
+            return "; ".join(str(error) for error in report.errors)
+        for error in report.errors:
+            self.report.notes.append(str(error))
+        self.report.sources_in.append((path.name, report.added))
+        return None
+
+    def _say_quarantined(self) -> None:
+        """One line for each paper list still quarantined; one that left the repo is
+        forgotten."""
+        if not self.state.quarantined:
+            return
+        head = self.git.rev("HEAD")
+        tree = self._tree(head) if head is not None else {}
+        for name, stuck in sorted(self.state.quarantined.items()):
+            entry = tree.get(f"{repo.SOURCES}/{name}")
+            if entry is None or entry.blob != stuck.blob:
+                del self.state.quarantined[name]
+            elif not any(note.startswith(f"{repo.SOURCES}/{name} ")
+                         for note in self.report.notes):
+                self.report.notes.append(
+                    f"{repo.SOURCES}/{name} from the team is skipped until it changes: it did "
+                    f"not import ({stuck.why}); `paper-tui import "
+                    f"{self.dir / repo.SOURCES / name}` tries it by hand")
+        self.state.save(self.root)
 
     # -- sending this library's changes ----------------------------------------------------
     def _export(self) -> None:
         self.say("committing")
+        self.dropped = False
         stores = self.lib.annotations
         stores.flush()
         me = self.state.name or ""
@@ -320,13 +490,15 @@ class _Sync:
         self._write(repo.CITEKEYS, repo.CITEKEYS_SCHEMA, self.lib.citekeys.store.snapshot(),
                     titled=False)
         shared = self._export_sources()
-        attributes = self.dir / ".gitattributes"
         written = self.written or bool(shared)
-        if not attributes.exists() or attributes.read_text("utf-8") != repo.ATTRIBUTES:
-            attributes.write_text(repo.ATTRIBUTES, "utf-8")
+        if self._read_team_file(".gitattributes") != repo.ATTRIBUTES:
+            files.write_text(self.dir, ".gitattributes", repo.ATTRIBUTES)
             written = True
         if written:  # else only what a stopped sync may have staged is left to commit
-            self._out("add", "--", ".gitattributes", own, repo.LISTS, repo.CITEKEYS,
+            ours = [".gitattributes", own, repo.LISTS, repo.CITEKEYS,
+                    *(f"{repo.SOURCES}/{name}" for name in shared)]
+            self._as_files(ours)
+            self._out("add", "--", *ours[:4],
                       *([repo.SOURCES] if (self.dir / repo.SOURCES).exists() else []))
         if self.git.run("diff", "--cached", "--quiet").ok:
             return
@@ -336,11 +508,34 @@ class _Sync:
         self.state.agreed = self.git.rev("HEAD")
         self.state.save(self.root)
 
+    def _as_files(self, paths: list[str]) -> None:
+        """Git keeps a path's recorded type on ``add`` when links are checked out as files
+        (``core.symlinks=false``): a link a team-mate committed where this sync writes a
+        file leaves the index first, so the file is sent as a file."""
+        out = self._out("ls-files", "--stage", "-z", "--", *paths)
+        links = [entry.split("\t", 1)[1] for entry in out.split("\0")
+                 if entry.startswith(("120000 ", "160000 "))]
+        if links:
+            self._out("rm", "--cached", "-q", "--", *links)
+
+    def _read_team_file(self, rel: str) -> str | None:
+        """A file of the work tree as this sync writes it; None when absent, or not a
+        regular file (a link, a folder: it is replaced), or not UTF-8 text."""
+        try:
+            data = files.read_bytes(self.dir, rel, repo.MAX_BYTES)
+            return None if data is None else data.decode("utf-8")
+        except (files.TeamFileError, UnicodeDecodeError):
+            return None
+
     def _write(self, rel: str, schema: Schema, local: dict[str, Record], titled: bool
                ) -> list[tuple[Record | None, Record | None]]:
-        """Write the library's records to a team file; returns (before, after) per change."""
+        """Write the library's records to a team file; returns (before, after) per change.
+
+        A paper this library has no record of any more (the reader cleared it) stays in a
+        people file as its time stamp alone: the member's other machines clear it too,
+        while a paper missing from the file tells them nothing."""
         path = self.dir / rel
-        text = path.read_text("utf-8") if path.exists() else None
+        text = self._read_team_file(rel)
         team = repo.read(text, path, schema)
         # A record whose fields are the team file's is left as it is there: a time stamp
         # alone (re-stamped elsewhere with the same values) is no change to send back.
@@ -348,12 +543,14 @@ class _Sync:
                          if _fields(local.get(k)) != _fields(team.records.get(k)))
         if not changed and text is not None:
             return []
-        local = {k: v if k in changed else team.records[k] for k, v in local.items()}
+        out = {k: v if k in changed else team.records[k] for k, v in local.items()}
+        if schema.implicit:
+            cleared = {"updated": stamp(time.time())}
+            out.update({k: cleared for k in changed if k not in local})
         titles = team.titles
         if titled:
             titles = {**titles, **self._titles([k for k in changed if k in local])}
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(repo.write(schema, local, titles, reuse=team), "utf-8")
+        files.write_text(self.dir, rel, repo.write(schema, out, titles, reuse=team))
         self.written = True
         return [(team.records.get(k), local.get(k)) for k in changed]
 
@@ -384,9 +581,7 @@ class _Sync:
                 self.report.notes.append(f"{name} is not shared: the file imported "
                                          f"({original}) is gone or changed; import it again")
                 continue
-            target = self.dir / repo.SOURCES / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(original, target)
+            files.copy_in(self.dir, f"{repo.SOURCES}/{name}", original)
             self.state.sources[name] = info.checksum
             shared.append(name)
         return shared
@@ -400,15 +595,24 @@ class _Sync:
 
     def _changed(self, base: str | None, head: str, under: str) -> list[str]:
         if base is None:
-            out = self._out("ls-tree", "-r", "--name-only", head, "--", under)
-        else:
-            out = self._out("diff", "--name-only", "--no-renames", base, head, "--", under)
-        return [line for line in out.splitlines() if line]
+            return sorted(p for p in self._tree(head) if p.startswith(f"{under}/"))
+        out = self._out("diff", "--name-only", "-z", "--no-renames", base, head, "--", under)
+        return [path for path in out.split("\0") if path]
 
     def _authors(self, base: str | None, head: str, rel: str) -> list[str]:
         span = head if base is None else f"{base}..{head}"
         names = self._out("log", "--no-merges", "--format=%an", span, "--", rel).split()
-        return [n for n in dict.fromkeys(names) if n != self.state.name]
+        return [n for n in dict.fromkeys(names)
+                if n != self.state.name and repo.is_plain_name(n)]
+
+
+def _member(path: str) -> str | None:
+    """The member whose file ``path`` (in the repo) is; None when it is no member's."""
+    folder, _, file = path.partition("/")
+    name = file.removesuffix(".yaml")
+    if folder != repo.PEOPLE or file == name or not repo.is_plain_name(name):
+        return None
+    return name
 
 
 def _fields(record: Record | None) -> Record:

@@ -14,24 +14,30 @@ app only through :class:`~paper_tui.tui.host.AppHost`.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
 
+from rich.console import RenderableType
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.command import CommandPalette
+from textual.filter import LineFilter
 from textual.message import Message
 from textual.screen import Screen
 
 from paper_tui.config import Config, Settings
 from paper_tui.errors import StoreError
+from paper_tui.inert import inert_line
 from paper_tui.library import Library
 from paper_tui.tui import collector, textual_internals
 from paper_tui.tui import keymap as keymap_mod
 from paper_tui.tui import themes as themes_mod
+from paper_tui.tui.inert_lines import InertLines
 from paper_tui.tui.screens.main import APP_KEYS, MainScreen
-from paper_tui.tui.screens.results_screen import ResultsScreen
+from paper_tui.tui.screens.results_screen import LATER_SCREENS_KEYS, ResultsScreen
 
 DEFAULT_THEME = "paper-dark"
 SAID_KEPT = 50
@@ -60,6 +66,7 @@ class PaperApp(App[None]):
     def __init__(self, library: Library, config: Config, *,
                  theme_dirs: Iterable | None = None, import_paths: Iterable = ()) -> None:
         super().__init__()
+        textual_internals.guard_option_list_paging()
         self.import_paths = list(import_paths)
         self.library = library
         self.config = config
@@ -69,6 +76,14 @@ class PaperApp(App[None]):
         self.said: deque[str] = deque(maxlen=SAID_KEPT)
         """The last confirmations shown (:meth:`say`), newest last."""
         self.keymap: dict[str, str] = {}
+        self.leaving = False
+        """The reader has quit: keys still queued behind the quit key do nothing."""
+        self._inert_lines = InertLines()
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters, then the one that keeps text from data inert on every line
+        drawn (``inert_lines.py``): one object, so filtered lines stay cached."""
+        return [*super().get_line_filters(), self._inert_lines]
 
     def get_default_screen(self) -> Screen:
         return self.main
@@ -81,7 +96,8 @@ class PaperApp(App[None]):
     def on_main_screen_ready(self, _message: MainScreen.Ready) -> None:
         """The main screen's panes are up: apply the config's keymap to their keys (and the
         screen's), say the config's problems, start the import asked for."""
-        known = keymap_mod.binding_ids(self._binding_nodes())
+        known = keymap_mod.binding_ids(self._binding_nodes()) | {
+            b.id for b in LATER_SCREENS_KEYS if b.id}
         keymap, problems = keymap_mod.config_keymap(self.settings.keymap, known)
         self.problems += problems
         self.keymap = textual_internals.normalize_keymap(self, keymap)
@@ -129,7 +145,9 @@ class PaperApp(App[None]):
             ) -> None:
         """Confirm an action in the status line: one line repainted, no layout (a toast
         would mount a widget and lay the screen out again on every key). Warnings and
-        errors, and anything said while the main screen is hidden, are also a toast."""
+        errors, and anything said while the main screen is hidden, are also a toast.
+        Made one inert line first: it often names data (a title, a tag, a file)."""
+        message = inert_line(message)
         self.said.append(message)
         main_visible = self.main.is_current
         if main_visible:
@@ -166,10 +184,30 @@ class PaperApp(App[None]):
             yield SystemCommand(key.help, f"{key.description} ({key.key_display})",
                                 partial(self.run_action, key.action, owner))
 
+    def action_command_palette(self) -> None:
+        """Textual's palette, as Textual opens it, in its closing-once form."""
+        from paper_tui.tui.palette import Palette
+
+        if self.use_command_palette and not isinstance(self.screen, CommandPalette):
+            self.push_screen(Palette(id="--command-palette"))
+
     async def action_quit(self) -> None:
         from paper_tui.tui.screens.note_editor import quit_guarded
 
         quit_guarded(self)
+
+    def exit(self, result: None = None, return_code: int = 0,
+             message: RenderableType | None = None) -> None:
+        """Quit: from now on keys and pastes are dropped. Textual still hands over the
+        ones that came before it got to the quit, and one opening a dialog or a panel
+        while the screens are being taken down would fail there."""
+        self.leaving = True
+        super().exit(result, return_code, message)
+
+    async def on_event(self, event: events.Event) -> None:
+        if self.leaving and isinstance(event, events.Key | events.Paste):
+            return
+        await super().on_event(event)
 
     # -- the annotation store's news -------------------------------------------------------
     def _saved(self, error: str | None) -> None:

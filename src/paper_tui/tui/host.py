@@ -69,3 +69,6 @@ class ResultsHost(ResultsPane, Protocol):
 
     def triage_counted(self, change: int) -> None:
         """A key has just triaged ``change`` papers (untriaged, when negative)."""
+
+    def key_hint(self, binding_id: str) -> str:
+        """The key ``binding_id`` has on this screen now, as a hint names it (``u``)."""

@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingsMap
 from textual.dom import DOMNode
 from textual.screen import Screen
 
-from paper_tui.tui.textual_internals import own_bindings
+from paper_tui.tui.textual_internals import keymap_in_force, own_bindings
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,15 @@ _NAMES = {"question_mark": "?", "slash": "/", "space": "space", "asterisk": "*",
           "minus": "-", "equals_sign": "=", "number_sign": "#", "ampersand": "&",
           "less_than_sign": "<", "greater_than_sign": ">", "colon": ":",
           "semicolon": ";", "apostrophe": "'", "quotation_mark": '"'}
+
+
+_HINT_NAMES = {"escape": "Esc", "enter": "Enter", "tab": "Tab", "space": "Space",
+               "delete": "Del", "backspace": "Backspace", "up": "↑", "down": "↓"}
+
+
+def hint_key(key: str) -> str:
+    """``key`` as a hint on screen names it: ``Esc``, ``J``, ``ctrl+t``."""
+    return _HINT_NAMES.get(key) or _pretty(key)
 
 
 def _pretty(key: str) -> str:
@@ -71,6 +80,27 @@ def config_keymap(values: Mapping[str, str], known: Iterable[str]) -> tuple[dict
 
 def binding_ids(nodes: Iterable[DOMNode]) -> set[str]:
     return {b.id for node in nodes for b in own_bindings(node) if b.id}
+
+
+def key_hint(nodes: Iterable[DOMNode], keymap: Mapping[str, str], binding_id: str
+             ) -> str | None:
+    """The first key ``binding_id`` has now on the first of ``nodes`` that binds it, as a
+    hint names it; None when none does."""
+    for node in nodes:
+        bindings = BindingsMap(own_bindings(node))
+        bindings.apply_keymap(dict(keymap))
+        for key, bs in bindings.key_to_bindings.items():
+            if any(b.id == binding_id for b in bs):
+                return hint_key(key)
+    return None
+
+
+def screen_key_hint(screen: Screen, binding_id: str) -> str:
+    """The key ``binding_id`` has now (the keymap in force), as a hint on ``screen`` names
+    it: looked up on ``screen``, then on the screens below it and the app."""
+    app = screen.app
+    nodes = [screen, *reversed(app.screen_stack), app]
+    return key_hint(nodes, keymap_in_force(app), binding_id) or binding_id
 
 
 def live_bindings(nodes: Iterable[DOMNode], keymap: Mapping[str, str]) -> list[KeyAction]:

@@ -10,7 +10,7 @@ Written for Textual 8.2 (the pin in pyproject.toml: the tests ran on 8.2.8).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Literal
 
 from rich.segment import Segment
 from rich.style import Style as RichStyle
@@ -21,11 +21,12 @@ from textual.screen import Screen
 from textual.scrollbar import ScrollBar
 from textual.style import Style
 from textual.widget import Widget
+from textual.widgets import OptionList
 
 try:
     from textual._border import get_box as _get_box
 except ImportError:  # no direct border segments: DirectLines leaves bordered widgets to Textual
-    _get_box = None
+    _get_box = None  # type: ignore[assignment]
 
 
 def border_segment(edge: str, inner: Style, outer: Style, colour: Style, side: int
@@ -81,6 +82,13 @@ def normalize_keymap(app: App[Any], keymap: Mapping[str, str]) -> dict[str, str]
     return dict(normalize(keymap)) if normalize is not None else dict(keymap)
 
 
+def keymap_in_force(app: App[Any]) -> Mapping[str, str]:
+    """The keymap ``App.set_keymap`` set (binding id -> keys, long key names); empty when
+    Textual's copy is out of reach (hints then name the default keys)."""
+    keymap = getattr(app, "_keymap", None)
+    return keymap if isinstance(keymap, dict) else {}
+
+
 def build_screen(app: App[Any], screen: Screen[Any]) -> None:
     """Compose and mount an installed screen now, unseen (what ``push_screen`` does first
     for a screen not running); when out of reach, the first push builds it."""
@@ -101,6 +109,35 @@ def vertical_scrollbar(view: Widget, make: Callable[[], ScrollBar]) -> ScrollBar
         bar.display = False
         start(view, bar)
     return bar
+
+
+_paging_guarded = False
+"""Whether :func:`guard_option_list_paging` has patched ``OptionList`` (once a process)."""
+
+
+def guard_option_list_paging() -> None:
+    """Make PageUp / PageDown safe on an ``OptionList`` that has options but no lines yet.
+
+    Textual 8.2's ``OptionList._move_page`` looks the highlighted option's line up in a
+    table filled only once the list has a size, so between options arriving and the next
+    layout (the command palette's list right after ``ctrl+p``) the key raised
+    ``KeyError: 0`` and ended the app. Until then a page key moves nothing, which is what
+    a page of height 0 moves anyway. Patched once, on the class (the palette builds its own
+    list); out of reach when a Textual release renames the method, and then not needed."""
+    global _paging_guarded
+    move_page = getattr(OptionList, "_move_page", None)
+    if move_page is None or _paging_guarded:
+        return
+
+    def guarded_move_page(self: OptionList, direction: Literal[-1, 1]) -> None:
+        lines = getattr(self, "_index_to_line", None)
+        if isinstance(lines, dict) and self.highlighted is not None \
+                and self.highlighted not in lines:
+            return  # no lines yet: nothing to page through
+        move_page(self, direction)
+
+    OptionList._move_page = guarded_move_page  # type: ignore[method-assign]
+    _paging_guarded = True
 
 
 def report_crashes(app: App[Any], crashed: Callable[[BaseException], None]) -> None:

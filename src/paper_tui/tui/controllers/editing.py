@@ -183,7 +183,8 @@ class EditingController:
             return  # the results changed meanwhile: these marks would surprise
         message.results_list.marked.update(message.ids)
         message.results_list.refresh()
-        self.host.say(f"{len(message.results_list.marked):,} marked (u clears)")
+        self.host.say(f"{len(message.results_list.marked):,} marked "
+                      f"({self.host.key_hint('clear-marks')} clears)")
 
     def clear_marks(self) -> None:
         results = self.host.results_list

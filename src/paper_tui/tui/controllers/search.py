@@ -1,18 +1,16 @@
-"""Search as you type: one search at a time in a thread, always the newest text next.
+"""Search as you type: one search at a time on the app's query thread, the newest text next.
 
 A key starts its search at once when none is running (no debounce by default). Keys that
-come while one runs only replace the text waiting to go next, so a burst of keys costs one
-search per search time, not one per key, and never several searches fighting for the
-interpreter. Each search gets a generation number; the worker only builds the results and
-posts them (workers never touch widgets). The app shows a finished search unless a newer one
-is already shown, so the screen follows the typing as fast as searches finish and a slow
-stale query can never overwrite a newer one.
+come while one runs only replace the search waiting to go next (:mod:`..query_thread`), so
+a burst of keys costs one search per search time, not one per key, and never several
+searches fighting for the interpreter. Each search gets a generation number; the job only
+builds the results and posts them (jobs never touch widgets). The app shows a finished
+search unless a newer one is already shown, so the screen follows the typing as fast as
+searches finish and a slow stale query can never overwrite a newer one.
 """
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -20,7 +18,6 @@ from typing import TYPE_CHECKING, Protocol
 
 from textual.message import Message
 from textual.timer import Timer
-from textual.worker import get_current_worker
 
 from paper_tui.library import FOR_YOU, SORTS, Results
 from paper_tui.tui.host import ResultsPane
@@ -29,6 +26,7 @@ from paper_tui.tui.widgets.status_line import status_text
 if TYPE_CHECKING:
     from paper_tui.config import SearchSettings
     from paper_tui.model import Paper
+    from paper_tui.tui.query_thread import QueryThread
     from paper_tui.tui.widgets.status_line import StatusLine
 
 RECOUNT_DELAY = 0.05
@@ -64,7 +62,6 @@ class SearchHost(ResultsPane, Protocol):
 @dataclass
 class _Job:
     run: Callable[[], Results]
-    delay: float
     generation: int
     keep_id: str | None
     mode: str
@@ -78,8 +75,11 @@ the learner's libraries then takes the interpreter for ~0.3 s."""
 class SearchController:
     """Owns the query, the sort and the result set on screen."""
 
-    def __init__(self, host: SearchHost, settings: SearchSettings) -> None:
+    def __init__(self, host: SearchHost, settings: SearchSettings,
+                 queries: QueryThread) -> None:
+        """``queries``: the thread the searches run on."""
         self.host = host
+        self.queries = queries
         self.query = ""
         self.sort = settings.sort
         self.debounce = settings.debounce_ms / 1000
@@ -87,11 +87,8 @@ class SearchController:
         self._first = True  # no search shown yet
         self.generation = 0
         self.shown_generation = 0
-        self._lock = threading.Lock()
-        self._next: _Job | None = None
-        """The newest search asked for and not started yet (under ``_lock``)."""
-        self._running = False
-        """A worker is running searches (under ``_lock``)."""
+        self._debounce: Timer | None = None
+        """The search waiting for the typing to pause (``search.debounce_ms``)."""
         self.searching = False
         self.error: str | None = None
         self._triaged: int | None = None
@@ -127,36 +124,30 @@ class SearchController:
         self.generation += 1
         self.searching = True
         self._search_status()
-        with self._lock:
-            self._next = _Job(run, delay, self.generation, keep_id, mode)
-            if self._running:
-                return  # the running worker takes it next
-            self._running = True
-        self.host.app.run_worker(self._work, thread=True, group="search")
+        job = _Job(run, self.generation, keep_id, mode)
+        if self._debounce is not None:  # a newer key: the wait starts again
+            self._debounce.stop()
+            self._debounce = None
+        if delay:
+            self._debounce = self.host.app.set_timer(delay, partial(self._submit, job))
+        else:
+            self._submit(job)
 
-    def _work(self) -> None:
-        """In a thread: run the newest search asked for, post it; again while keys come."""
-        worker = get_current_worker()
-        while True:
-            with self._lock:
-                job, self._next = self._next, None
-                if job is None or worker.is_cancelled:
-                    self._running = False
-                    return
-            if job.delay:
-                time.sleep(job.delay)
-                with self._lock:
-                    if self._next is not None:  # a newer key came meanwhile
-                        continue
-            results = job.run()
-            total = self.host.library.count()
-            if not len(results):
-                _ = results.suggestion  # "did you mean" is worked out here, not in a frame
-            if worker.is_cancelled:
-                results.close()
-                continue
-            self.host.post_message(ResultsReady(job.generation, results, job.keep_id, job.mode,
-                                               total))
+    def _submit(self, job: _Job) -> None:
+        self._debounce = None
+        self.queries.submit("search", partial(self._work, job))
+
+    def _work(self, job: _Job) -> None:
+        """On the query thread: run one search and post it."""
+        results = job.run()
+        total = self.host.library.count()
+        if not len(results):
+            _ = results.suggestion  # "did you mean" is worked out here, not in a frame
+        if self.queries.stopped:  # the app has gone meanwhile
+            results.close()
+            return
+        self.host.post_message(ResultsReady(job.generation, results, job.keep_id, job.mode,
+                                           total))
 
     def apply(self, message: ResultsReady) -> None:
         """Show a finished search unless a newer one is shown already."""

@@ -16,8 +16,8 @@ from typing import Protocol
 from textual.message import Message
 from textual.timer import Timer
 
-from paper_tui.cli.team import LISTED, STEP
 from paper_tui.library import Library
+from paper_tui.team.steps import LISTED, read_step
 
 
 class SyncHost(Protocol):
@@ -91,10 +91,11 @@ class SyncController:
         with self.host.library.team_syncing():  # the files it changed are read here, after
             for line in proc.stderr:
                 line = line.rstrip("\n")
-                if line == STEP + LISTED:
+                step = read_step(line)
+                if step == LISTED:
                     listed = True
-                elif line.startswith(STEP):
-                    self.host.post_message(SyncProgress(line.removeprefix(STEP)))
+                elif step is not None:
+                    self.host.post_message(SyncProgress(step))
                 elif line:
                     errors.append(line.removeprefix("paper-tui: "))
             summary = proc.stdout.read().strip()

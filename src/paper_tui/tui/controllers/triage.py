@@ -13,6 +13,7 @@ import sys
 import webbrowser
 from typing import TYPE_CHECKING
 
+from paper_tui.inert import inert_line
 from paper_tui.vocabulary import count, status_label
 
 if TYPE_CHECKING:
@@ -119,7 +120,8 @@ class TriageController:
 
     def open_url(self) -> None:
         paper = self.host.results_list.current_paper()
-        url = paper and (paper.url or paper.pdf)
+        # inert: it goes to the clipboard (pasted into a shell later) or a browser's argv
+        url = inert_line(paper.url or paper.pdf) if paper else ""
         if not url:
             self.host.say("this paper has no link")
             return

@@ -7,26 +7,12 @@ from collections.abc import Callable
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
-DIALOG_CSS = """
-.dialog {
-    width: 72;
-    max-width: 95%;
-    height: auto;
-    max-height: 90%;
-    padding: 1 2;
-    border: thick $primary;
-    background: $surface;
-}
-.dialog-title { text-style: bold; margin-bottom: 1; }
-.dialog-hint { color: $text-muted; margin-top: 1; }
-.dialog-error { color: $error; height: auto; }
-"""
+from paper_tui.tui.screens.dialog import DIALOG_CSS, Dialog
 
 
-class Confirm(ModalScreen[bool]):
+class Confirm(Dialog[bool]):
     """Ask a yes/no question; ``y``/Enter on Yes answer True, ``n``/Esc answer False."""
 
     DEFAULT_CSS = DIALOG_CSS + """
@@ -38,6 +24,9 @@ class Confirm(ModalScreen[bool]):
         Binding("y", "answer(True)", "Yes"),
         Binding("n,escape", "answer(False)", "No"),
     ]
+    AUTO_FOCUS = "#no"
+    """Focused as the screen is composed (not on mount: keys typed ahead may close the
+    question, or the app, before it has mounted)."""
 
     def __init__(self, question: str, *, yes: str = "Yes", no: str = "No") -> None:
         super().__init__()
@@ -52,18 +41,15 @@ class Confirm(ModalScreen[bool]):
                 yield Button(f"{self.yes_label} (y)", id="yes", variant="error")
                 yield Button(f"{self.no_label} (n)", id="no", variant="primary")
 
-    def on_mount(self) -> None:
-        self.query_one("#no", Button).focus()
-
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self.dismiss(event.button.id == "yes")
+        self.finish(event.button.id == "yes")
 
     def action_answer(self, answer: bool) -> None:
-        self.dismiss(answer)
+        self.finish(answer)
 
 
-class Prompt(ModalScreen[str | None]):
+class Prompt(Dialog[str | None]):
     """Ask for one line of text. Enter answers it (stripped), Esc answers None.
 
     ``check`` may return an error message to keep the prompt open (e.g. a name in use).
@@ -81,12 +67,13 @@ class Prompt(ModalScreen[str | None]):
         self.placeholder = placeholder
         self.allow_empty = allow_empty
         self.check = check
+        self._error_line = Static("", classes="dialog-error", id="prompt-error")
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(self.title_text, classes="dialog-title")
             yield Input(self.value, placeholder=self.placeholder, id="prompt-input")
-            yield Static("", classes="dialog-error", id="prompt-error")
+            yield self._error_line
             yield Label("Enter accepts · Esc cancels", classes="dialog-hint")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -96,9 +83,9 @@ class Prompt(ModalScreen[str | None]):
         if problem is None and self.check is not None:
             problem = self.check(text)
         if problem:
-            self.query_one("#prompt-error", Static).update(problem)
+            self._error_line.update(problem)
             return
-        self.dismiss(text)
+        self.finish(text)
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        self.finish(None)

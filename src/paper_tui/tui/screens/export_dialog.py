@@ -10,7 +10,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -18,7 +17,8 @@ from paper_tui import atomic, export
 from paper_tui.errors import PaperTuiError
 from paper_tui.library import Library
 from paper_tui.model import Paper
-from paper_tui.tui.screens.confirm import DIALOG_CSS, Confirm
+from paper_tui.tui.screens.confirm import Confirm
+from paper_tui.tui.screens.dialog import DIALOG_CSS, Dialog
 from paper_tui.vocabulary import count
 
 EXTENSIONS = export.EXTENSIONS
@@ -30,11 +30,12 @@ def file_stem(name: str) -> str:
     return re.sub(r"[^\w.-]+", "-", name.strip().lower()).strip("-.") or "papers"
 
 
-class ExportDialog(ModalScreen[Path | None]):
+class ExportDialog(Dialog[Path | None]):
     """Write ``papers`` in a chosen format to a file; dismisses with the path written."""
 
     DEFAULT_CSS = DIALOG_CSS + """
     ExportDialog { align: center middle; }
+    ExportDialog .dialog { width: 100; }
     ExportDialog OptionList { height: auto; border: none; padding: 0; }
     ExportDialog #export-path { margin-top: 1; }
     """
@@ -49,27 +50,28 @@ class ExportDialog(ModalScreen[Path | None]):
         self.description = description
         self.directory = directory or Path.cwd()
         self.format = "bibtex"
+        # Built here, not found on mount: keys typed ahead may close the dialog (or the
+        # app) before it has mounted, and its widgets are gone by then.
+        self._formats = OptionList(*[Option(f"{fmt:<9} {DESCRIPTIONS[fmt]}", id=fmt)
+                                     for fmt in export.FORMATS], id="export-format")
+        self._formats.highlighted = 0
+        self._path_box = Input(file_stem(name) + EXTENSIONS[self.format], id="export-path")
+        self._error_line = Static("", classes="dialog-error", id="export-error")
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(f"Export {self.name_text} ({count(len(self.papers), 'paper')})",
                         classes="dialog-title")
-            yield OptionList(*[Option(f"{fmt:<9} {DESCRIPTIONS[fmt]}", id=fmt)
-                               for fmt in export.FORMATS], id="export-format")
-            yield Input(file_stem(self.name_text) + EXTENSIONS[self.format], id="export-path")
-            yield Static("", classes="dialog-error", id="export-error")
+            yield self._formats
+            yield self._path_box
+            yield self._error_line
             yield Label(f"Enter on a format picks it · Enter in the file name writes "
                         f"(relative to {self.directory}) · Esc cancels", classes="dialog-hint")
-
-    def on_mount(self) -> None:
-        box = self.query_one("#export-format", OptionList)
-        box.highlighted = 0
-        box.focus()
 
     @on(OptionList.OptionHighlighted, "#export-format")
     def _format_changed(self, event: OptionList.OptionHighlighted) -> None:
         self.format = str(event.option.id)
-        path_box = self.query_one("#export-path", Input)
+        path_box = self._path_box
         stem, dot, ext = path_box.value.rpartition(".")
         if dot and "." + ext in EXTENSIONS.values():
             path_box.value = stem + EXTENSIONS[self.format]
@@ -77,7 +79,7 @@ class ExportDialog(ModalScreen[Path | None]):
     @on(OptionList.OptionSelected, "#export-format")
     def _format_chosen(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        path_box = self.query_one("#export-path", Input)
+        path_box = self._path_box
         path_box.focus()
         path_box.cursor_position = len(path_box.value.rpartition(".")[0] or path_box.value)
 
@@ -110,10 +112,10 @@ class ExportDialog(ModalScreen[Path | None]):
         except OSError as exc:
             self._error(f"{path}: cannot write ({exc.strerror or exc})")
             return
-        self.dismiss(path)
+        self.finish(path)
 
     def _error(self, message: str) -> None:
-        self.query_one("#export-error", Static).update(message)
+        self._error_line.update(message)
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        self.finish(None)

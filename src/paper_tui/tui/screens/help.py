@@ -6,12 +6,12 @@ from collections.abc import Sequence
 
 from rich.table import Table
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from paper_tui.tui.keymap import KeyAction
+from paper_tui.tui.keymap import KeyAction, screen_key_hint
+from paper_tui.tui.screens.dialog import Dialog
+from paper_tui.tui.screens.results_screen import CLOSE_HELP_KEY
 
 WHERE = {"anywhere": "Outside the search box", "results": "In the results",
          "abstract": "In the abstract", "search": "In the search box"}
@@ -34,10 +34,10 @@ def keys_table(actions: Sequence[KeyAction]) -> Table:
     return table
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(Dialog[None]):
     """Lists the keys; any of Esc, q or ? closes it."""
 
-    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close help", id="close-help")]
+    BINDINGS = [CLOSE_HELP_KEY]
 
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
@@ -56,9 +56,9 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll() as scroll:
             scroll.border_title = "Keys"
-            scroll.border_subtitle = "Esc closes"
+            scroll.border_subtitle = f"{screen_key_hint(self, 'close-help')} closes"
             yield Static(keys_table(self.actions), id="help-keys")
             yield Static(self.config_hint, id="help-hint")
 
-    def action_dismiss(self) -> None:
-        self.dismiss(None)
+    def action_close_help(self) -> None:
+        self.finish(None)

@@ -10,13 +10,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.fuzzy import Matcher
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from paper_tui.errors import PaperTuiError
 from paper_tui.library import Library, ReadingList
-from paper_tui.tui.screens.confirm import DIALOG_CSS
+from paper_tui.tui.screens.dialog import DIALOG_CSS, Dialog
 
 NEW = "\x00new"
 """Option id of the "new list" entry (no list name can start with NUL)."""
@@ -33,7 +32,7 @@ def matching_lists(lists: Sequence[ReadingList], typed: str) -> list[ReadingList
     return [rl for _, rl in scored]
 
 
-class ListPicker(ModalScreen[str | None]):
+class ListPicker(Dialog[str | None]):
     """Pick (or create) a reading list and add ``ids`` to it; dismisses with its name."""
 
     DEFAULT_CSS = DIALOG_CSS + """
@@ -52,19 +51,22 @@ class ListPicker(ModalScreen[str | None]):
         self.ids = list(dict.fromkeys(ids))
         self.lists = lib.reading_lists()
         self.holding = set(lib.lists_of(self.ids[0])) if len(self.ids) == 1 else set()
+        # Built here and filled now, not found and filled on mount: keys typed ahead may
+        # close the picker (or the app) before it has mounted, and its widgets are gone then.
+        self._filter_box = Input(placeholder="filter, or the name of a new list",
+                                 id="list-filter")
+        self._list_options = OptionList(id="list-options")
+        self._error_line = Static("", classes="dialog-error", id="list-error")
+        self._show("")
 
     def compose(self) -> ComposeResult:
         what = "this paper" if len(self.ids) == 1 else f"{len(self.ids):,} marked papers"
         with Vertical(classes="dialog"):
             yield Label(f"Add {what} to a reading list", classes="dialog-title")
-            yield Input(placeholder="filter, or the name of a new list", id="list-filter")
-            yield OptionList(id="list-options")
-            yield Static("", classes="dialog-error", id="list-error")
+            yield self._filter_box
+            yield self._list_options
+            yield self._error_line
             yield Label("Enter adds · ↑↓ choose · Esc cancels", classes="dialog-hint")
-
-    def on_mount(self) -> None:
-        self._show("")
-        self.query_one("#list-filter", Input).focus()
 
     def _show(self, typed: str) -> None:
         typed = typed.strip()
@@ -84,20 +86,20 @@ class ListPicker(ModalScreen[str | None]):
         elif not self.lists:
             options.append(Option(Text("No reading lists yet: type a name for a new one.",
                                        style="dim"), disabled=True))
-        box = self.query_one("#list-options", OptionList)
+        box = self._list_options
         box.set_options(options)
         enabled = [i for i, o in enumerate(options) if not o.disabled]
         box.highlighted = enabled[0] if enabled else None
 
     @on(Input.Changed, "#list-filter")
     def _typed(self, event: Input.Changed) -> None:
-        self.query_one("#list-error", Static).update("")
+        self._error_line.update("")
         self._show(event.value)
 
     @on(Input.Submitted, "#list-filter")
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        option = self.query_one("#list-options", OptionList).highlighted_option
+        option = self._list_options.highlighted_option
         if option is not None:
             self._choose(str(option.id))
 
@@ -107,20 +109,20 @@ class ListPicker(ModalScreen[str | None]):
         self._choose(str(event.option.id))
 
     def action_move(self, step: int) -> None:
-        box = self.query_one("#list-options", OptionList)
+        box = self._list_options
         (box.action_cursor_down if step > 0 else box.action_cursor_up)()
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        self.finish(None)
 
     def _choose(self, option_id: str) -> None:
         name = option_id
         try:
             if option_id == NEW:
-                name = self.query_one("#list-filter", Input).value.strip()
+                name = self._filter_box.value.strip()
                 self.lib.create_list(name)
             self.lib.add_to_list(name, self.ids)
         except PaperTuiError as exc:
-            self.query_one("#list-error", Static).update(str(exc))
+            self._error_line.update(str(exc))
             return
-        self.dismiss(name)
+        self.finish(name)

@@ -14,7 +14,6 @@ from typing import Any
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Footer, Label, OptionList
 from textual.widgets.option_list import Option
@@ -24,7 +23,12 @@ from paper_tui.library import Hit, Library, ReadingList
 from paper_tui.model import Paper
 from paper_tui.tui.screens.confirm import Confirm, Prompt
 from paper_tui.tui.screens.export_dialog import ExportDialog
-from paper_tui.tui.screens.results_screen import HELP_KEY, RESULTS_KEYS, ReaderScreen, ResultsScreen
+from paper_tui.tui.screens.results_screen import (
+    LISTS_SCREEN_KEYS,
+    OPENED_LIST_KEYS,
+    ReaderScreen,
+    ResultsScreen,
+)
 from paper_tui.tui.screens.style_picker import StylePicker, copy_citations
 from paper_tui.tui.widgets.abstract import AbstractView
 from paper_tui.tui.widgets.results import ResultsList
@@ -196,16 +200,6 @@ class _ListActions:
         self.app.push_screen(StylePicker(self.library, papers), chosen)  # type: ignore
 
 
-LIST_BINDINGS = [
-    Binding("r", "rename", "Rename", id="list-rename"),
-    Binding("e", "describe", "Describe", id="list-describe"),
-    Binding("D", "delete_list", "Delete", id="list-delete"),
-    Binding("x", "export", "Export", id="list-export"),
-    Binding("c", "cite", "Cite all", id="list-cite"),
-    Binding("C", "cite_as", "Cite as…", show=False, id="list-cite-as"),
-]
-
-
 class ListsScreen(_ListActions, ReaderScreen):
     """Every reading list: name, count, description. Enter opens one."""
 
@@ -213,31 +207,29 @@ class ListsScreen(_ListActions, ReaderScreen):
     ListsScreen > Label { padding: 0 1; text-style: bold; }
     ListsScreen > OptionList { height: 1fr; }
     """
-    BINDINGS = [
-        Binding("escape,q", "app.pop_screen", "Back", id="lists-back"),
-        Binding("n", "new_list", "New list", id="list-new"),
-        *LIST_BINDINGS,
-        HELP_KEY,
-    ]
+    BINDINGS = [*LISTS_SCREEN_KEYS]
 
     def __init__(self, lib: Library) -> None:
         super().__init__()
         self.library = lib
+        # Built here, not found on mount: keys typed ahead may close the screen (or the
+        # app) before it has mounted, and its widgets are gone by then.
+        self._title_label = Label("", id="lists-title")
+        self._lists_box = OptionList(id="lists")
 
     def compose(self) -> ComposeResult:
-        yield Label("Reading lists", id="lists-title")
-        yield OptionList(id="lists")
+        yield self._title_label
+        yield self._lists_box
         yield Footer()
 
     def on_mount(self) -> None:
         self._show()
-        self.query_one("#lists", OptionList).focus()
 
     def on_screen_resume(self) -> None:
         self._show(self._list_name())
 
     def _show(self, keep: str | None = None) -> None:
-        box = self.query_one("#lists", OptionList)
+        box = self._lists_box
         lists = sorted(self.library.reading_lists(), key=lambda rl: rl.name.casefold())
         options = []
         for rl in lists:
@@ -248,17 +240,20 @@ class ListsScreen(_ListActions, ReaderScreen):
                              style="italic")
             options.append(Option(label, id=rl.name))
         if not options:
-            options.append(Option(Text("No reading lists yet. Press n to make one, or a on "
-                                       "a paper in the results.", style="dim"), disabled=True))
+            options.append(Option(Text(
+                f"No reading lists yet. Press {self.key_hint('list-new')} to make one, or "
+                f"{self.key_hint('add-to-list')} on a paper in the results.", style="dim"),
+                disabled=True))
         box.set_options(options)
         names = [rl.name for rl in lists]
         box.highlighted = names.index(keep) if keep in names else (0 if names else None)
-        self.query_one("#lists-title", Label).update(
-            f"Reading lists ({len(names)}) · Enter opens · n new · r rename · e describe · "
-            "D delete · x export · c cite")
+        hints = " · ".join(f"{self.key_hint(binding_id)} {what}" for binding_id, what in (
+            ("list-new", "new"), ("list-rename", "rename"), ("list-describe", "describe"),
+            ("list-delete", "delete"), ("list-export", "export"), ("list-cite", "cite")))
+        self._title_label.update(f"Reading lists ({len(names)}) · Enter opens · {hints}")
 
     def _list_name(self) -> str | None:
-        option = self.query_one("#lists", OptionList).highlighted_option
+        option = self._lists_box.highlighted_option
         return str(option.id) if option is not None and option.id else None
 
     def _changed(self, name: str | None) -> None:
@@ -288,32 +283,31 @@ class ReadingListScreen(_ListActions, ResultsScreen):
     DEFAULT_CSS = """
     ReadingListScreen > #list-header { padding: 0 1; height: auto; }
     ReadingListScreen #list-panes { height: 1fr; }
-    ReadingListScreen #results { width: 1fr; }
-    ReadingListScreen #abstract { width: 1fr; border-left: solid $primary-darken-2; }
+    ReadingListScreen #results {
+        width: 1fr; height: 100%; border-right: vkey $panel-lighten-2;
+    }
+    ReadingListScreen #abstract { width: 1fr; height: 100%; border-top: none; }
     """
-    BINDINGS = [
-        Binding("escape,q", "app.pop_screen", "Back", id="list-back"),
-        Binding("J,shift+down", "move(1)", "Move down", id="list-move-down"),
-        Binding("K,shift+up", "move(-1)", "Move up", id="list-move-up"),
-        Binding("d,delete", "remove", "Remove", id="list-remove"),
-        *LIST_BINDINGS,
-        *RESULTS_KEYS,
-    ]
+    BINDINGS = [*OPENED_LIST_KEYS]
 
     def __init__(self, lib: Library, name: str) -> None:
         super().__init__(lib)
         self.list_name = name
+        # Built here, not found on mount: keys typed ahead may close the screen (or the
+        # app) before it has mounted, and its widgets are gone by then.
+        self._header = Label("", id="list-header")
+        self._results = ResultsList(self.library.annotation, id="results")
+        self._abstract = AbstractView(id="abstract")
 
     def compose(self) -> ComposeResult:
-        yield Label("", id="list-header")
+        yield self._header
         with Horizontal(id="list-panes"):
-            yield ResultsList(self.library.annotation, id="results")
-            yield AbstractView(id="abstract")
+            yield self.results_list
+            yield self.abstract
         yield Footer()
 
     def on_mount(self) -> None:
         self._load()
-        self.results_list.focus()
 
     def on_screen_resume(self) -> None:
         self.results_list.refresh()
@@ -322,7 +316,7 @@ class ReadingListScreen(_ListActions, ResultsScreen):
     def _load(self, keep: str | None = None) -> None:
         rl = self.library.reading_list(self.list_name)
         if rl is None:  # deleted, or renamed elsewhere
-            self.app.pop_screen()
+            self._leave()
             return
         results = ListResults(self.library, rl.ids)
         self.results_list.set_results(results, keep_id=keep)
@@ -332,9 +326,12 @@ class ReadingListScreen(_ListActions, ResultsScreen):
             header.append(f" ({results.missing} not in the library)", style="dim")
         if rl.description:
             header.append(f"  {rl.description.strip()}", style="italic")
-        header.append("  · J/K move · d remove · r rename · e describe · x export · c cite",
-                      style="dim")
-        self.query_one("#list-header", Label).update(header)
+        move = f"{self.key_hint('list-move-down')}/{self.key_hint('list-move-up')} move"
+        hints = (f"{self.key_hint(binding_id)} {what}" for binding_id, what in (
+            ("list-remove", "remove"), ("list-rename", "rename"),
+            ("list-describe", "describe"), ("list-export", "export"), ("list-cite", "cite")))
+        header.append(f"  · {move} · {' · '.join(hints)}", style="dim")
+        self._header.update(header)
         self.show_current()
 
     def on_results_list_highlighted(self, message: ResultsList.Highlighted) -> None:
@@ -348,9 +345,15 @@ class ReadingListScreen(_ListActions, ResultsScreen):
     def _list_name(self) -> str | None:
         return self.list_name
 
+    def _leave(self) -> None:
+        """Back to the lists, unless this screen is no longer in front (then another
+        would be closed in its place)."""
+        if self.is_active:
+            self.dismiss()
+
     def _changed(self, name: str | None) -> None:
         if name is None:
-            self.app.pop_screen()
+            self._leave()
             return
         self.list_name = name
         paper = self.results_list.current_paper()

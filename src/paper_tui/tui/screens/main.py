@@ -22,6 +22,7 @@ from textual.widgets import Footer, Input
 from paper_tui.tui import collector
 from paper_tui.tui.controllers.search import ResultsReady, SearchController
 from paper_tui.tui.controllers.sync import SyncController, SyncDone, SyncProgress
+from paper_tui.tui.query_thread import QueryThread
 from paper_tui.tui.screens.results_screen import (
     CITE_AND_MARK_KEYS,
     EDIT_KEYS,
@@ -52,6 +53,15 @@ the footer and the help show them in their place among this screen's keys."""
 
 class Relearned(Message):
     """The recommender learned from new labels: the "for you" order may have changed."""
+
+
+class QueryFailed(Message):
+    """A query job raised (a bug): the screen raises it again, so the app stops with one
+    line and a crash log, as for any other bug."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__()
+        self.error = error
 
 
 class MainScreen(ResultsScreen):
@@ -89,7 +99,10 @@ class MainScreen(ResultsScreen):
     def __init__(self, library: Library, settings: Settings) -> None:
         super().__init__(library)
         self.history_size = settings.search.history_size
-        self.search = SearchController(self, settings.search)
+        self.queries = QueryThread("paper-tui queries",
+                                   lambda error: self.post_message(QueryFailed(error)))
+        """Where the searches and the facet counts run (quitting never waits for one)."""
+        self.search = SearchController(self, settings.search, self.queries)
         self.team_sync = SyncController(self)
         self.sync_minutes = settings.sync.every_minutes
 
@@ -114,6 +127,12 @@ class MainScreen(ResultsScreen):
             self.run_worker(self.library.reload_team, thread=True, group="team")
         if team and self.sync_minutes > 0:
             self.set_interval(self.sync_minutes * 60, self.action_sync)
+
+    def on_unmount(self) -> None:
+        self.queries.stop()
+
+    def on_query_failed(self, message: QueryFailed) -> None:
+        raise message.error
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if not self.is_active:
@@ -211,7 +230,7 @@ class MainScreen(ResultsScreen):
         if paper is None:
             return
         self.search.similar(paper.id, paper.label[:40])
-        self.say(f"papers like “{paper.label[:40]}” (Esc: back)")
+        self.say(f"papers like “{paper.label[:40]}” ({self.key_hint('leave-similar')}: back)")
 
     def action_leave_similar(self) -> None:
         if self.search.mode:
@@ -246,13 +265,13 @@ class MainScreen(ResultsScreen):
             panel = FacetsPanel(id="facets")
             self.query_one("#panes").mount(panel)
         if panel.display:
-            panel.update_for(self.library, self.search.query)
+            panel.update_for(self.queries, self.library, self.search.query)
 
     def refresh_facets(self) -> None:
         """The query changed: recount the facets if the panel is shown."""
         for panel in self.query(FacetsPanel):
             if panel.display:
-                panel.update_for(self.library, self.search.query)
+                panel.update_for(self.queries, self.library, self.search.query)
 
     def on_facets_panel_chosen(self, message: FacetsPanel.Chosen) -> None:
         self.set_query(narrow(self.search.query, message.field, message.value))

@@ -9,16 +9,15 @@ from __future__ import annotations
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.css.query import NoMatches
-from textual.screen import ModalScreen
 from textual.widgets import Label, Static, TextArea
 
 from paper_tui.errors import PaperTuiError
 from paper_tui.library import Library
-from paper_tui.tui.screens.confirm import DIALOG_CSS, Confirm
+from paper_tui.tui.screens.confirm import Confirm
+from paper_tui.tui.screens.dialog import DIALOG_CSS, Dialog
 
 
-class NoteEditor(ModalScreen[bool]):
+class NoteEditor(Dialog[bool]):
     """Edit one paper's note. Dismisses True when a changed note was saved, else False.
 
     Opaque, like the tag editor (see there): the title names the paper.
@@ -39,6 +38,11 @@ class NoteEditor(ModalScreen[bool]):
         super().__init__()
         self.lib = lib
         self.paper_id = self.original = self.label = ""
+        # Built here, not found on mount: the editor is built unseen after the first paint,
+        # and the app may be closing by then (its widgets gone before it mounts).
+        self._title_label = Label("", classes="dialog-title", id="note-title")
+        self._text_area = TextArea("", id="note-text", soft_wrap=True)
+        self._error_line = Static("", classes="dialog-error", id="note-error")
         if paper_id is not None:
             self.prepare(paper_id, label)
 
@@ -59,29 +63,26 @@ class NoteEditor(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label("", classes="dialog-title", id="note-title")
-            yield TextArea("", id="note-text", soft_wrap=True)
-            yield Static("", classes="dialog-error", id="note-error")
+            yield self._title_label
+            yield self._text_area
+            yield self._error_line
             yield Label("ctrl+s saves · Esc closes", classes="dialog-hint")
 
     def on_mount(self) -> None:
-        try:
-            self._load()
-        except NoMatches:  # built unseen while the app was closing: filled when pushed
-            return
+        self._load()
 
     def _load(self) -> None:
         """Show the note (cursor at its end, focused) with no error."""
-        self.query_one("#note-title", Label).update(f"Note on {self.label}")
-        self.query_one("#note-error", Static).update("")
-        area = self.query_one("#note-text", TextArea)
+        self._title_label.update(f"Note on {self.label}")
+        self._error_line.update("")
+        area = self._text_area
         area.load_text(self.original)
         area.move_cursor(area.document.end)
         self.set_focus(area, scroll_visible=False)
 
     @property
     def text(self) -> str:
-        return self.query_one("#note-text", TextArea).text
+        return self._text_area.text
 
     @property
     def dirty(self) -> bool:
@@ -90,23 +91,23 @@ class NoteEditor(ModalScreen[bool]):
 
     def action_save(self) -> None:
         if not self.dirty:
-            self.dismiss(False)
+            self.finish(False)
             return
         try:
             self.lib.set_note(self.paper_id, self.text.rstrip())
         except PaperTuiError as exc:
-            self.query_one("#note-error", Static).update(f"Not saved: {exc}")
+            self._error_line.update(f"Not saved: {exc}")
             return
-        self.dismiss(True)
+        self.finish(True)
 
     def action_close(self) -> None:
         if not self.dirty:
-            self.dismiss(False)
+            self.finish(False)
             return
 
         def answered(discard: bool | None) -> None:
             if discard:
-                self.dismiss(False)
+                self.finish(False)
 
         self.app.push_screen(Confirm("Discard the unsaved note?", yes="Discard", no="Keep editing"),
                              answered)

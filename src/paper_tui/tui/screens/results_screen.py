@@ -21,6 +21,7 @@ from textual.screen import Screen
 from paper_tui.tui import collector
 from paper_tui.tui.controllers.editing import AllMarked, EditingController
 from paper_tui.tui.controllers.triage import TriageController, selected_ids
+from paper_tui.tui.keymap import screen_key_hint
 from paper_tui.tui.widgets.abstract import AbstractView
 from paper_tui.tui.widgets.results import ResultsList
 from paper_tui.tui.widgets.search_box import SearchBox
@@ -65,6 +66,34 @@ CITE_AND_MARK_KEYS = [
 RESULTS_KEYS = [*TRIAGE_KEYS, HELP_KEY, *EDIT_KEYS, *CITE_AND_MARK_KEYS]
 """The keys of every results screen, in their order on the footer."""
 
+CLOSE_HELP_KEY = Binding("escape,q,question_mark", "close_help", "Close help", id="close-help")
+LIST_KEYS = [
+    Binding("r", "rename", "Rename", id="list-rename"),
+    Binding("e", "describe", "Describe", id="list-describe"),
+    Binding("D", "delete_list", "Delete", id="list-delete"),
+    Binding("x", "export", "Export", id="list-export"),
+    Binding("c", "cite", "Cite all", id="list-cite"),
+    Binding("C", "cite_as", "Cite as…", show=False, id="list-cite-as"),
+]
+"""A reading list's keys, on the lists screen and in an opened list."""
+LISTS_SCREEN_KEYS = [
+    Binding("escape,q", "app.pop_screen", "Back", id="lists-back"),
+    Binding("n", "new_list", "New list", id="list-new"),
+    *LIST_KEYS,
+    HELP_KEY,
+]
+OPENED_LIST_KEYS = [
+    Binding("escape,q", "app.pop_screen", "Back", id="list-back"),
+    Binding("J,shift+down", "move(1)", "Move down", id="list-move-down"),
+    Binding("K,shift+up", "move(-1)", "Move up", id="list-move-up"),
+    Binding("d,delete", "remove", "Remove", id="list-remove"),
+    *LIST_KEYS,
+    *RESULTS_KEYS,
+]
+LATER_SCREENS_KEYS = [CLOSE_HELP_KEY, *LISTS_SCREEN_KEYS, *OPENED_LIST_KEYS]
+"""The keys of the screens imported on first use (help, the reading lists), declared here
+so that the config's keymap is checked against them at start."""
+
 
 def _actions(bindings: list[Binding]) -> frozenset[str]:
     return frozenset(b.action.partition("(")[0] for b in bindings)
@@ -89,6 +118,11 @@ class ReaderScreen(Screen[None]):
 
     def action_help(self) -> None:
         self.host.show_help()
+
+    def key_hint(self, binding_id: str) -> str:
+        """The key ``binding_id`` has now (the keymap in force), as a hint names it: ``Esc``,
+        ``J``."""
+        return screen_key_hint(self, binding_id)
 
 
 class ResultsScreen(ReaderScreen):

@@ -19,7 +19,6 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -27,7 +26,7 @@ from paper_tui import clipboard
 from paper_tui.errors import PaperTuiError
 from paper_tui.library import Library
 from paper_tui.model import Paper
-from paper_tui.tui.screens.confirm import DIALOG_CSS
+from paper_tui.tui.screens.dialog import DIALOG_CSS, Dialog
 from paper_tui.vocabulary import CITATION_STYLES, count
 
 PREVIEW_PAPERS = 2
@@ -54,7 +53,7 @@ def styled(fragment: str) -> Text:
     return out
 
 
-class StylePicker(ModalScreen[str | None]):
+class StylePicker(Dialog[str | None]):
     """Choose a citation style (favourites and the configured one first, type to search
     every style), with a preview of the first papers in it."""
 
@@ -81,21 +80,27 @@ class StylePicker(ModalScreen[str | None]):
         first = [*library.settings.citation_styles, self.default, *CITATION_STYLES]
         self.first = list(dict.fromkeys(first))
         """The styles offered before any typing: favourites, the default, built-in."""
+        self._filter_box = Input(
+            placeholder="type to search every CSL style (apa, ieee, nature, …)",
+            id="style-filter")
+        self._style_options = OptionList(*self._options(self.first), id="style-options")
+        self._style_options.highlighted = self.first.index(self.default)
+        self._preview_box = Static("", id="style-preview")
+        """Built here, not found on mount: keys typed ahead may close the picker (or the
+        app) before it has mounted, and its widgets are gone by then."""
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(f"Copy the citation of {count(len(self.papers), 'paper')} as…",
                         classes="dialog-title")
-            yield Input(placeholder="type to search every CSL style (apa, ieee, nature, …)",
-                        id="style-filter")
-            yield OptionList(*self._options(self.first), id="style-options")
-            yield Static("", id="style-preview")
+            yield self._filter_box
+            yield self._style_options
+            yield self._preview_box
             yield Label("Enter copies · ↑↓ choose · Esc cancels", classes="dialog-hint")
 
     def on_mount(self) -> None:
-        box = self.query_one("#style-options", OptionList)
-        box.highlighted = self.first.index(self.default)
-        self.query_one("#style-filter", Input).focus()
+        self._filter_box.focus()
+        self._preview(self.default)
         self._load_titles()
 
     def _options(self, ids: Sequence[str]) -> list[Option]:
@@ -115,14 +120,15 @@ class StylePicker(ModalScreen[str | None]):
 
     def _titles_loaded(self, titles: dict[str, str]) -> None:
         self.titles = titles
-        self._filter(self.query_one("#style-filter", Input).value)
+        if self.is_attached:
+            self._filter(self._filter_box.value)
 
     @on(Input.Changed, "#style-filter")
     def _typed(self, event: Input.Changed) -> None:
         self._filter(event.value)
 
     def _filter(self, words: str) -> None:
-        box = self.query_one("#style-options", OptionList)
+        box = self._style_options
         current = box.highlighted_option.id if box.highlighted_option is not None else None
         if words.strip():
             folded = words.lower().split()
@@ -139,11 +145,10 @@ class StylePicker(ModalScreen[str | None]):
             box.highlighted = ids.index(current) if current in ids else 0
             self._preview(ids[box.highlighted or 0])
         else:
-            self.query_one("#style-preview", Static).update(f"no style's id or title holds "
-                                                            f"{words!r}")
+            self._preview_box.update(f"no style's id or title holds {words!r}")
 
     def action_move(self, by: int) -> None:
-        box = self.query_one("#style-options", OptionList)
+        box = self._style_options
         if box.option_count:
             now = box.highlighted if box.highlighted is not None else 0
             box.highlighted = max(0, min(box.option_count - 1, now + by))
@@ -165,24 +170,24 @@ class StylePicker(ModalScreen[str | None]):
         self.app.call_from_thread(self._show_preview, style, shown)
 
     def _show_preview(self, style: str, shown: Text) -> None:
-        box = self.query_one("#style-options", OptionList)
+        box = self._style_options
         if box.highlighted_option is not None and box.highlighted_option.id == style:
-            self.query_one("#style-preview", Static).update(shown)
+            self._preview_box.update(shown)
 
     @on(OptionList.OptionSelected, "#style-options")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.dismiss(str(event.option.id))
+        self.finish(str(event.option.id))
 
     @on(Input.Submitted, "#style-filter")
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        box = self.query_one("#style-options", OptionList)
+        box = self._style_options
         if box.highlighted_option is not None:
-            self.dismiss(str(box.highlighted_option.id))
+            self.finish(str(box.highlighted_option.id))
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        self.finish(None)
 
 
 def copy_citations(app: App[Any], library: Library, papers: Sequence[Paper],

@@ -15,15 +15,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.css.query import NoMatches
 from textual.fuzzy import Matcher
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from paper_tui.errors import PaperTuiError
 from paper_tui.library import Library
-from paper_tui.tui.screens.confirm import DIALOG_CSS
+from paper_tui.tui.screens.dialog import DIALOG_CSS, Dialog
 from paper_tui.vocabulary import count
 
 MAX_SUGGESTIONS = 8
@@ -64,7 +62,7 @@ def fuzzy_tags(query: str, counts: dict[str, int], exclude: set[str],
     return [t for _, t in scored[:limit]]
 
 
-class TagEditor(ModalScreen[TagChange | None]):
+class TagEditor(Dialog[TagChange | None]):
     """Edit the tags of ``ids``. Dismisses with the applied :class:`TagChange`, or None.
 
     Opaque: a see-through modal repaints (and dims) the whole screen below it on every open,
@@ -91,6 +89,14 @@ class TagEditor(ModalScreen[TagChange | None]):
         super().__init__()
         self.lib = lib
         self.all_tags: dict[str, int] = {}
+        # Built here, not found on mount: the editor is built unseen after the first paint,
+        # and the app may be closing by then (its widgets gone before it mounts).
+        self._title_label = Label("", classes="dialog-title", id="tag-title")
+        self._tag_box = Input(placeholder="tag (commas for several)", id="tag-input")
+        self._suggestions = OptionList(id="tag-suggestions")
+        self._current_label = Label("", id="tag-current-label")
+        self._current_tags = OptionList(id="tag-current")
+        self._error_line = Static("", classes="dialog-error", id="tag-error")
         self.prepare(ids, title=title)
 
     def prepare(self, ids: Sequence[str], *, title: str | None = None) -> None:
@@ -107,12 +113,12 @@ class TagEditor(ModalScreen[TagChange | None]):
     # -- building ------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label("", classes="dialog-title", id="tag-title")
-            yield Input(placeholder="tag (commas for several)", id="tag-input")
-            yield OptionList(id="tag-suggestions")
-            yield Label("", id="tag-current-label")
-            yield OptionList(id="tag-current")
-            yield Static("", classes="dialog-error", id="tag-error")
+            yield self._title_label
+            yield self._tag_box
+            yield self._suggestions
+            yield self._current_label
+            yield self._current_tags
+            yield self._error_line
             yield Label("Enter adds · Tab completes · ↑↓ suggestions · ctrl+t tags here "
                         "(d removes) · Esc cancels", classes="dialog-hint")
 
@@ -127,19 +133,16 @@ class TagEditor(ModalScreen[TagChange | None]):
         return f"Tags of {len(self.ids):,} marked papers"
 
     def on_mount(self) -> None:
-        try:
-            self._load()
-        except NoMatches:  # built unseen while the app was closing: filled when pushed
-            return
+        self._load()
 
     def _load(self) -> None:
         """Fill the widgets for ``ids`` and focus the tag box."""
         for pid in self.ids:
             self.on_papers.update(self.lib.annotation(pid).tags)
         self.all_tags = self.lib.tag_counts()
-        self.query_one("#tag-title", Label).update(self._title())
-        self.query_one("#tag-error", Static).update("")
-        box = self.query_one("#tag-input", Input)
+        self._title_label.update(self._title())
+        self._error_line.update("")
+        box = self._tag_box
         with box.prevent(Input.Changed):
             box.value = ""
         self._show_current()
@@ -147,7 +150,7 @@ class TagEditor(ModalScreen[TagChange | None]):
         self.set_focus(box, scroll_visible=False)
 
     def _show_current(self) -> None:
-        current = self.query_one("#tag-current", OptionList)
+        current = self._current_tags
         highlighted = current.highlighted
         options = []
         for tag in sorted(self.on_papers, key=str.casefold):
@@ -161,7 +164,7 @@ class TagEditor(ModalScreen[TagChange | None]):
         current.display = bool(options)
         if options and highlighted is not None:
             current.highlighted = min(highlighted, len(options) - 1)
-        self.query_one("#tag-current-label", Label).update(
+        self._current_label.update(
             "Tags here (ctrl+t, then d removes):" if options else "No tags yet.")
 
     def _show_suggestions(self, typed: str) -> None:
@@ -169,7 +172,7 @@ class TagEditor(ModalScreen[TagChange | None]):
         last = words[-1] if words and not typed.rstrip().endswith(",") else ""
         exclude = {t.casefold() for t in self.on_papers} - {t.casefold() for t in self.to_remove}
         found = fuzzy_tags(last, self.all_tags, exclude)
-        suggestions = self.query_one("#tag-suggestions", OptionList)
+        suggestions = self._suggestions
         matcher = Matcher(last) if last else None
         suggestions.set_options(
             Option(Text.assemble(_hl(matcher, t), (f"  {self.all_tags[t]}", "dim")), id=t)
@@ -182,7 +185,7 @@ class TagEditor(ModalScreen[TagChange | None]):
     @on(Input.Changed, "#tag-input")
     def _typed(self, event: Input.Changed) -> None:
         self._show_suggestions(event.value)
-        self.query_one("#tag-error", Static).update("")
+        self._error_line.update("")
 
     @on(Input.Submitted, "#tag-input")
     def _submitted(self, event: Input.Submitted) -> None:
@@ -195,7 +198,7 @@ class TagEditor(ModalScreen[TagChange | None]):
     @on(OptionList.OptionSelected, "#tag-suggestions")
     def _clicked_suggestion(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        tags = split_tags(self.query_one("#tag-input", Input).value)
+        tags = split_tags(self._tag_box.value)
         self._apply([*tags[:-1], str(event.option.id)])
 
     @on(OptionList.OptionSelected, "#tag-current")
@@ -204,20 +207,20 @@ class TagEditor(ModalScreen[TagChange | None]):
         self.action_remove()
 
     def _picked(self) -> str | None:
-        option = self.query_one("#tag-suggestions", OptionList).highlighted_option
+        option = self._suggestions.highlighted_option
         return str(option.id) if option is not None else None
 
     # -- actions -------------------------------------------------------------------------
     def action_suggestion(self, step: int) -> None:
         """Up/down in the tag box move through the suggestions (a focused list has its own)."""
-        suggestions = self.query_one("#tag-suggestions", OptionList)
+        suggestions = self._suggestions
         if suggestions.option_count:
             (suggestions.action_cursor_down if step > 0 else suggestions.action_cursor_up)()
             self._chosen = True
 
     def action_complete(self) -> None:
         picked = self._picked()
-        box = self.query_one("#tag-input", Input)
+        box = self._tag_box
         if picked is None or self.focused is not box:
             self.focus_next()
             return
@@ -226,9 +229,9 @@ class TagEditor(ModalScreen[TagChange | None]):
         box.cursor_position = len(box.value)
 
     def action_focus_current(self) -> None:
-        current = self.query_one("#tag-current", OptionList)
+        current = self._current_tags
         if self.focused is current:
-            self.query_one("#tag-input", Input).focus()
+            self._tag_box.focus()
         elif current.option_count:
             current.focus()
             if current.highlighted is None:
@@ -236,7 +239,7 @@ class TagEditor(ModalScreen[TagChange | None]):
 
     def action_remove(self) -> None:
         """Stage (or unstage) the highlighted current tag for removal."""
-        current = self.query_one("#tag-current", OptionList)
+        current = self._current_tags
         if self.focused is not current:
             return
         option = current.highlighted_option
@@ -247,10 +250,10 @@ class TagEditor(ModalScreen[TagChange | None]):
         self._show_current()
 
     def action_apply(self) -> None:
-        self._apply(split_tags(self.query_one("#tag-input", Input).value))
+        self._apply(split_tags(self._tag_box.value))
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        self.finish(None)
 
     def _apply(self, tags: list[str]) -> None:
         change = TagChange(self.ids)
@@ -262,9 +265,9 @@ class TagEditor(ModalScreen[TagChange | None]):
                 self.lib.add_tags(self.ids, tags)
                 change.added = tags
         except PaperTuiError as exc:
-            self.query_one("#tag-error", Static).update(str(exc))
+            self._error_line.update(str(exc))
             return
-        self.dismiss(change if change.added or change.removed else None)
+        self.finish(change if change.added or change.removed else None)
 
 
 def _hl(matcher: Matcher | None, tag: str) -> Text:

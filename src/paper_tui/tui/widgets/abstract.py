@@ -14,6 +14,7 @@ from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from paper_tui.inert import inert_line, inert_line_offsets, inert_text
 from paper_tui.model import DERIVED_TITLE, NO_ABSTRACT, Paper, Span
 from paper_tui.tui.widgets.lines import DirectLines
 from paper_tui.tui.widgets.scrollbar import LineScrolled
@@ -40,11 +41,13 @@ Shown = tuple["Paper | None", "Annotation | None", tuple[str, ...], Highlights,
 
 def _styled(text: str, emphasis: Iterable[Span], matches: Iterable[tuple[int, int]],
             match_style: Style, base: str = "") -> Text:
-    out = Text(text, style=base)
+    """A title or an abstract (one paragraph) made inert, its spans moved with it."""
+    shown, at = inert_line_offsets(text)
+    out = Text(shown, style=base)
     for start, end, kind in emphasis:
-        out.stylize("italic" if kind == "italic" else "bold", start, end)
+        out.stylize("italic" if kind == "italic" else "bold", at(start), at(end))
     for start, end in matches:
-        out.stylize(match_style, start, end)
+        out.stylize(match_style, at(start), at(end))
     return out
 
 
@@ -54,7 +57,8 @@ def render_header(paper: Paper, annotation: Annotation, lists: Sequence[str],
     """The abstract view's text above the abstract: what a triage key changes.
 
     The title is the source's, as it gave it; a name derived from the abstract is a badge
-    on a line of its own, and a title derived for a title-less record says so."""
+    on a line of its own, and a title derived for a title-less record says so. Text from
+    data is made inert before it is laid out (:mod:`paper_tui.inert`)."""
     out = Text()
     title = _styled(paper.display_title or paper.title, paper.title_emphasis,
                     highlights.get("title", ()), match_style, "bold")
@@ -63,10 +67,10 @@ def render_header(paper: Paper, annotation: Annotation, lists: Sequence[str],
     if paper.title_generated:
         out.append(DERIVED_TITLE + "\n", "dim italic")
     if paper.badge:
-        out.append(f" {paper.badge} ", name_style)
+        out.append(f" {inert_line(paper.badge)} ", name_style)
         out.append(NAME_NOTE + "\n", "dim")
     if paper.authors:
-        out.append(", ".join(paper.authors))
+        out.append(inert_line(", ".join(paper.authors)))
         out.append("\n")
     where = " ".join(x for x in (paper.venue, str(paper.year or "")) if x)
     meta = [where] if where else []
@@ -75,29 +79,29 @@ def render_header(paper: Paper, annotation: Annotation, lists: Sequence[str],
     if paper.decision:
         meta.append(paper.decision)
     if meta:
-        out.append(" · ".join(meta), "italic")
+        out.append(inert_line(" · ".join(meta)), "italic")
         out.append("\n")
     out.append("\n")
     out.append(f"[{status_label(annotation.status)}]", "bold")
     if annotation.starred:
         out.append(f"  {STAR} starred", "bold")
     if annotation.tags:
-        out.append("  " + " ".join(f"#{t}" for t in annotation.tags))
+        out.append(inert_line("  " + " ".join(f"#{t}" for t in annotation.tags)))
     if lists:
-        out.append("  lists: " + ", ".join(lists))
+        out.append(inert_line("  lists: " + ", ".join(lists)))
     out.append("\n")
     for line in team:  # the other members' triage, why it is ranked here
-        label, _, rest = line.partition(": ")
+        label, _, rest = inert_line(line).partition(": ")
         out.append(f"{label}: ", "dim")
         out.append(rest + "\n")
-    for label, link in (("url", paper.url), ("pdf", paper.pdf)):
+    for label, link in (("url", inert_line(paper.url)), ("pdf", inert_line(paper.pdf))):
         if link:
             out.append(f"{label}: ", "dim")
             out.append(link, f"link {link}")
             out.append("\n")
     if annotation.note:
         out.append("\nNote\n", "bold")
-        out.append(annotation.note.rstrip() + "\n")
+        out.append(inert_text(annotation.note).rstrip() + "\n")
     out.append("\n")
     if not paper.abstract:
         out.append(NO_ABSTRACT + "\n", "italic")
@@ -158,7 +162,7 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
         self._width = 0
         self._base: Style | None = None
         self._match: Style | None = None
-        self._name: Style | None = None
+        self._badge_style: Style | None = None
         self._parts: LRUCache[tuple, list[Strip]] = LRUCache(CACHED_PARTS)
 
     @property
@@ -206,9 +210,9 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
         return self._match
 
     def _name_style(self) -> Style:
-        if self._name is None:
-            self._name = self.get_component_rich_style("abstract--name", partial=True)
-        return self._name
+        if self._badge_style is None:
+            self._badge_style = self.get_component_rich_style("abstract--name", partial=True)
+        return self._badge_style
 
     def _strips(self, paper: Paper, annotation: Annotation, lists: tuple[str, ...],
                 highlights: Highlights, width: int, team: tuple[str, ...] = ()
@@ -221,15 +225,15 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
             text = render_header(paper, annotation, lists, highlights, self._match_style(),
                                  team, self._name_style())
             text.right_crop(1)  # its last newline only starts the abstract's first line
-            head = self._parts[head_key] = self._render(text, width)
+            head = self._parts[head_key] = self._lines_of(text, width)
         body_key = ("body", paper, tuple(highlights.get("abstract", ())), width)
         body = self._parts.get(body_key)
         if body is None:
-            body = self._parts[body_key] = self._render(
+            body = self._parts[body_key] = self._lines_of(
                 render_abstract(paper, highlights, self._match_style()), width)
         return head + body
 
-    def _render(self, text: Text, width: int) -> list[Strip]:
+    def _lines_of(self, text: Text, width: int) -> list[Strip]:
         """``text`` wrapped to ``width`` less the margins, each line with its margins and
         the base style: ready to draw as it is."""
         if self._base is None:
@@ -252,7 +256,7 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
         self._width = width
         paper, annotation, lists, highlights, team = self._shown
         if paper is None or annotation is None:
-            self._lines = self._render(Text(NO_PAPER, style="italic"), width)
+            self._lines = self._lines_of(Text(NO_PAPER, style="italic"), width)
         else:
             self._lines = self._strips(paper, annotation, lists, highlights, width, team)
         size = Size(width, len(self._lines))
@@ -291,7 +295,7 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._base = self._match = self._name = None
+        self._base = self._match = self._badge_style = None
         self._parts.clear()
         # Wrapped again when next drawn, not now: Textual updates the component styles
         # (abstract--match, abstract--name) only after telling the widget, so lines wrapped

@@ -1,15 +1,17 @@
 """The facets side panel: counts per status, tag, venue and year for the current query.
 
 Choosing a value posts :class:`FacetsPanel.Chosen`; the app narrows its query with
-:func:`narrow`. Counting runs in a thread worker so typing never waits on it.
+:func:`narrow`. Counting is a query like the search: it runs on the app's query thread
+(:mod:`..query_thread`), so typing never waits on it, nor quitting.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
@@ -21,6 +23,7 @@ from paper_tui.vocabulary import STATUSES
 
 if TYPE_CHECKING:
     from paper_tui.library import Library
+    from paper_tui.tui.query_thread import QueryThread
 
 FIELDS = ("status", "tag", "venue", "year", "by")
 HEADINGS = {"status": "Status", "tag": "Tags", "venue": "Venues", "year": "Years",
@@ -94,15 +97,15 @@ class FacetsPanel(Vertical):
         yield Label("Facets", id="facets-title")
         yield OptionList(id="facets-options")
 
-    def update_for(self, lib: Library, query: str) -> None:
-        """Count facets for ``query`` in the background (only the newest query is shown)."""
+    def update_for(self, queries: QueryThread, lib: Library, query: str) -> None:
+        """Count facets for ``query`` on ``queries`` (only the newest query is shown)."""
         if query == self.query_text and self.facets:
             return
         self.query_text = query
-        self._count(lib, query)
+        queries.submit("facets", partial(self._count, lib, query))
 
-    @work(thread=True, exclusive=True, group="facets")
     def _count(self, lib: Library, query: str) -> None:
+        """On the query thread: count, and post the counts."""
         try:
             facets = lib.facets(query)
         except PaperTuiError:  # a bad query: the search box already says why

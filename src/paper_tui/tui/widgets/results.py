@@ -20,6 +20,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from paper_tui.inert import inert_line, inert_line_offsets
 from paper_tui.model import Paper
 from paper_tui.tui.widgets.lines import DirectLines
 from paper_tui.tui.widgets.scrollbar import LineScrolled
@@ -258,28 +259,31 @@ class ResultsList(DirectLines, LineScrolled, ScrollView, can_focus=True):
         text.append(STAR if annotation.starred else " ", self._style("star"))
         text.append(" ")
         right = Text(no_wrap=True, end="")
+        # Text from data is made inert before it is laid out (the app's last line filter
+        # would keep it inert anyway, but the room a sequence took would show as blanks)
         if annotation.tags and width >= 70:
-            right.append(" " + " ".join(f"#{t}" for t in annotation.tags),
+            right.append(inert_line(" " + " ".join(f"#{t}" for t in annotation.tags)),
                          self._style("tag"))
         where = " ".join(x for x in (paper.venue, str(paper.year or "")) if x)
         if where and width >= 50:
-            right.append(f"  {where}", self._style("meta"))
+            right.append(f"  {inert_line(where)}", self._style("meta"))
         room = max(8, width - 4 - right.cell_len - 1)
         badge = None
         if paper.badge:
-            chip = Text(f" {paper.badge} ", no_wrap=True, end="")
+            chip = Text(f" {inert_line(paper.badge)} ", no_wrap=True, end="")
             chip.truncate(max(4, room // NAME_SHARE), overflow="ellipsis")
             badge = (len(text), len(text) + len(chip))
             text.append_text(chip)
             text.stylize(self._style("name"), *badge)
             text.append(" ")
             room = max(8, room - chip.cell_len - 1)
-        title = Text(paper.display_title or paper.title, no_wrap=True, end="")
+        shown, at = inert_line_offsets(paper.display_title or paper.title)
+        title = Text(shown, no_wrap=True, end="")
         for start, end, kind in paper.title_emphasis:
-            title.stylize("italic" if kind == "italic" else "bold", start, end)
+            title.stylize("italic" if kind == "italic" else "bold", at(start), at(end))
         match = self._style("match")
         for start, end in spans:
-            title.stylize(match, start, end)
+            title.stylize(match, at(start), at(end))
         title.truncate(room, overflow="ellipsis", pad=True)
         text.append_text(title)
         text.append(" ")

@@ -1,0 +1,28 @@
+"""What a shell's Tab asks of a library: its reading-list names or its tags, read from the
+YAML files alone — no index opened, no bundled list imported, nothing created (a Tab on a
+machine without a library must not make one)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from paper_tui.store.annotations import Annotations
+
+Kind = Literal["lists", "tags"]
+_FILES: dict[Kind, str] = {"lists": "reading-lists.yaml", "tags": "annotations.yaml"}
+"""The file of the library each kind is read from (a directory without it is left alone)."""
+
+
+def library_words(root: Path, kind: Kind) -> list[str]:
+    """The reading-list names (``lists``) or tags (``tags``) of the library at ``root``;
+    none when it has no such file."""
+    if not (root / _FILES[kind]).is_file():
+        return []
+    annotations = Annotations(root)
+    try:
+        if kind == "lists":
+            return [reading_list.name for reading_list in annotations.lists.all()]
+        return list(annotations.tag_counts())
+    finally:
+        annotations.close()
