@@ -178,6 +178,7 @@ def titles() -> dict[str, str]:
         cached = json.loads(cache.read_text("utf-8"))
         if isinstance(cached, dict):
             out.update({str(k): str(v) for k, v in cached.items()})
+            out.update(BUILT_IN_TITLES)
             return out
     except (OSError, ValueError):
         pass
@@ -191,6 +192,7 @@ def titles() -> dict[str, str]:
     with contextlib.suppress(OSError):  # a cache: without it the next listing reads again
         atomic.write_text(cache, json.dumps(found, ensure_ascii=False, sort_keys=True))
     out.update(found)
+    out.update(BUILT_IN_TITLES)  # the built-in styles win (the collection has a bibtex.csl)
     return out
 
 

@@ -19,6 +19,7 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.content import Content
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -106,10 +107,9 @@ class StylePicker(Dialog[str | None]):
     def _options(self, ids: Sequence[str]) -> list[Option]:
         options = []
         for sid in ids:
-            label = Text(sid, style="bold")
             title = self.titles.get(sid, "")
-            if title:
-                label.append("  " + title, style="dim")
+            label = Content.assemble((sid, "bold"), *(("  ", (title, "$text-muted"))
+                                                       if title else ()))
             options.append(Option(label, id=sid))
         return options
 
