@@ -148,3 +148,26 @@ def test_in_text_forms(papers: list[Paper], library_dir: Path,
     assert (status, out) == (0, "(“CALM: Counterfactual Adaptive Local Modulation,” 2026)\n")
     status, _out, err = cite(capsys, library_dir, "cite", pid, "-f", "plain", "--in-text")
     assert status == 1 and "has no in-text form" in err
+
+
+def test_a_note_style_without_a_bibliography_gives_each_paper_its_note(
+        papers: list[Paper], library_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # History and Theory (Chicago notes) has no <bibliography>: a citation is its notes
+    first, second = papers[0], papers[1]
+    status, out, err = cite(capsys, library_dir, "cite", first.id, second.id, "-f",
+                            "history-and-theory")
+    assert (status, err) == (0, "")
+    notes = out.strip().split("\n\n")
+    assert notes == [
+        "“CALM: Counterfactual Adaptive Local Modulation,” in Advances in Neural "
+        "Information Processing Systems (2026).",
+        f"“{second.title},” in Advances in Neural Information Processing Systems (2026)."]
+
+
+def test_a_style_the_processor_cannot_render_is_one_line(
+        papers: list[Paper], library_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # de-buck asks for a text case on a term citeproc-py cannot case: no BibTeX instead
+    status, out, err = cite(capsys, library_dir, "cite", papers[0].id, "-f", "de-buck")
+    assert (status, out) == (1, "")
+    assert err.startswith("paper-tui: the CSL processor cannot render style 'de-buck' (")
+    assert err.count("\n") == 1

@@ -81,8 +81,10 @@ def read_clipboard(expected: str) -> str:
     from its background child, a moment after the command itself has returned."""
     deadline = time.monotonic() + 5
     while True:
+        # check=False: between two copies no client owns the selection for a moment
+        # (the old xclip has let go, the new one's child has not taken it yet): exit 1
         out = subprocess.run(["xclip", "-o", "-selection", "clipboard"], capture_output=True,
-                             timeout=5, check=True).stdout.decode("utf-8")
+                             timeout=5, check=False).stdout.decode("utf-8")
         if out == expected or time.monotonic() > deadline:
             return out
         time.sleep(0.05)

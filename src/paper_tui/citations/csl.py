@@ -147,8 +147,12 @@ def _render(style: Style, items: Sequence[Mapping[str, Any]], in_text: bool) -> 
         if in_text:
             return [str(bibliography.cite(citation, lambda item: None))]
         if not loaded.has_bibliography():  # a note style without one: the notes instead
-            return [str(bibliography.cite(Citation([citeproc_fixes.CitationItem(i)]),
-                                          lambda item: None)) for i in ids]
+            notes = []
+            for i in ids:
+                note = Citation([citeproc_fixes.CitationItem(i)])
+                bibliography.register(note)  # a citation renders only once registered
+                notes.append(str(bibliography.cite(note, lambda item: None)))
+            return notes
         bibliography.sort()
         return [str(entry) for entry in bibliography.bibliography()]
 
