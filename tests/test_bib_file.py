@@ -150,3 +150,12 @@ def test_kill_9_mid_write_leaves_the_old_file_or_the_new(tmp_path: Path,
         assert entries(bib)
     leftovers = [p for p in bib.parent.iterdir() if p.name != "refs.bib"]
     assert all(p.name.startswith(".refs.bib.") and p.suffix == ".tmp" for p in leftovers)
+
+
+def test_names_in_the_head_stay_comments() -> None:
+    # a list name or a listed id from a team's repo holding a line break must not put
+    # an entry of its own into the file
+    text = bib_text("ours\n@misc{injected, title = {x}}", [], {},
+                    missing=["gone\n@misc{also, title = {y}}"])
+    assert bibtexparser.loads(text).entries == []
+    assert all(line.startswith("% ") for line in text.splitlines() if line)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from paper_tui import atomic
 from paper_tui.citations.bibtex import bibtex
+from paper_tui.inert import inert_line
 from paper_tui.model import Paper
 
 
@@ -23,10 +24,11 @@ def bib_text(name: str, papers: Sequence[Paper], keys: Mapping[str, str],
              missing: Sequence[str] = ()) -> str:
     """The file's text: a comment naming the list, then one entry per paper by key.
     ``missing``: listed ids no longer in the library (named in a comment)."""
-    head = [f"% The reading list “{name}”, kept up to date by paper-tui: edits here are",
-            "% replaced at the list's next change."]
-    if missing:
-        head.append(f"% Not in the library, left out: {', '.join(sorted(missing))}")
+    head = [f"% The reading list “{inert_line(name)}”, kept up to date by paper-tui: edits "
+            "here are", "% replaced at the list's next change."]
+    if missing:  # one comment line each, whatever the names hold (they may come from a team)
+        head.append("% Not in the library, left out: "
+                    + inert_line(", ".join(sorted(missing))))
     ordered = sorted(papers, key=lambda p: (keys[p.id].casefold(), keys[p.id]))
     return "\n".join(head) + "\n\n" + "".join(bibtex(p, keys[p.id]) + "\n\n"
                                               for p in ordered)
