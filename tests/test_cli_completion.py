@@ -84,11 +84,13 @@ def bash_complete(script: Path, words: list[str], cwd: Path, home: Path) -> list
 @pytest.mark.parametrize(("words", "expected"), [
     (["paper-tui", "se"], ["search"]),
     (["paper-tui", "lists", ""], ["show", "create", "add", "remove", "rename", "delete",
-                                  "describe", "move"]),
+                                  "describe", "move", "bib"]),
     (["paper-tui", "lists", "re"], ["remove", "rename"]),
     (["paper-tui", "search", "--sort", ""], ["relevance", "year", "title", "for-you"]),
     (["paper-tui", "search", "--sort", "=", "t"], ["title"]),
-    (["paper-tui", "cite", "-f", "m"], ["markdown"]),
+    (["paper-tui", "cite", "-f", "mark"], ["markdown", "marketing-letters"]),
+    (["paper-tui", "cite", "-f", "apa-no-"], ["apa-no-ampersand", "apa-no-doi-no-issue",
+                                              "apa-no-initials"]),
     (["paper-tui", "export", "--format", "csl"], ["csl-json"]),
     (["paper-tui", "status", "ID1", "ID2", "to"], ["to-read"]),
     (["paper-tui", "completion", ""], ["bash", "zsh", "fish"]),
@@ -220,7 +222,7 @@ def test_fish_completes_for_real(scripts, annotated: Path, tmp_path: Path,
     assert complete("paper-tui lists re") == ["remove", "rename"]
     assert complete("paper-tui search --sort ") == ["for-you", "relevance", "title", "year"]
     assert "--json" in complete("paper-tui search --")
-    assert complete("paper-tui cite -f m") == ["markdown"]
+    assert complete("paper-tui cite -f mark") == ["markdown", "marketing-letters"]
     assert complete("paper-tui status ID to") == ["to-read"]
     assert complete("paper-tui tag ") == []  # a paper id
     assert complete(f"paper-tui --library {lib} lists add ") == sorted(LISTS)

@@ -63,11 +63,12 @@ def export(lib: Annotated, papers: Sequence[Paper], fmt: str, *, title: str = ""
     if fmt not in FORMATS:
         raise StoreError(f"unknown export format {fmt!r}: use one of {', '.join(FORMATS)}")
     if fmt == "bibtex":
-        return citations.cite(papers, "bibtex") + "\n" if papers else ""
+        given = lib.citation_keys(papers)
+        return citations.cite(papers, "bibtex", given=given) + "\n" if papers else ""
     if fmt == "markdown":
         return _markdown(lib, papers, title, description)
     if fmt == "csl-json":
-        return export_refs.csl_json(papers)
+        return export_refs.csl_json(papers, lib.citation_keys(papers))
     if fmt == "ris":
         return export_refs.ris(lib, papers)
     if fmt == "org":

@@ -20,7 +20,7 @@ import filelock
 from paper_tui import config as config_mod
 from paper_tui import paths
 from paper_tui.config import Settings
-from paper_tui.errors import PaperTuiError, UnknownPaperError
+from paper_tui.errors import PaperTuiError, StoreError, StyleError, UnknownPaperError
 from paper_tui.index import PaperIndex, Results, SearchPage, page_of
 from paper_tui.index.schema import note_terms
 from paper_tui.library import importing
@@ -29,6 +29,8 @@ from paper_tui.library.records import Citation, MemberMarks, PaperDetail
 from paper_tui.model import Paper
 from paper_tui.sources import SourceStore
 from paper_tui.store import Annotation, Annotations, ReadingList
+from paper_tui.store.bib_links import BibLinks
+from paper_tui.store.citekeys import CiteKeys
 from paper_tui.team.layer import People, Team
 from paper_tui.vocabulary import FOR_YOU
 
@@ -56,6 +58,12 @@ class Library:
         self.index = index
         self.annotations = annotations
         self.team = team
+        self.citekeys = CiteKeys(root)
+        self.bib_links = BibLinks(root)
+        self._bib_state: tuple[int, int] | None = None
+        self.bib_problems: list[str] = []
+        """What the last look at the linked ``.bib`` files could not write (one line each)."""
+        annotations.add_pass_listener(self._linked_bibs_after_pass)
         # Held (re-entrantly) while the index is rebuilt or sources are imported, so two
         # processes never rebuild at once or lose each other's manifest entries.
         self._lock = filelock.FileLock(str(root / ".library.lock"), timeout=_LOCK_TIMEOUT)
@@ -99,9 +107,15 @@ class Library:
         return library
 
     def close(self) -> None:
-        """Flush annotations to disk (raising StoreError if that fails), close the index."""
+        """Flush annotations to disk (raising StoreError if that fails), bring the linked
+        ``.bib`` files up to date (StoreError naming one that could not be), close the
+        index."""
         try:
             self.annotations.close()
+            if self.bib_links.all():
+                problems = self.update_linked_bibs()
+                if problems:
+                    raise StoreError(" · ".join(problems))
         finally:
             self.index.close()
 
@@ -368,16 +382,27 @@ class Library:
         self.annotations.lists.move(name, paper_id, position)
 
     def rename_list(self, old: str, new: str) -> None:
-        """Rename a list (:class:`StoreError` when the new name is taken or empty)."""
+        """Rename a list (:class:`StoreError` when the new name is taken or empty); its
+        linked ``.bib`` file, if any, follows it."""
+        found = self.annotations.lists.get(old)
         self.annotations.lists.rename(old, new)
+        renamed = self.annotations.lists.get(new)
+        linked = self.bib_links.all().get(found.name) if found is not None else None
+        if found is not None and renamed is not None and linked is not None:
+            self.bib_links.unlink(found.name)
+            self.bib_links.link(renamed.name, linked)
 
     def describe_list(self, name: str, text: str) -> None:
         """Set a list's description ("" clears it)."""
         self.annotations.lists.describe(name, text)
 
     def delete_list(self, name: str) -> None:
-        """Delete a list; its papers stay in the library."""
+        """Delete a list; its papers stay in the library (and its linked ``.bib`` file,
+        if any, stays as it was, no longer kept up to date)."""
+        found = self.annotations.lists.get(name)
         self.annotations.lists.delete(name)
+        if found is not None:
+            self.bib_links.unlink(found.name)
 
     # -- export and citations --------------------------------------------------------------
     def export(self, papers: Sequence[Paper], fmt: str, *, title: str = "",
@@ -388,14 +413,118 @@ class Library:
 
         return export.export(self, papers, fmt, title=title, description=description)
 
-    def cite(self, papers: Sequence[Paper], style: str | None = None) -> Citation:
-        """The citations of ``papers`` in ``style`` (default: the ``citation_style``
-        setting): one entry per paper, keys unique."""
+    def citation_keys(self, papers: Sequence[Paper]) -> dict[str, str]:
+        """Paper id -> the key each of ``papers`` is cited under, given out now: a key
+        once given out is remembered (``citekeys.yaml``) and never changes; a new one
+        collides with none given before."""
         from paper_tui import citations  # the LaTeX encoder: only when asked
 
+        batch = list(papers)
+        return self.citekeys.give(lambda given: citations.citation_keys(batch, given))
+
+    def cite(self, papers: Sequence[Paper], style: str | None = None, *,
+             in_text: bool = False, preview: bool = False) -> Citation:
+        """The citations of ``papers`` in ``style`` (default: the ``citation_style``
+        setting): a built-in style, a CSL style's id or a ``.csl`` file; one entry per
+        paper; ``in_text``: the in-text form. Their keys are given out (see
+        :meth:`citation_keys`), unless this is only a ``preview``. StyleError (one line)
+        for a style that cannot be used."""
+        from paper_tui import citations
+
+        configured = style is None
         style = style or self.settings.citation_style
-        return Citation(citations.cite(papers, style), style,
-                        citations.describe(papers, style))
+        try:
+            citations.check_style(style)
+            given = self.citekeys.given() if preview else self.citation_keys(papers)
+            cited = citations.render(papers, style, given=given, in_text=in_text)
+        except StyleError as exc:
+            if configured:
+                raise StyleError(f"{exc} (citation_style in the config)") from None
+            raise
+        return Citation(cited.text, style,
+                        citations.describe(list(cited.keys.values()), style), cited.html)
+
+    @staticmethod
+    def citation_styles(words: str = "") -> list[tuple[str, str]]:
+        """``(id, title)`` of every citation style whose id or title holds ``words``: the
+        built-in ones, then the CSL styles collection's (no library needed)."""
+        from paper_tui.citations import styles
+
+        return styles.search(words)
+
+    @staticmethod
+    def load_citation_style(style: str) -> None:
+        """Parse a CSL style now, so that rendering it later is quick (the app's picker
+        does it in a worker); StyleError when it cannot be used."""
+        from paper_tui.citations import csl, styles
+
+        csl.load(styles.resolve(style))
+
+    # -- linked .bib files -----------------------------------------------------------------
+    def link_bib(self, name: str, file: Path | str) -> Path:
+        """Keep ``file`` a ``.bib`` of list ``name`` from now on (written now): returns
+        the file as remembered (an absolute path)."""
+        found = self.annotations.lists.get(name)
+        if found is None:
+            raise StoreError(f"no reading list named {name!r}")
+        path = Path(file).expanduser().resolve()
+        if path.is_dir():
+            raise StoreError(f"{path}: is a directory; give a .bib file's name")
+        self.bib_links.link(found.name, path)
+        problems = self.update_linked_bibs(only=found.name)
+        if problems:
+            self.bib_links.unlink(found.name)
+            raise StoreError(problems[0])
+        return path
+
+    def unlink_bib(self, name: str) -> Path | None:
+        """Stop keeping list ``name``'s ``.bib`` up to date (the file stays); the file it
+        had, None when it had none."""
+        found = self.annotations.lists.get(name)
+        return self.bib_links.unlink(found.name if found is not None else name)
+
+    def linked_bibs(self) -> dict[str, Path]:
+        """List name -> its linked ``.bib`` file."""
+        return self.bib_links.all()
+
+    def update_linked_bibs(self, only: str | None = None) -> list[str]:
+        """Rewrite each linked ``.bib`` file whose list changed (atomically; a file that
+        holds its text already is left alone); one line per file that could not be
+        written."""
+        from paper_tui.citations import bib_file
+
+        problems = []
+        for name, path in self.bib_links.all().items():
+            if only is not None and name != only:
+                continue
+            listed = self.annotations.lists.get(name)
+            if listed is None:
+                continue
+            papers = [p for p in map(self.lookup, listed.ids) if p is not None]
+            missing = [pid for pid in listed.ids if self.lookup(pid) is None]
+            try:
+                keys = self.citation_keys(papers)
+                bib_file.write_if_changed(path, bib_file.bib_text(listed.name, papers, keys,
+                                                                  missing))
+            except OSError as exc:
+                problems.append(f"{path}: cannot write the .bib of list {listed.name!r} "
+                                f"({exc.strerror or exc})")
+            except PaperTuiError as exc:
+                problems.append(f"{path}: the .bib of list {listed.name!r} is not up to "
+                                f"date: {exc}")
+        return problems
+
+    def _linked_bibs_after_pass(self) -> None:
+        """After each pass of the annotation saver (within a second of a change, from
+        its thread): rewrite the linked ``.bib`` files if a list, a link or a key
+        changed since the last look."""
+        self.bib_links.refresh()  # a link made by a command while this library is open
+        state = (self.annotations.lists.store.version, self.bib_links.version)
+        if state == self._bib_state or not self.bib_links.all():
+            self._bib_state = state
+            return
+        self._bib_state = state
+        self.bib_problems = self.update_linked_bibs()
 
     # -- the team --------------------------------------------------------------------------
     def in_team(self) -> bool:

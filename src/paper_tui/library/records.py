@@ -73,3 +73,6 @@ class Citation:
     text: str
     style: str
     what: str
+    html: str = ""
+    """The same as HTML, for a paste that keeps italics (CSL styles; "" for the built-in
+    styles, which are plain text)."""

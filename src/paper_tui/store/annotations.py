@@ -93,6 +93,7 @@ class Annotations:
         self._undo: deque[_Entry] = deque(maxlen=UNDO_LIMIT)
         self._save_listeners: list[Callable[[str | None], None]] = []
         self._change_listeners: list[Callable[[set[str]], None]] = []
+        self._pass_listeners: list[Callable[[], None]] = []
         self.last_save_error: str | None = None
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -320,6 +321,11 @@ class Annotations:
         or lists. Called from the saver thread."""
         self._change_listeners.append(callback)
 
+    def add_pass_listener(self, callback: Callable[[], None]) -> None:
+        """``callback()`` after each pass of the saver (a save, or a look for changes made
+        elsewhere: within a second of a change). Called from the saver thread."""
+        self._pass_listeners.append(callback)
+
     def flush(self) -> None:
         """Block until every change is on disk; :class:`StoreError` if it cannot be."""
         self._sync(strict=True)
@@ -347,6 +353,8 @@ class Annotations:
                 store.prepare()
             if self._watch is not None:
                 self._watch()
+            for listener in list(self._pass_listeners):
+                listener()
 
     def _sync(self, strict: bool) -> None:
         """Save what is pending, or (nothing pending) look for changes made elsewhere."""

@@ -34,6 +34,7 @@ from paper_tui.errors import PaperTuiError, StoreError
 from paper_tui.model import Paper
 from paper_tui.sources import SourceStore, checksum
 from paper_tui.store import Annotations
+from paper_tui.store.citekeys import CiteKeys
 from paper_tui.store.file_store import YamlStore
 from paper_tui.store.merge import stamp, stamp_time
 from paper_tui.store.schema import Record, Schema
@@ -61,6 +62,8 @@ class SyncedLibrary(Protocol):
     def sources(self) -> SourceStore: ...
     @property
     def index(self) -> PaperLookup: ...
+    @property
+    def citekeys(self) -> CiteKeys: ...
     def import_paths(self, targets: Iterable[Path | str]) -> ImportReport: ...
 
 
@@ -294,6 +297,9 @@ class _Sync:
         if lists:
             who = ", ".join(self._authors(base, head, repo.LISTS)) or f"{me} (another machine)"
             self.report.lists_from[who] = self.report.lists_from.get(who, 0) + len(lists)
+        citekeys = self.lib.citekeys.store
+        self._take_in(citekeys.path, citekeys.schema, repo.CITEKEYS_SCHEMA, repo.CITEKEYS,
+                      base, head)
         for path in self._changed(base, head, repo.PEOPLE):
             if path == own:
                 continue
@@ -481,16 +487,18 @@ class _Sync:
         papers = self._write(own, repo.PEOPLE_SCHEMA, stores.store.snapshot(), titled=True)
         lists = self._write(repo.LISTS, repo.LISTS_SCHEMA, stores.lists.store.snapshot(),
                             titled=False)
+        self._write(repo.CITEKEYS, repo.CITEKEYS_SCHEMA, self.lib.citekeys.store.snapshot(),
+                    titled=False)
         shared = self._export_sources()
         written = self.written or bool(shared)
         if self._read_team_file(".gitattributes") != repo.ATTRIBUTES:
             files.write_text(self.dir, ".gitattributes", repo.ATTRIBUTES)
             written = True
         if written:  # else only what a stopped sync may have staged is left to commit
-            ours = [".gitattributes", own, repo.LISTS,
+            ours = [".gitattributes", own, repo.LISTS, repo.CITEKEYS,
                     *(f"{repo.SOURCES}/{name}" for name in shared)]
             self._as_files(ours)
-            self._out("add", "--", *ours[:3],
+            self._out("add", "--", *ours[:4],
                       *([repo.SOURCES] if (self.dir / repo.SOURCES).exists() else []))
         if self.git.run("diff", "--cached", "--quiet").ok:
             return
