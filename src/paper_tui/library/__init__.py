@@ -15,9 +15,16 @@ the reader's annotations and reading lists (YAML) and the team's work tree.
 from paper_tui.index import Hit, Results, SearchPage
 from paper_tui.library.facade import Library
 from paper_tui.library.importing import Progress
-from paper_tui.library.records import Citation, MemberMarks, PaperDetail
+from paper_tui.library.records import (
+    Citation,
+    MemberCoverage,
+    MemberMarks,
+    PaperDetail,
+    TeamCoverage,
+)
 from paper_tui.store import Annotation, ReadingList
 from paper_tui.vocabulary import FOR_YOU, SORTS
 
-__all__ = ["FOR_YOU", "SORTS", "Annotation", "Citation", "Hit", "Library", "MemberMarks",
-           "PaperDetail", "Progress", "ReadingList", "Results", "SearchPage"]
+__all__ = ["FOR_YOU", "SORTS", "Annotation", "Citation", "Hit", "Library", "MemberCoverage",
+           "MemberMarks", "PaperDetail", "Progress", "ReadingList", "Results", "SearchPage",
+           "TeamCoverage"]
