@@ -8,6 +8,7 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from paper_tui import atomic
 from paper_tui.cli.arguments import path
@@ -250,7 +251,7 @@ def cmd_digest(args: argparse.Namespace, ctx: Context) -> int:
         return 0
     output = escape_surrogates(str(args.output))  # a file name may be any bytes
     try:
-        atomic.write_text(args.output, text)
+        atomic.write_text(Path(args.output), text)
     except OSError as exc:
         raise StoreError(f"{output}: cannot write ({exc.strerror or exc})") from None
     print(f"wrote the digest ({fmt}) to {output}", file=sys.stderr)
