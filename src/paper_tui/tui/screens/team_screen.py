@@ -38,21 +38,24 @@ def bar(done: int, whole: int, width: int = BAR) -> str:
 
 
 def _when(at: float | None) -> str:
-    return time.strftime("%Y-%m-%d %H:%M", time.localtime(at)) if at else "never"
+    """``Nov 20 10:00`` (short: a row fits 120 columns; ``team status`` has the year)."""
+    return time.strftime("%b %d %H:%M", time.localtime(at)) if at else "never"
 
 
 def member_row(member: MemberCoverage, name_width: int) -> Text:
-    """A member's row: name, the bar of their share, counts, last change and sync."""
+    """A member's row: name, the bar of their share, counts, last change and sync (one
+    line: cut with an ellipsis where the screen is narrow)."""
     name = member.name + (" (you)" if member.you else "")
-    out = Text(inert_line(name).ljust(name_width), style="bold" if member.you else "")
+    out = Text(inert_line(name).ljust(name_width), style="bold" if member.you else "",
+               no_wrap=True, overflow="ellipsis")
     if member.assigned:
         share = f"{member.triaged:,} / {member.assigned:,}"
         out.append(f"  {bar(member.triaged, member.assigned)}", style="green")
-        out.append(f"  {share:>13} {100 * member.triaged // member.assigned:3d}%")
+        out.append(f"  {share:>11} {100 * member.triaged // member.assigned:3d}%")
     else:
         out.append(f"  {'no share':<{BAR}}", style="dim")
-        out.append(" " * 19)
-    out.append(f"   kept {member.kept:,} · skipped {member.skipped:,}", style="dim")
+        out.append(" " * 17)
+    out.append(f"  kept {member.kept:,} · skipped {member.skipped:,}", style="dim")
     if member.state != "member":
         out.append(f" · {member.state}", style="italic yellow")
     else:
