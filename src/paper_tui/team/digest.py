@@ -193,6 +193,16 @@ def _md(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", inert_line(text))
 
 
+_LINK_UNSAFE = re.compile(r"[\s()<>\[\]\\`\"']")
+
+
+def _link(url: str) -> str:
+    """An address as the target of a Markdown or Org link: inert, and the characters that
+    would end the link (or open markup) percent-encoded."""
+    return _LINK_UNSAFE.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode()),
+                            inert_line(url))
+
+
 def _markdown(digest: Digest) -> str:
     lines = [f"# {digest.title}", "", _md(digest.subtitle), ""]
     for heading, entries in (("Picks" if not digest.every_kept else "Kept", digest.picks),
@@ -202,7 +212,7 @@ def _markdown(digest: Digest) -> str:
             lines += ["(none)", ""]
         for number, entry in enumerate(entries, 1):
             title = _md(entry.paper.display_title or entry.paper.title or entry.paper.id)
-            lines.append(f"### {number}. [{title}]({entry.link})" if entry.link else
+            lines.append(f"### {number}. [{title}]({_link(entry.link)})" if entry.link else
                          f"### {number}. {title}")
             facts = [_md(_where(entry.paper)), f"`{inert_line(entry.key)}`" if entry.key
                      else "", _md(_who(entry))]
@@ -213,7 +223,7 @@ def _markdown(digest: Digest) -> str:
                 said += f" ({_md(marks)})" if marks else ""
                 note = inert_text(voice.note).strip()
                 if note:
-                    first, *rest = note.split("\n")
+                    first, *rest = (_md(line) for line in note.split("\n"))
                     said += f": {first}"
                     lines += [said, *(f"  {line}" if line else "" for line in rest)]
                 else:
@@ -240,7 +250,7 @@ def _org(digest: Digest) -> str:
                      "SKIPPED_BY": ", ".join(entry.skippers)}
             lines += [":PROPERTIES:", *(f":{k}: {v}" for k, v in props.items() if v), ":END:"]
             if entry.link:
-                lines.append(f"[[{inert_line(entry.link)}][page]]")
+                lines.append(f"[[{_link(entry.link)}][page]]")
             for voice in entry.voices:
                 marks = voice.marks()
                 lines.append(f"- {voice.name} {voice.verdict}" + (f" ({marks})" if marks else ""))
