@@ -106,3 +106,16 @@ async def test_rows_open_as_queries_and_your_share_is_counted(team, make_app, se
         await settle(pilot)
         line = app.main.status_line.text.plain
         assert f"your share: 1 / {len(team)}" in line, line
+
+
+def test_the_team_facets_add_the_words_of_the_query_language():
+    from paper_tui.team_words import rewrite
+    from paper_tui.tui.widgets.facets import term
+    from paper_tui.tui.widgets.team_facets import label
+
+    assert [term(f, v) for f, v in (("assigned", "bob"), ("kept", "2"), ("kept-by", "me"),
+                                    ("team", "untouched"), ("team", "disputed"))] == \
+        ["assigned:bob", "kept:2", "kept-by:me", "untouched", "disputed"]
+    assert rewrite("kept-by:me untouched") == "keptby:me team:untouched"
+    assert (label("kept", "1"), label("kept", "3"), label("assigned", "bob")) == \
+        ("1 member", "3 members", "bob")

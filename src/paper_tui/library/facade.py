@@ -11,7 +11,7 @@ agenda.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -504,10 +504,9 @@ class Library:
         message = (f"{what} {', '.join(n for n in names if given[n])}: "
                    f"{', '.join(f'{n} {given[n]:,}' for n in names if given[n])}"
                    f"{f' (by {by})' if reassign is None else ''}")
-        written = assign.write(self.root, me, changes, titles, message) if changes else 0
+        written, outcome.shares = assign.write(self.root, me, changes, titles, message) \
+            if changes else (0, _shares(lab.assignments.shares))
         outcome.assigned = given
-        now = self.team.assignments()
-        outcome.shares = {name: len(now.share(name)) for name in sorted(now.shares)}
         outcome.not_synced = tuple(n for n in names if n != me and n not in lab.members)
         if share and written:
             self._sync_around("sending the split", outcome.notes, progress)
@@ -538,10 +537,9 @@ class Library:
         held = lab.assignments.member_of
         changes = {pid: NOBODY for pid in ids if pid in held}
         outcome.considered = len(ids)
-        outcome.unassigned = assign.write(
-            self.root, me, changes, {}, f"took back {len(changes):,} papers") if changes else 0
-        now = self.team.assignments()
-        outcome.shares = {name: len(now.share(name)) for name in sorted(now.shares)}
+        outcome.unassigned, outcome.shares = assign.write(
+            self.root, me, changes, {}, f"took back {len(changes):,} papers") if changes \
+            else (0, _shares(lab.assignments.shares))
         if share and outcome.unassigned:
             self._sync_around("sending the change", outcome.notes, progress)
         return outcome
@@ -652,6 +650,10 @@ class Library:
                                               bool(record.get("tags"))):
                 done += 1
         return done, len(share)
+
+
+def _shares(shares: Mapping[str, frozenset[str]]) -> dict[str, int]:
+    return {name: len(ids) for name, ids in sorted(shares.items())}
 
 
 def _candidate(paper: Paper, by: str) -> Candidate:

@@ -12,6 +12,7 @@ written over: the change stops with the file's one line.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -106,10 +107,11 @@ def candidates(lab: Lab, ids: Iterable[str], reassign: str | None, outcome: Spli
 
 
 def write(root: Path, me: str, changes: Mapping[str, str], titles: Mapping[str, str],
-          message: str) -> int:
+          message: str) -> tuple[int, dict[str, int]]:
     """Give each paper of ``changes`` to its member (:data:`~.assignments.NOBODY`: take it
     back) in the team repo of the library at ``root``, and commit that as ``me``; how many
-    papers changed. :class:`PaperTuiError` (one line) when the repo is not there or its
+    papers changed, and how many each member holds now (as written: the file is not read
+    again). :class:`PaperTuiError` (one line) when the repo is not there or its
     assignments cannot be read (never written over then)."""
     team_dir = root / repo.TEAM_DIR
     with team_lock(root):
@@ -130,14 +132,17 @@ def write(root: Path, me: str, changes: Mapping[str, str], titles: Mapping[str, 
                 continue
             records[pid] = {"member": member, "updated": now} if member else {"updated": now}
             changed.append(pid)
+        shares = Counter(r.get("member", assignments.NOBODY) for r in records.values())
+        shares.pop(assignments.NOBODY, None)
+        held = dict(sorted(shares.items()))
         if not changed:
-            return 0
+            return 0, held
         shown = {**current.team_file.titles, **{pid: titles[pid] for pid in changed
                                                 if pid in titles}}
         files.write_text(team_dir, repo.ASSIGNMENTS,
                          assignments.render(records, shown, reuse=current))
         _commit(Git(team_dir, me), state, root, len(changed), f"{me}: {message}")
-        return len(changed)
+        return len(changed), held
 
 
 def _commit(git: Git, state: repo.State, root: Path, changes: int, message: str) -> None:
