@@ -11,6 +11,7 @@ from __future__ import annotations
 
 SLOW = (
     # a module (path under tests/), or one test in it (path::function)
+    "tui/test_key_storms.py::test_storms_of_random_keys_crash_nothing",
     "test_concurrent_commands.py",
     "tui/test_large_library.py",
     "test_team_sync.py",

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+import forked_cli
 from paper_tui.store.annotations import Annotations
 
 LISTS = ("Reading group", "rl", "$(touch PWNED)")
@@ -30,7 +31,7 @@ def _env(home: Path) -> dict[str, str]:
 
 
 def _paper_tui(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "paper_tui", *args], capture_output=True,
+    return forked_cli.run([sys.executable, "-m", "paper_tui", *args], capture_output=True,
                           text=True, timeout=60)
 
 

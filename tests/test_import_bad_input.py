@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+import forked_cli
 from paper_tui.cli import main
 from paper_tui.importers import dblp, parallel
 from paper_tui.model import Paper
@@ -269,7 +270,7 @@ def test_a_bad_file_of_4_mb_read_by_the_worker(tmp_path: Path) -> None:
     path = tmp_path / "nips2018.json"
     path.write_text(json.dumps(many))
     assert path.stat().st_size >= parallel.PARALLEL_BYTES
-    done = subprocess.run([sys.executable, "-m", "paper_tui", "--library", str(tmp_path / "lib"),
+    done = forked_cli.run([sys.executable, "-m", "paper_tui", "--library", str(tmp_path / "lib"),
                            "import", str(path)], capture_output=True, text=True, timeout=600,
                           stdin=subprocess.DEVNULL)
     assert done.returncode == 1, done.stderr

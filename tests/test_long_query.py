@@ -8,7 +8,6 @@ parser reads every short query exactly as Whoosh's own patterns do."""
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +17,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from whoosh import qparser
 
+import forked_cli
 from paper_tui.errors import QueryError
 from paper_tui.index import plan
 from paper_tui.index.schema import query_schema
@@ -49,7 +49,7 @@ def abstract_words(lib: Library, size: int) -> str:
 
 def test_the_100000_character_word_of_the_finding_is_refused_in_one_line(
         tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "paper_tui", "--library", str(tmp_path / "l"),
+    done = forked_cli.run([sys.executable, "-m", "paper_tui", "--library", str(tmp_path / "l"),
                            "search", "a" * 100_000], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 1 and done.stdout == ""

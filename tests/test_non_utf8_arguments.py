@@ -56,16 +56,16 @@ def files_of(lib_dir: Path) -> dict[str, bytes]:
 
 
 @pytest.mark.parametrize(("words", "name", "shown"), [
-    (["search", b"\xff"], "query", "\\xff"),
+    (["search", b"\xff"], "QUERY", "\\xff"),
     (["tag", "{id}", "fine", b"bad\xff"], "TAG", "bad\\xff"),
     (["untag", "{id}", b"bad\xff"], "TAG", "bad\\xff"),
     (["note", "{id}", "--set", b"caf\xe9"], "--set", "caf\\xe9"),
     (["note", "{id}", "--append", b"\xc3("], "--append", "\\xc3("),
-    (["lists", "create", b"list\xff"], "name", "list\\xff"),
-    (["lists", "add", b"list\xff", "{id}"], "name", "list\\xff"),
-    (["lists", "describe", "x", b"about \xfe"], "text", "about \\xfe"),
+    (["lists", "create", b"list\xff"], "NAME", "list\\xff"),
+    (["lists", "add", b"list\xff", "{id}"], "LIST", "list\\xff"),
+    (["lists", "describe", "x", b"about \xfe"], "TEXT", "about \\xfe"),
     (["export", "--query", b"q\xff"], "--query", "q\\xff"),
-    (["recommend", b"\xff"], "query", "\\xff"),
+    (["recommend", b"\xff"], "QUERY", "\\xff"),
     (["show", b"\xff"], "ID", "\\xff"),
     (["import", "--venue", b"V\xff", str(TEST_DATA / "sample.csv")], "--venue", "V\\xff"),
     (["sync", "--as", b"b\xffb", "--remote", "/nowhere"], "--as", "b\\xffb"),

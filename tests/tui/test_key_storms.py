@@ -195,7 +195,6 @@ async def run_storm(storm: Storm, make, pool: list[str], keys: int) -> None:
                 return
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("start", list(STARTS))
 async def test_storms_of_random_keys_crash_nothing(start: str, storm_library) -> None:
     pool = key_pool()
