@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import re
 import unicodedata
@@ -83,7 +82,7 @@ class Paper:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Paper:
-        known = _field_names(cls)
+        known = _PAPER_FIELDS if cls is Paper else {f.name for f in fields(cls)}
         kwargs = {k: v for k, v in data.items() if k in known}
         for key in _FLAT_TUPLES:
             kwargs[key] = tuple(kwargs.get(key) or ())
@@ -107,10 +106,8 @@ class Paper:
         return "" if said.search((self.display_title or self.title).casefold()) else self.name
 
 
-@functools.cache
-def _field_names(cls: type) -> frozenset[str]:
-    """The fields of a paper class (asked once: ``fields()`` is slow for 10,000 papers)."""
-    return frozenset(f.name for f in fields(cls))
+_PAPER_FIELDS = frozenset(f.name for f in fields(Paper))
+"""Asked once: ``fields()`` is slow for 10,000 papers."""
 
 
 _FLAT_TUPLES = ("authors", "keywords", "ratings", "confidences", "countries")
