@@ -86,8 +86,9 @@ def bash_complete(script: Path, words: list[str], cwd: Path, home: Path) -> list
     (["paper-tui", "lists", ""], ["show", "create", "add", "remove", "rename", "delete",
                                   "describe", "move", "bib"]),
     (["paper-tui", "lists", "re"], ["remove", "rename"]),
-    (["paper-tui", "search", "--sort", ""], ["relevance", "year", "title", "for-you"]),
-    (["paper-tui", "search", "--sort", "=", "t"], ["title"]),
+    (["paper-tui", "search", "--sort", ""], ["relevance", "year", "title", "team",
+                                              "for-you"]),
+    (["paper-tui", "search", "--sort", "=", "t"], ["title", "team"]),
     (["paper-tui", "cite", "-f", "mark"], ["markdown", "marketing-letters"]),
     (["paper-tui", "cite", "-f", "apa-no-"], ["apa-no-ampersand", "apa-no-doi-no-issue",
                                               "apa-no-initials"]),
@@ -220,7 +221,8 @@ def test_fish_completes_for_real(scripts, annotated: Path, tmp_path: Path,
     lib = shlex.quote(str(annotated))
     assert complete("paper-tui se") == ["search"]
     assert complete("paper-tui lists re") == ["remove", "rename"]
-    assert complete("paper-tui search --sort ") == ["for-you", "relevance", "title", "year"]
+    assert complete("paper-tui search --sort ") == ["for-you", "relevance", "team", "title",
+                                                    "year"]
     assert "--json" in complete("paper-tui search --")
     assert complete("paper-tui cite -f mark") == ["markdown", "marketing-letters"]
     assert complete("paper-tui status ID to") == ["to-read"]

@@ -106,7 +106,7 @@ def test_a_value_outside_its_choices_is_said_once_and_keeps_its_default(tmp_path
     assert cfg.settings.search.sort == "relevance"
     assert cfg.settings.search.debounce_ms == 0
     assert cfg.problems == [
-        "config search.sort: must be one of relevance, year, title, for-you, not 'random'; "
+        "config search.sort: must be one of relevance, year, title, team, for-you, not 'random'; "
         "using relevance",
         "config: citation_style is empty; using bibtex"]
     cfg = config.load(user_file=tmp_path / "absent.yaml")

@@ -7,8 +7,9 @@ engine query. What lives here is what a user can get wrong and what makes ``MemR
 Syntax: words (stemmed), ``"phrases"``, ``AND`` / ``OR`` / ``NOT`` / ``-word``,
 parentheses, ``title:`` ``author:`` ``abstract:`` ``venue:`` ``name:`` ``keyword:``,
 ``year:2024`` ``year:2019..2023`` ``year:>=2020``, ``tag:`` ``status:`` ``starred:yes``
-``list:`` ``note:`` ``by:NAME`` (a team member annotated it), ``word*`` (prefix) and
-``word~`` / ``word~2`` (fuzzy).
+``list:`` ``note:`` ``by:NAME`` (a team member annotated it), the team's words
+(``assigned:`` ``kept:N`` ``kept-by:`` ``disputed`` ``untouched``: :mod:`.team_words`),
+``word*`` (prefix) and ``word~`` / ``word~2`` (fuzzy).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import itertools
 import re
 import unicodedata
 
+from paper_tui import team_words
 from paper_tui.errors import QueryError
 
 # What a user may type before ``:`` -> the index field it searches.
@@ -26,10 +28,12 @@ FIELDS: dict[str, str] = {
     "keywords": "keywords", "tag": "tags", "tags": "tags", "status": "status",
     "starred": "starred", "list": "lists", "lists": "lists", "note": "note", "id": "id",
     "source": "source", "by": "by",
+    **{name: name for name in team_words.FIELDS},
 }
-ANNOTATION_FIELDS = frozenset({"tags", "status", "starred", "lists", "note", "by"})
-"""Answered from the reader's work at query time, never from the index (``by:`` from the
-team's files)."""
+ANNOTATION_FIELDS = frozenset({"tags", "status", "starred", "lists", "note", "by",
+                               *team_words.FIELDS})
+"""Answered from the reader's work at query time, never from the index (``by:`` and the
+team's words from the team's files)."""
 
 WORD = re.compile(r"\w+(?:\.?\w+)*")
 """A word: the tokenizer the index uses (letters, digits, ``³``; inner dots kept)."""
@@ -161,8 +165,9 @@ def _check_fields(query: str) -> None:
     for m in _FIELD.finditer(outside):
         name = m.group(1).lower()
         if name not in FIELDS:
-            known = ", ".join(sorted({k for k in FIELDS if k not in ("authors", "keywords",
-                                                                      "tags", "lists")}))
+            shown = {k for k in FIELDS if k not in ("authors", "keywords", "tags", "lists",
+                                                    *team_words.FIELDS)}
+            known = ", ".join(sorted(shown | {"assigned", "kept", "kept-by"}))
             raise QueryError(f"unknown field {m.group(1)}: (known fields: {known})")
 
 
@@ -178,6 +183,7 @@ def clean(query: str) -> str:
     if not query:
         return ""
     _check_balance(query)
+    query = team_words.rewrite(query)
     _check_fields(query)
     _check_operators(query)
     for m in re.finditer(r"(?<![\w\"])([A-Za-z]+):(?=\s|$)", query):

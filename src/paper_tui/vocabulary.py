@@ -23,8 +23,11 @@ STAR = "★"
 
 FOR_YOU = "for-you"
 """The sort by what this reader is likeliest to want (the recommender's)."""
-SORTS = ("relevance", "year", "title", FOR_YOU)
-"""How results can be ordered: the index's three sorts, then the recommender's."""
+TEAM_SORT = "team"
+"""The sort by the team: how many members kept a paper, then how many starred it."""
+SORTS = ("relevance", "year", "title", TEAM_SORT, FOR_YOU)
+"""How results can be ordered: the index's three sorts, the team's, then the
+recommender's."""
 CITATION_STYLES = ("bibtex", "plain", "markdown", "key")
 """The citation styles, the default first."""
 

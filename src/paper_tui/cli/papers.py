@@ -47,7 +47,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="print at most N papers (default: 20)")
     p.add_argument("--sort", choices=SORTS, default="relevance",
                    help="relevance (default: papers with all the words first), newest year, "
-                        "title, or for-you (what you kept and skipped)")
+                        "title, team (most members kept, then starred) or for-you (what you "
+                        "kept and skipped)")
     p.add_argument("--all-versions", action="store_true",
                    help="list every version of a paper from two sources (arXiv and the "
                         "proceedings), not only the fullest")

@@ -21,6 +21,7 @@ from whoosh.fields import BOOLEAN, COLUMN, ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.lang import stemmer_for_language
 from whoosh.system import pack_uint
 
+from paper_tui import team_words
 from paper_tui.index.positions import PackedPositions, pickled_as
 from paper_tui.index.whoosh_internals import codec_arguments
 from paper_tui.model import Paper, fullness, version_key
@@ -221,6 +222,11 @@ def query_schema() -> Schema:
     schema.add("lists", KEYWORD(commas=True, lowercase=True))
     schema.add("note", FoldedText())
     schema.add("by", KEYWORD(commas=True, lowercase=True))
+    # the team's words (paper_tui/team_words.py), answered from the team's files
+    for name in (team_words.ASSIGNED, team_words.KEPT_BY):
+        schema.add(name, KEYWORD(commas=True, lowercase=True))
+    for name in (team_words.KEPT, team_words.TEAM):
+        schema.add(name, ID())
     return schema
 
 

@@ -187,6 +187,11 @@ class Annotations:
         self._ready()
         return sorted(pid for pid in self._annotated_ids() if pid not in known_ids)
 
+    def records(self) -> dict[str, Record]:
+        """Every annotated paper's fields (status, starred, tags, note, updated), as stored:
+        a copy of the mapping, its records never changed."""
+        return self._ready().snapshot()
+
     def annotated_ids(self) -> frozenset[str]:
         """Every paper with a status, star, tag or note (lists aside)."""
         return frozenset(self._ready().snapshot())

@@ -91,6 +91,8 @@ class MainScreen(ResultsScreen):
                 tooltip="Show / hide counts per status, tag, venue, year"),
         Binding("Y", "sync", "Sync", show=False, id="sync",
                 tooltip="Sync the team's triage through git (paper-tui sync)"),
+        Binding("T", "team", "Team", show=False, id="team",
+                tooltip="The team: who covered what, the picks, the disputed"),
     ]
 
     status_line: StatusLine
@@ -249,6 +251,15 @@ class MainScreen(ResultsScreen):
 
     def on_sync_done(self, message: SyncDone) -> None:
         self.team_sync.done(message)
+
+    def action_team(self) -> None:
+        from paper_tui.tui.screens.team_screen import TeamScreen
+
+        def opened(query: str) -> None:
+            self.set_query(query)
+            self.say(f"team: {query}")
+
+        self.app.push_screen(TeamScreen(self.library, self.queries, self.search.query, opened))
 
     def action_reading_lists(self) -> None:
         from paper_tui.tui.screens.lists_screen import ListsScreen
