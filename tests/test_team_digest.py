@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from paper_tui.citations import citation_keys
 from paper_tui.model import Paper
 from paper_tui.store import Annotation
 from paper_tui.team.assignments import EMPTY
@@ -37,7 +38,7 @@ def _lab() -> Lab:
 
 def _digest(fmt: str) -> str:
     papers = {p.id: p for p in (HOSTILE, PLAIN)}
-    return render(gather(_lab(), ["evil", "ok"], papers.get), fmt)
+    return render(gather(_lab(), ["evil", "ok"], papers.get, citation_keys), fmt)
 
 
 @pytest.mark.parametrize("fmt", ["markdown", "org", "html"])
@@ -77,5 +78,6 @@ def test_since() -> None:
     assert parse_since("7d", now=1_000_000.0) == 1_000_000.0 - 7 * 86400
     assert parse_since("2026-11-24") == parse_since("2026-11-24T00:00:00+00:00")
     papers = {p.id: p for p in (HOSTILE, PLAIN)}
-    later = gather(_lab(), ["evil", "ok"], papers.get, since=parse_since("2026-11-21"))
+    later = gather(_lab(), ["evil", "ok"], papers.get, citation_keys,
+                   since=parse_since("2026-11-21"))
     assert later.picks == () and later.disputed == ()
