@@ -1,16 +1,16 @@
-"""What a very long query costs: one word of 10,000-100,000 characters and 100 KB of many
-words (issue 23's findings), then queries of one shape each — a word, words, runs of the
-characters the query language gives a meaning (``[``, ``'``, ``-``, ``"``…) — at 5,000 and
-10,000 characters, so that time against length shows whether the cost is linear
-(doubling the length about doubles the time) or worse.
+"""What a very long query costs: one word of 10,000-200,000 characters, 100 KB of many
+words (issue 23's findings), 1,000 words (the most a query may have), then queries of one
+shape each — words, runs of the characters the query language gives a meaning (``[``,
+``'``, ``-``, ``"``…) — at 50 and 500 repeats, so that time against length shows whether
+the cost is linear (ten times the length about ten times the time) or worse.
 
 ``Library.search(q, limit=20)`` in this process on a fresh library of the bundled list
 (or ``--library DIR``), the best of ``--runs`` (default 3); a query the language refuses
-(:class:`QueryError`) counts as answered: its time is the time to say so. To measure the
-code as it was, run this script with an older source tree first on ``PYTHONPATH``:
+(:class:`QueryError`) counts as answered: its time is the time to say so. ``--before REV``
+first runs this script on the source tree of git revision ``REV`` (``git archive`` into a
+temporary directory, on ``PYTHONPATH``; key ``before REV``), then on this one (key ``after``):
 
-    PYTHONPATH=OLD/src python bench/long_query.py --label before
-    python bench/long_query.py --label after      # results in bench/results/long_query.json
+    python bench/long_query.py --before 28b7872    # results in bench/results/long_query.json
     python bench/long_query.py --app              # the app's search box (key: "app")
 
 ``--app``: the app (headless, 120x40) on the same library; a query of each length pasted
@@ -22,8 +22,10 @@ status line) is this minus the library's time above.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
+import subprocess
 import sys
 import tempfile
 import time
@@ -33,15 +35,15 @@ from paper_tui.errors import QueryError
 from paper_tui.library import Library
 from results_file import run_header, save
 
-WORD_LENGTHS = (10_000, 25_000, 50_000, 100_000)
+WORD_LENGTHS = (10_000, 25_000, 50_000, 100_000, 200_000)
 MANY_WORDS_BYTES = 100_000
 SHAPES = {  # name -> the unit repeated to make the query
-    "one word 'aaa…'": "a", "one word 'ééé…'": "é", "words 'ab '": "ab ",
-    "'[' …": "[", "' 'a' …": " 'a", "'-a ' …": "-a ", "'a~2 ' …": "a~2 ",
-    "'(a) ' …": "(a) ", "'title:a ' …": "title:a ", "'\"a\" ' …": '"a" ',
+    "words 'ab '": "ab ", "'[' …": "[", "' 'a' …": " 'a", "'-a ' …": "-a ",
+    "'a~2 ' …": "a~2 ", "'(a) ' …": "(a) ", "'title:a ' …": "title:a ", "'\"a\" ' …": '"a" ',
+    "'a* ' …": "a* ",
 }
-SHAPE_LENGTHS = (5_000, 10_000)
-"""Below the query language's cap of 10,000 characters (a longer query is refused)."""
+SHAPE_REPEATS = (50, 500)
+"""Within the query language's caps (1,000 words, 1,000 symbols) for every shape."""
 SLOW = 60.0
 """A query that took longer than this is not run at longer lengths."""
 
@@ -133,6 +135,22 @@ async def app_rows(root: Path) -> dict[str, dict[str, float]]:
     return rows
 
 
+def run_before(revision: str, args: argparse.Namespace) -> None:
+    """This script on the source tree of ``revision``, in a process of its own."""
+    root = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory(prefix="paper-tui-before-") as tree:
+        archive = subprocess.run(["git", "-C", str(root), "archive", revision, "src",
+                                  "config.yaml", "data", "themes"],
+                                 capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", tree], input=archive, check=True)
+        command = [sys.executable, __file__, "--label", f"before {revision}",
+                   "--runs", str(args.runs), "--revision", revision]
+        if args.library:
+            command += ["--library", str(args.library)]
+        env = {**os.environ, "PYTHONPATH": str(Path(tree) / "src")}
+        subprocess.run(command, env=env, check=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--library", type=Path, help="an existing library (default: a "
@@ -140,7 +158,12 @@ def main() -> None:
     parser.add_argument("--label", default="after", help="the key the results go under")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--app", action="store_true", help="time the app's search box")
+    parser.add_argument("--before", metavar="REV", help="first run the code of git "
+                        "revision REV (key: before REV)")
+    parser.add_argument("--revision", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.before:
+        run_before(args.before, args)
     root = args.library or Path(tempfile.mkdtemp(prefix="paper-tui-long-query-")) / "lib"
     if args.app:
         import asyncio
@@ -150,28 +173,39 @@ def main() -> None:
                   "queries": asyncio.run(app_rows(root))}
         print(f"results in {save('long_query', 'app', result)}")
         return
+    import paper_tui
+
     lib = Library.open(root)
     lib.search("warm up")
     result: dict = {**run_header("long_query.py", sys.argv[1:]),
+                    "code": args.revision or "this tree",
+                    "paper_tui": str(Path(paper_tui.__file__).parent),
                     "papers": sum(1 for _ in lib.papers())}
     rows: dict[str, dict[str, object]] = {}
+    print(f"-- {result['code']} ({result['papers']:,} papers)", flush=True)
 
     def measure(name: str, query: str) -> float:
         seconds, cpu, answer = timed(lib, query, args.runs)
         rows[name] = {"characters": len(query), "seconds": round(seconds, 4),
                       "cpu_seconds": round(cpu, 4), "answer": answer}
-        print(f"{name:<30} {len(query):>8,} chars {seconds:8.3f} s (CPU {cpu:7.3f} s)  "
+        print(f"{name:<32} {len(query):>8,} chars {seconds:8.3f} s (CPU {cpu:7.3f} s)  "
               f"{answer}", flush=True)
         return seconds
 
     for length in WORD_LENGTHS:
         if measure(f"one word of {length:,}", "a" * length) > SLOW:
             break
+    measure("one word 'ééé…' of 100,000", "é" * 100_000)
     words = many_words(lib, MANY_WORDS_BYTES)
     measure(f"{len(words.split()):,} words", words)
+    thousand = " ".join(words.split()[:1_000])
+    measure("1,000 words of abstracts", thousand)
+    distinct = list(dict.fromkeys(words.lower().split()))[:1_000]
+    measure(f"{len(distinct):,} distinct words", " ".join(distinct))
+    measure("1,000 distinct words of 100", " ".join(f"{i}{'x' * 99}" for i in range(1_000)))
     for name, unit in SHAPES.items():
-        for length in SHAPE_LENGTHS:
-            if measure(f"{name} x {length // len(unit):,}", unit * (length // len(unit))) > SLOW:
+        for repeats in SHAPE_REPEATS:
+            if measure(f"{name} x {repeats:,}", unit * repeats) > SLOW:
                 break
     lib.close()
     result["queries"] = rows

@@ -92,7 +92,15 @@ VARIANTS = {
     "authors 0.7": {"weights": {**FIELD_WEIGHTS, "authors": 0.7}},
     "authors 2.5": {"weights": {**FIELD_WEIGHTS, "authors": 2.5}},
     "title 1, venue 0": {"weights": {**FIELD_WEIGHTS, "title": 1.0, "venue": 0.0}},
+    # Issue 24: what the venue says as features (a token each, beside the terms).
+    "+ area": {"signals": {"area": 0.5}},
+    "+ affiliations": {"signals": {"affiliations": 0.5}},
+    "+ decision": {"signals": {"decision": 0.3}},
+    "+ area, affiliations, decision": {"signals": {"area": 0.5, "affiliations": 0.5,
+                                                   "decision": 0.3}},
+    "+ area, affiliations x 0.25": {"signals": {"area": 0.25, "affiliations": 0.25}},
 }
+PAPERLISTS = CORPUS.parent / "paperlists"
 
 
 # -- the lists ----------------------------------------------------------------------------
@@ -110,15 +118,55 @@ def venue_year_library(key: tuple[str, int], records: list[dict]
     path = root / "list.jsonl"
     if not (root / "index").exists():
         root.mkdir(parents=True, exist_ok=True)
+        signals = venue_signals_of(key)
         with open(path, "w", encoding="utf-8") as out:
             for record in records:
-                out.write(json.dumps({**record, "keywords": []}, ensure_ascii=False) + "\n")
+                extra = signals.get(" ".join(record["title"].lower().split()), {})
+                out.write(json.dumps({**record, **extra, "keywords": []}, ensure_ascii=False)
+                          + "\n")
         with Library.open(root, config=cfg, bundled=False) as lib:
             lib.import_paths([path])
     imported = [{**record, "id": paper.id} for record, paper
                 in zip(records, jsonl.read(path, "bench"), strict=True)
                 if isinstance(paper, Paper)]
     return Library.open(root, config=cfg, bundled=False), imported
+
+
+def venue_signals_of(key: tuple[str, int]) -> dict[str, dict]:
+    """The area and affiliations the real paperlists file of a venue-year gives (the
+    corpus lacks them), by folded title; nothing when that file is not in ``shared``."""
+    path = PAPERLISTS / f"{key[0]}{key[1]}.json"
+    if not path.exists():
+        return {}
+    fields = ("primary_area", "aff", "aff_country_unique")
+    return {" ".join(str(r.get("title", "")).lower().split()):
+            {k: r[k] for k in fields if r.get(k)}
+            for r in json.loads(path.read_text(encoding="utf-8"))}
+
+
+def signal_columns(lib: Library, ids: tuple[str, ...], weights: dict[str, float]):
+    """One column per decision, area word and affiliation, each row of unit length times
+    the kind's weight: what the venue says, beside the term features."""
+    from scipy import sparse
+
+    columns: dict[str, int] = {}
+    rows, cols, data = [], [], []
+    for row, paper_id in enumerate(ids):
+        paper = lib.paper(paper_id)
+        tokens = {
+            "decision": [paper.decision] if paper.decision else [],
+            "area": [w for w in paper.area.lower().replace(",", " ").split() if len(w) > 2],
+            "affiliations": list(dict.fromkeys(a.lower() for names in paper.affiliations
+                                               for a in names)),
+        }
+        for kind, weight in weights.items():
+            found = tokens[kind]
+            for token in found:
+                rows.append(row)
+                cols.append(columns.setdefault(f"{kind}:{token}", len(columns)))
+                data.append(weight / len(found) ** 0.5)
+    return sparse.csr_matrix((np.array(data, dtype=np.float32), (rows, cols)),
+                             shape=(len(ids), max(len(columns), 1)))
 
 
 def topics_of(records: list[dict]) -> dict[str, set[str]]:
@@ -196,6 +244,14 @@ def sklearn_logistic(x, y, weight, c):
 def ours(lib: Library, variant: dict):
     matrix = term_matrix(lib.index)
     x = features(matrix, variant.get("weights"))
+    if variant.get("signals"):
+        from scipy import sparse
+
+        x = sparse.hstack([x, signal_columns(lib, matrix.ids, variant["signals"])],
+                          format="csr")
+        norms = np.sqrt(np.asarray(x.multiply(x).sum(axis=1)).ravel())
+        norms[norms == 0] = 1
+        x = sparse.diags(1 / norms) @ x
     settings = replace(Settings(), **variant.get("settings", {}))
     solve = sklearn_logistic if variant.get("solve") == "sklearn" else None
 
@@ -468,6 +524,8 @@ def main() -> None:
     parser.add_argument("--gap", type=float, default=0.5,
                         help="--app: seconds between triage keys")
     parser.add_argument("--seed", type=int, default=18)
+    parser.add_argument("--variant", action="append", choices=list(VARIANTS),
+                        help="score only these alternatives besides paper-tui (repeatable)")
     args = parser.parse_args()
     if args.app:
         app_speed(args.gap, args.seed, sys.argv[1:])
@@ -480,6 +538,8 @@ def main() -> None:
         if key in TUNE or key in HELD_OUT:
             by_list.setdefault(key, []).append(record)
     variants = list(VARIANTS) if args.variants else ["paper-tui"]
+    if args.variant:
+        variants = ["paper-tui", *(v for v in args.variant if v != "paper-tui")]
     command = " ".join(["python bench/recommend.py", *sys.argv[1:]])
     if not args.speed_only:
         result: dict = {"command": command}

@@ -12,12 +12,15 @@ from __future__ import annotations
 SLOW = (
     # a module (path under tests/), or one test in it (path::function)
     "tui/test_key_storms.py::test_storms_of_random_keys_crash_nothing",
+    "tui/test_quit_while_searching.py",
     "test_concurrent_commands.py",
     "tui/test_large_library.py",
     "test_team_sync.py",
+    "test_team_lab.py",
     "test_team_faults.py",
     "tui/test_cli_while_open.py",
     "tui/test_team_sync_key.py",
+    "tui/test_team_screen.py",
     "test_cli_annotate.py",
     "test_cli_recommend.py",
     "tui/test_editor_reuse.py::test_a_long_query_scrolls_the_search_box",
@@ -31,4 +34,7 @@ SLOW = (
     "test_citations.py::test_thousand_corpus_papers_cite_as_bibtex",
     "test_index_writer.py::test_segments_are_whooshs_byte_for_byte",
     "test_index.py::test_two_processes_writing_and_reading_never_corrupt_the_index",
+    "test_bib_file.py",
+    "test_citekeys.py",
+    "test_citation_styles.py",
 )

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import forked_cli
+
 TEST_DATA = Path(__file__).parent / "data"
 
 
@@ -30,7 +32,7 @@ class Member:
 
     def run(self, *args: str, check: bool = True, env: dict[str, str] | None = None
             ) -> subprocess.CompletedProcess:
-        done = subprocess.run([sys.executable, "-m", "paper_tui", "--library", str(self.root),
+        done = forked_cli.run([sys.executable, "-m", "paper_tui", "--library", str(self.root),
                                *args], capture_output=True, text=True, timeout=300,
                               env=env or self.env)
         if check:

@@ -233,11 +233,12 @@ def test_plain_markdown_and_key_styles() -> None:
     assert citations.cite([p], "key") == "lovelace2020deep"
     two = citations.cite([p, paper("Other", url="")], "markdown").splitlines()
     assert two[0].startswith("- [Deep") and two[1].startswith("- **Other**")
-    assert citations.describe([p], "bibtex") == "BibTeX for lovelace2020deep"
-    assert citations.describe([p, paper("Other")], "plain") == \
+    assert citations.describe(["lovelace2020deep"], "bibtex") == "BibTeX for lovelace2020deep"
+    keys = citations.citation_keys([p, paper("Other")]).values()
+    assert citations.describe(list(keys), "plain") == \
         "reference for 2 papers (lovelace2020deep, lovelace2020other)"
 
 
 def test_unknown_style() -> None:
-    with pytest.raises(ConfigError, match="unknown citation style 'apa'"):
-        citations.cite([paper()], "apa")
+    with pytest.raises(ConfigError, match="unknown citation style 'apaa'; closest: apa"):
+        citations.cite([paper()], "apaa")

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+import forked_cli
 from paper_tui import config as config_mod
 from paper_tui.library import Library
 
@@ -43,7 +44,7 @@ def ids(template: tuple[Path, list[str]]) -> list[str]:
 
 def run(lib_dir: Path, *args: str, env: dict | None = None, check: bool = True
         ) -> subprocess.CompletedProcess:
-    done = subprocess.run([sys.executable, "-m", "paper_tui", "--library", str(lib_dir), *args],
+    done = forked_cli.run([sys.executable, "-m", "paper_tui", "--library", str(lib_dir), *args],
                           capture_output=True, text=True, timeout=60,
                           env={**os.environ, **(env or {})})
     if check:
@@ -157,7 +158,7 @@ def test_a_corrupt_file_is_reported_in_one_line_and_left_intact(lib_dir: Path,
 
 
 def test_two_cli_processes_at_once_keep_both_changes(lib_dir: Path, ids: list[str]) -> None:
-    procs = [subprocess.Popen([sys.executable, "-m", "paper_tui", "--library", str(lib_dir),
+    procs = [forked_cli.Popen([sys.executable, "-m", "paper_tui", "--library", str(lib_dir),
                                "tag", pid, f"tag-{n}"], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True)
              for n, pid in enumerate(ids[:4])]

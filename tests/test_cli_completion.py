@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+import forked_cli
 from paper_tui.store.annotations import Annotations
 
 LISTS = ("Reading group", "rl", "$(touch PWNED)")
@@ -30,7 +31,7 @@ def _env(home: Path) -> dict[str, str]:
 
 
 def _paper_tui(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "paper_tui", *args], capture_output=True,
+    return forked_cli.run([sys.executable, "-m", "paper_tui", *args], capture_output=True,
                           text=True, timeout=60)
 
 
@@ -83,12 +84,14 @@ def bash_complete(script: Path, words: list[str], cwd: Path, home: Path) -> list
 @pytest.mark.parametrize(("words", "expected"), [
     (["paper-tui", "se"], ["search"]),
     (["paper-tui", "lists", ""], ["show", "create", "add", "remove", "rename", "delete",
-                                  "describe", "move"]),
+                                  "describe", "move", "bib"]),
     (["paper-tui", "lists", "re"], ["remove", "rename"]),
     (["paper-tui", "search", "--sort", ""], ["relevance", "year", "title", "rating",
-                                             "citations", "consensus", "for-you"]),
-    (["paper-tui", "search", "--sort", "=", "t"], ["title"]),
-    (["paper-tui", "cite", "-f", "m"], ["markdown"]),
+                                              "citations", "consensus", "team", "for-you"]),
+    (["paper-tui", "search", "--sort", "=", "t"], ["title", "team"]),
+    (["paper-tui", "cite", "-f", "mark"], ["markdown", "marketing-letters"]),
+    (["paper-tui", "cite", "-f", "apa-no-"], ["apa-no-ampersand", "apa-no-doi-no-issue",
+                                              "apa-no-initials"]),
     (["paper-tui", "export", "--format", "csl"], ["csl-json"]),
     (["paper-tui", "status", "ID1", "ID2", "to"], ["to-read"]),
     (["paper-tui", "completion", ""], ["bash", "zsh", "fish"]),
@@ -219,9 +222,10 @@ def test_fish_completes_for_real(scripts, annotated: Path, tmp_path: Path,
     assert complete("paper-tui se") == ["search"]
     assert complete("paper-tui lists re") == ["remove", "rename"]
     assert complete("paper-tui search --sort ") == ["citations", "consensus", "for-you",
-                                                    "rating", "relevance", "title", "year"]
+                                                    "rating", "relevance", "team", "title",
+                                                    "year"]
     assert "--json" in complete("paper-tui search --")
-    assert complete("paper-tui cite -f m") == ["markdown"]
+    assert complete("paper-tui cite -f mark") == ["markdown", "marketing-letters"]
     assert complete("paper-tui status ID to") == ["to-read"]
     assert complete("paper-tui tag ") == []  # a paper id
     assert complete(f"paper-tui --library {lib} lists add ") == sorted(LISTS)
@@ -254,7 +258,7 @@ def test_zsh_completes_by_tab_in_a_terminal(scripts, annotated: Path, tmp_path: 
     def tab_after(text: str, expected: str) -> None:
         tmux("send-keys", "-t", session, "-l", text)
         tmux("send-keys", "-t", session, "Tab")
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60  # a shell and its compinit, on a loaded machine
         while expected not in (screen := tmux("capture-pane", "-p", "-t", session)):
             assert time.monotonic() < deadline, f"{expected!r} never shown:\n{screen}"
             time.sleep(0.1)
@@ -264,7 +268,7 @@ def test_zsh_completes_by_tab_in_a_terminal(scripts, annotated: Path, tmp_path: 
     tmux("new-session", "-d", "-s", session, "-x", "150", "-y", "30", "-c", str(tmp_path),
          "zsh -i")
     try:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60  # a shell and its compinit, on a loaded machine
         while "zsh>" not in tmux("capture-pane", "-p", "-t", session):
             assert time.monotonic() < deadline, "zsh never showed its prompt"
             time.sleep(0.1)

@@ -53,13 +53,14 @@ def test_import_reports_bad_files_and_keeps_the_rest(tmp_path: Path) -> None:
     assert out.returncode == 1
     assert "Traceback" not in out.stderr
     assert "broken.jsonl: binary file" in out.stderr
-    # The sample repeats one record verbatim: identical records are one paper.
-    assert "24 papers from 2 file(s): 24 new" in out.stdout
+    # The sample repeats one record verbatim: identical records are one paper; its record
+    # without an abstract is a paper too.
+    assert "25 papers from 2 file(s): 25 new" in out.stdout
     # Re-import: nothing new, nothing lost.
     again = run("--library", lib, "import", str(folder / "sample.csv"), cwd=tmp_path)
     assert again.returncode == 0 and "0 new" in again.stdout
     listed = run("--library", lib, "list", cwd=tmp_path)
-    assert len(listed.stdout.splitlines()) == 38 + 24
+    assert len(listed.stdout.splitlines()) == 38 + 25
 
 
 def test_search_and_show(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import termios
 import time
+import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -80,8 +81,10 @@ def read_clipboard(expected: str) -> str:
     from its background child, a moment after the command itself has returned."""
     deadline = time.monotonic() + 5
     while True:
+        # check=False: between two copies no client owns the selection for a moment
+        # (the old xclip has let go, the new one's child has not taken it yet): exit 1
         out = subprocess.run(["xclip", "-o", "-selection", "clipboard"], capture_output=True,
-                             timeout=5, check=True).stdout.decode("utf-8")
+                             timeout=5, check=False).stdout.decode("utf-8")
         if out == expected or time.monotonic() > deadline:
             return out
         time.sleep(0.05)
@@ -221,3 +224,43 @@ def test_in_tmux_osc52_reaches_tmux_clipboard(monkeypatch: pytest.MonkeyPatch, t
     finally:
         subprocess.run([*tmux, "kill-server"], capture_output=True, timeout=10)
     assert buffer == citations.cite(two_papers, "key")
+
+
+def read_target(target: str, expected_part: str) -> str:
+    """The clipboard as ``target`` (``text/html``), once it holds ``expected_part``."""
+    deadline = time.monotonic() + 5
+    while True:
+        out = subprocess.run(["xclip", "-o", "-selection", "clipboard", "-t", target],
+                             capture_output=True, timeout=5, check=False).stdout.decode()
+        if expected_part in out or time.monotonic() > deadline:
+            return out
+        time.sleep(0.05)
+
+
+@needs_x
+def test_a_csl_style_copies_html_that_keeps_its_italics(xvfb: str, two_papers: list[Paper],
+                                                        library_dir: Path) -> None:
+    paper_id = two_papers[0].id
+    done = run_cite(library_dir, paper_id, "-f", "apa", "--copy", "--html")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.startswith("paper-tui: copied apa citation for ")
+    assert done.stderr.endswith(" to the clipboard with xclip (HTML only)\n")
+    html = read_target("text/html", "csl-entry")
+    root = ET.fromstring(html)  # parses
+    italic = [el.text for el in root.iter("i")]
+    assert italic == ["Advances in Neural Information Processing Systems"]
+    plain = run_cite(library_dir, paper_id, "-f", "apa").stdout.strip()
+    assert "".join(root.itertext()) == plain
+
+    done = run_cite(library_dir, paper_id, "-f", "apa", "--copy")
+    assert done.returncode == 0, done.stderr
+    if "plain text (this xclip cannot offer HTML" in done.stderr:  # xclip 0.13
+        assert read_clipboard(plain) == plain
+    else:  # an xclip with -alt-text: HTML for a word processor, text for a terminal
+        assert done.stderr.endswith("with xclip (HTML and plain text)\n")
+        assert "<i>" in read_target("text/html", "<i>")
+        assert read_target("STRING", plain) == plain
+
+    done = run_cite(library_dir, paper_id, "--copy", "--html")  # bibtex: no HTML form
+    assert (done.returncode, done.stderr) == (
+        1, "paper-tui: style 'bibtex' has no HTML form (plain text only)\n")

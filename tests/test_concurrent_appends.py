@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import forked_cli
+
 ROUNDS = 20
 
 
@@ -18,17 +20,17 @@ def _paper_tui(library: Path, *args: str) -> list[str]:
 
 def test_two_appends_at_once_both_land_every_round(tmp_path: Path) -> None:
     library = tmp_path / "library"
-    listed = subprocess.run(_paper_tui(library, "list", "--json"), capture_output=True,
+    listed = forked_cli.run(_paper_tui(library, "list", "--json"), capture_output=True,
                             text=True, check=True)
     pid = json.loads(listed.stdout)[0]["id"]
     for n in range(ROUNDS):
-        procs = [subprocess.Popen(_paper_tui(library, "note", pid, "--append", f"{who} {n}"),
+        procs = [forked_cli.Popen(_paper_tui(library, "note", pid, "--append", f"{who} {n}"),
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                  for who in ("left", "right")]
         for proc in procs:
             out, err = proc.communicate(timeout=120)
             assert proc.returncode == 0, (out, err)
-    shown = subprocess.run(_paper_tui(library, "show", pid, "--json"), capture_output=True,
+    shown = forked_cli.run(_paper_tui(library, "show", pid, "--json"), capture_output=True,
                            text=True, check=True)
     lines = json.loads(shown.stdout)["note"].split("\n")
     want = {f"{who} {n}" for who in ("left", "right") for n in range(ROUNDS)}

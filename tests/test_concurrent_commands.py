@@ -16,6 +16,7 @@ import threading
 import time
 from pathlib import Path
 
+import forked_cli
 from paper_tui import config as config_mod
 from paper_tui.library import Library
 
@@ -30,7 +31,7 @@ def _cli(library: Path, *args: str) -> list[str]:
 def _run_all(commands: list[list[str]], failures: list[str]) -> None:
     """Run commands one after another (like a shell loop), recording every failure."""
     for command in commands:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=300,
+        done = forked_cli.run(command, capture_output=True, text=True, timeout=300,
                               stdin=subprocess.DEVNULL)
         if done.returncode != 0 or "Traceback" in done.stderr:
             failures.append(f"{' '.join(command[5:])}: exit {done.returncode}: "
@@ -38,13 +39,13 @@ def _run_all(commands: list[list[str]], failures: list[str]) -> None:
 
 
 def _bundled_ids(library: Path) -> list[str]:
-    out = subprocess.run(_cli(library, "list", "--json"), capture_output=True, text=True,
+    out = forked_cli.run(_cli(library, "list", "--json"), capture_output=True, text=True,
                          check=True)
     return [row["id"] for row in json.loads(out.stdout)]
 
 
 def _search_ids(library: Path, query: str) -> set[str]:
-    out = subprocess.run(_cli(library, "search", query, "--json", "--limit", "1000"),
+    out = forked_cli.run(_cli(library, "search", query, "--json", "--limit", "1000"),
                          capture_output=True, text=True, check=True)
     return {row["id"] for row in json.loads(out.stdout)}
 
@@ -104,9 +105,9 @@ def test_four_writers_an_import_and_searches_at_once_lose_nothing(tmp_path: Path
 def test_an_import_killed_at_random_moments_loses_nothing(tmp_path: Path) -> None:
     library = tmp_path / "library"
     ids = _bundled_ids(library)
-    subprocess.run(_cli(library, "tag", ids[0], "before-kill"), check=True,
+    forked_cli.run(_cli(library, "tag", ids[0], "before-kill"), check=True,
                    capture_output=True)
-    subprocess.run(_cli(library, "status", ids[1], "skipped"), check=True, capture_output=True)
+    forked_cli.run(_cli(library, "status", ids[1], "skipped"), check=True, capture_output=True)
     big = TEST_DATA / "papers-ml-1000.jsonl.gz"
     rng = random.Random(15)
     for _ in range(5):
@@ -123,7 +124,7 @@ def test_an_import_killed_at_random_moments_loses_nothing(tmp_path: Path) -> Non
             assert len(lib.search("tag:before-kill").hits) == 1
         finally:
             lib.close()
-    done = subprocess.run(_cli(library, "import", str(big)), capture_output=True, text=True)
+    done = forked_cli.run(_cli(library, "import", str(big)), capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     lib = Library.open(library, config=config_mod.defaults())
     try:

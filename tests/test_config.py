@@ -100,15 +100,15 @@ def test_settings_are_typed_once_and_frozen(tmp_path: Path) -> None:
 def test_a_value_outside_its_choices_is_said_once_and_keeps_its_default(tmp_path: Path
                                                                         ) -> None:
     user = tmp_path / "user.yaml"
-    user.write_text("citation_style: apa\nsearch: {sort: random, debounce_ms: -5}\n")
+    user.write_text("citation_style: ''\nsearch: {sort: random, debounce_ms: -5}\n")
     cfg = config.load(user_file=user)
     assert cfg.settings.citation_style == "bibtex"
     assert cfg.settings.search.sort == "relevance"
     assert cfg.settings.search.debounce_ms == 0
     assert cfg.problems == [
         "config search.sort: must be one of relevance, year, title, rating, citations, "
-        "consensus, for-you, not 'random'; using relevance",
-        "config: citation_style 'apa' is not one of bibtex, plain, markdown, key; using bibtex"]
+        "consensus, team, for-you, not 'random'; using relevance",
+        "config: citation_style is empty; using bibtex"]
     cfg = config.load(user_file=tmp_path / "absent.yaml")
     assert cfg.settings.citation_style == "bibtex" and cfg.problems == []
     for sort in ("rating", "citations", "consensus"):  # the venue's numbers

@@ -56,7 +56,9 @@ def test_csl_json_items(annotated) -> None:
     assert spectral["type"] == "paper-conference"
     assert spectral["author"][0] == {"family": "Miyato", "given": "Takeru"}
     assert spectral["issued"] == {"date-parts": [[2018]]}
-    assert spectral["container-title"] == "ICLR"
+    # the venue as BibTeX's booktitle names it, the short name beside it
+    assert spectral["container-title"] == "International Conference on Learning Representations"
+    assert spectral["container-title-short"] == "ICLR"
     assert spectral["URL"] == "https://openreview.net/forum?id=B1QRgziT-"
     assert spectral["abstract"].startswith("One of the challenges")
     workshop = items["Proceedings of Workshop AEW10: Concepts in Information Theory and "

@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import forked_cli
 from formats_helpers import DATA, read
 from paper_tui import config as config_mod
 from paper_tui.errors import SourceNotice
@@ -63,7 +64,7 @@ def test_reimport_with_hints_names_the_venue(tmp_path: Path) -> None:
 def _cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     config = tmp_path / "config.yaml"
     config.write_text("bundled_lists: false\n")
-    return subprocess.run([sys.executable, "-m", "paper_tui", "--library", str(tmp_path / "l"),
+    return forked_cli.run([sys.executable, "-m", "paper_tui", "--library", str(tmp_path / "l"),
                            "--config", str(config), *args], capture_output=True, text=True,
                           timeout=120)
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+import forked_cli
 from fuzz_mutations import MUTATIONS, mutants, samples
 from paper_tui.cli import main
 
@@ -76,7 +77,7 @@ def test_a_directory_of_mutated_files_in_a_real_process(
     paper = tagged_paper(capsys, library)
     folder = tmp_path / "in"
     made = [path for path, _ in mutants(SEED + 1, IN_SUBPROCESS, folder, start=IN_PROCESS)]
-    done = subprocess.run([sys.executable, "-m", "paper_tui", "--library", str(library),
+    done = forked_cli.run([sys.executable, "-m", "paper_tui", "--library", str(library),
                            "import", str(folder)], capture_output=True, text=True,
                           timeout=600, stdin=subprocess.DEVNULL)
     assert done.returncode == 1, done.stderr  # some of them are broken

@@ -27,6 +27,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("paper_tui.display", "paper_tui.venues", "paper_tui.query", "paper_tui.model",
      "paper_tui.vocabulary", "paper_tui.paths", "paper_tui.atomic", "paper_tui.bounded_gzip",
      "paper_tui.errors", "paper_tui.crash", "paper_tui.surrogates", "paper_tui.inert",
+     "paper_tui.venue_signals", "paper_tui.venue_text", "paper_tui.venue_cells",
      "paper_tui"),
 )
 FRONTS = ("cli", "tui")

@@ -27,10 +27,11 @@ def test_api_v2_notes_field_by_field() -> None:
     assert oral.tldr.startswith("We propose a novel weight normalization technique")
     assert oral.keywords == ("Generative Adversarial Networks", "Deep Generative Models",
                              "Unsupervised Learning", "oral")
-    assert (oral.decision, oral.track) == ("accepted", "oral")
-    assert (poster.decision, poster.track) == ("accepted", "poster")
+    assert (oral.decision, oral.decision_text, oral.track) == ("oral", "ICLR 2018 Oral", "oral")
+    assert (poster.decision, poster.track) == ("poster", "poster")
     assert "poster" in poster.keywords
-    assert (rejected.decision, rejected.track, rejected.venue) == ("rejected", "", "ICLR")
+    assert (rejected.decision, rejected.track, rejected.venue) == ("reject", "", "ICLR")
+    assert rejected.keywords[-1] == "rejected"
     assert (withdrawn.decision, withdrawn.keywords[-1]) == ("withdrawn", "withdrawn")
     # Flagged, not mixed in silently: the import says how many, and how to find them.
     [notice] = notices
@@ -55,12 +56,17 @@ def test_api_v1_notes_with_plain_values() -> None:
 
 
 def test_decisions_and_tracks_from_the_venue_texts() -> None:
-    cases = {("ICLR 2024 spotlight", "ICLR.cc/2024/Conference"): ("accepted", "spotlight"),
+    cases = {("ICLR 2024 spotlight", "ICLR.cc/2024/Conference"): ("spotlight", "spotlight"),
+             ("ICLR 2024 poster", "ICLR.cc/2024/Conference"): ("poster", "poster"),
+             ("ICLR 2024", "ICLR.cc/2024/Conference"): ("accept", ""),
              ("Submitted to ICLR 2024", "ICLR.cc/2024/Conference/Rejected_Submission"):
-                 ("rejected", ""),
-             ("ICLR 2024 Conference Desk Rejected Submission", ""): ("rejected", ""),
+                 ("reject", ""),
+             ("ICLR 2024 Conference Desk Rejected Submission", ""): ("desk-reject", ""),
+             ("ICLR 2024 Conference Withdrawn Submission",
+              "ICLR.cc/2024/Conference/Withdrawn_Submission"): ("withdrawn", ""),
              ("Submitted to ICLR 2025", "ICLR.cc/2025/Conference/Submission"): ("submitted", ""),
-             ("Accept (Oral)", ""): ("accepted", "oral"),
+             ("Accept (Oral)", ""): ("oral", "oral"),
+             ("ICLR 2023 notable top 5%", ""): ("oral", ""),
              ("NeurIPS 2023 Doctoral Consortium", ""): ("", "")}
     for texts, expected in cases.items():
         assert decision_and_track(*texts) == expected, texts
@@ -102,3 +108,26 @@ def test_decision_and_track_are_searchable(tmp_path: Path) -> None:
     assert found["keyword:withdrawn"] == ["Robust Task Clusteri"]
     assert sorted(found["venue:ICLR -keyword:rejected -keyword:withdrawn"]) == [
         "Learning to Count Ob", "Spectral Normalizati"]
+
+
+def test_reviews_and_decision_from_the_replies_v1_and_v2() -> None:
+    """Notes fetched with their replies: the Official_Review ratings and confidences (texts
+    such as "6: Marginally above acceptance threshold" in v1, numbers in v2), the Decision
+    reply; a comment's "rating" is not a review's."""
+    _, [poster], errors = read(DATA / "openreview-v1-replies.json")
+    assert not errors
+    assert (poster.decision, poster.decision_text, poster.track) == (
+        "poster", "Accept (Poster)", "poster")
+    assert poster.ratings == (4.0, 6.0, 6.0) and poster.confidences == (4.0, 3.0, 3.0)
+    assert (poster.rating, poster.rating_spread, poster.confidence) == (5.333, 0.943, 3.333)
+    _, [oral], errors = read(DATA / "openreview-v2-replies.json")
+    assert not errors
+    assert (oral.decision, oral.decision_text, oral.area) == (
+        "oral", "Accept (Oral)", "generative models")
+    assert oral.ratings == (7.0, 7.0, 8.0) and oral.confidences == (4.0, 2.0, 3.0)
+    assert (oral.rating, oral.rating_spread, oral.confidence) == (7.333, 0.471, 3.0)
+
+
+def test_notes_without_replies_have_no_reviews() -> None:
+    _, papers, _ = read(DATA / "openreview-v2-iclr2018.json")
+    assert {(p.ratings, p.rating, p.confidence) for p in papers} == {((), None, None)}

@@ -63,7 +63,7 @@ def test_parallel_import_gives_the_same_library(tmp_path: Path, monkeypatch: pyt
                                                 every: int | None) -> None:
     monkeypatch.setattr(worker, "EVERY", every)
     lines = [json.dumps(r).encode() + b"\n" for r in records(300)]
-    lines[10:10] = [b"{not json\n", lines[3], b'{"title": "no abstract"}\n']  # bad, duplicate
+    lines[10:10] = [b"{not json\n", lines[3], b'{"venue": "no title, no abstract"}\n']
     first = write(tmp_path / "papers.jsonl.gz", lines)
     libs, reports = {}, {}
     for mode in ("serial", "parallel"):

@@ -15,6 +15,7 @@ from paper_tui.inert import (
     inert_line_offsets,
     inert_text,
     is_inert,
+    needs_escape,
 )
 
 ESC = "\x1b"
@@ -168,3 +169,9 @@ def test_a_span_keeps_its_words_when_a_sequence_before_them_goes() -> None:
     start = text.index("words")
     assert shown[at(start):at(start + 5)] == "words"
     assert inert_line_offsets("plain")[1](3) == 3
+
+
+def test_del_in_ascii_json_is_escaped() -> None:
+    # ASCII text skipped the escape: DEL is ASCII (found by the property test above).
+    assert escape_in_strings(json.dumps("a\x7fb")) == '"a\\u007fb"'
+    assert needs_escape("a\x7fb") and not needs_escape("ab")

@@ -50,3 +50,21 @@ def test_cli_commands_do_not_load_textual() -> None:
             "import paper_tui.library; print('textual' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_gits_merge_driver_loads_no_index(tmp_path: Path) -> None:
+    """git runs ``paper-tui merge-driver`` once per file it merges: it reads YAML, and must
+    not pay for Whoosh and numpy (0.3 s of CPU each time)."""
+    sides = []
+    for side in ("base", "ours", "theirs"):
+        (tmp_path / side).write_text("version: 1\npapers: {}\n", "utf-8")
+        sides.append(str(tmp_path / side))
+    code = ("import runpy, sys\n"
+            f"sys.argv = ['paper-tui', 'merge-driver', *{sides!r}, 'people/a.yaml']\n"
+            "try:\n    runpy.run_module('paper_tui', run_name='__main__')\n"
+            "except SystemExit as done:\n    assert not done.code, done.code\n"
+            "print(sorted(m for m in ('whoosh', 'numpy', 'paper_tui.library.facade') "
+            "if m in sys.modules), file=sys.stderr)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stderr.strip().splitlines()[-1] == "[]"

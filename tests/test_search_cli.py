@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import forked_cli
 from test_search import PAPERS, write_jsonl
 
 EXE = shutil.which("paper-tui")
@@ -19,7 +20,7 @@ pytestmark = pytest.mark.skipif(EXE is None, reason="paper-tui is not installed"
 
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     assert EXE is not None
-    return subprocess.run([EXE, "--library", str(cwd / "lib"), *args], cwd=cwd,
+    return forked_cli.run([EXE, "--library", str(cwd / "lib"), *args], cwd=cwd,
                           capture_output=True, text=True, timeout=120, env=dict(os.environ),
                           stdin=subprocess.DEVNULL)
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+import forked_cli
 from paper_tui import atomic
 from paper_tui import config as config_mod
 from paper_tui.library import Library
@@ -58,7 +59,7 @@ def lib_dir(template: Path, tmp_path: Path) -> Path:
 
 
 def export(lib_dir: Path, output: Path | str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "paper_tui", "--library", str(lib_dir),
+    return forked_cli.run([sys.executable, "-m", "paper_tui", "--library", str(lib_dir),
                            "export", "--query", "", "-o", str(output)],
                           capture_output=True, text=True, timeout=60)
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+import forked_cli
 from paper_tui import config as config_mod
 from paper_tui.library import Library
 
@@ -45,7 +46,7 @@ def paper(template: tuple[Path, list[str]]) -> str:
 
 
 def run(lib_dir: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "paper_tui", "--library", str(lib_dir), *args],
+    return forked_cli.run([sys.executable, "-m", "paper_tui", "--library", str(lib_dir), *args],
                           capture_output=True, text=True, timeout=TIMEOUT)
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+import forked_cli
 from team_helpers import Member, bare_repo, git, no_conflict_markers
 
 
@@ -84,7 +85,7 @@ def test_auth_refused_says_so_and_never_prompts(tmp_path: Path, refusing_host: s
     alice = Member(tmp_path / "alice", "alice")
     pid = alice.ids()[0]
     alice.run("status", pid, "read")
-    done = subprocess.run([sys.executable, "-m", "paper_tui", "--library", str(alice.root),
+    done = forked_cli.run([sys.executable, "-m", "paper_tui", "--library", str(alice.root),
                            "sync", "--remote", refusing_host, "--as", "alice"],
                           capture_output=True, text=True, timeout=120,
                           stdin=subprocess.DEVNULL)
@@ -191,7 +192,7 @@ def test_two_syncs_at_once_are_serialised(pair) -> None:
     pid = alice.ids()[6]
     alice.run("tag", pid, "once")
     cmd = [sys.executable, "-m", "paper_tui", "--library", str(alice.root), "sync"]
-    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    procs = [forked_cli.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
              for _ in range(2)]
     outs = [p.communicate(timeout=120) for p in procs]
     assert [p.returncode for p in procs] == [0, 0], outs
@@ -211,10 +212,10 @@ def test_sync_and_tag_at_once_lose_nothing(tmp_path: Path) -> None:
     for i in range(4):
         laptop.run("tag", pid, f"laptop-{i}")
         laptop.sync()
-        procs = [subprocess.Popen([*base, "sync"], stdout=subprocess.PIPE,
+        procs = [forked_cli.Popen([*base, "sync"], stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True)]
         time.sleep(0.05 * i)
-        procs.append(subprocess.Popen([*base, "tag", pid, f"desk-{i}"],
+        procs.append(forked_cli.Popen([*base, "tag", pid, f"desk-{i}"],
                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
         for proc in procs:
             out, err = proc.communicate(timeout=120)

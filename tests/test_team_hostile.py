@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+import forked_cli
 from team_helpers import TEST_DATA, Member, Teammate, bare_repo, git
 
 MEMORY = 3 << 30  # address space a hostile file may make a command want, before it fails
@@ -184,7 +185,7 @@ def test_a_sync_killed_while_importing_quarantines_that_list(team) -> None:
     _, alice, eve = team
     name = "papers-ml-1000.jsonl.gz"
     eve.push("a big list", files={f"sources/{name}": (TEST_DATA / name).read_bytes()})
-    proc = subprocess.Popen([sys.executable, "-m", "paper_tui", "--library", str(alice.root),
+    proc = forked_cli.Popen([sys.executable, "-m", "paper_tui", "--library", str(alice.root),
                              "sync", "--steps"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     assert proc.stderr is not None

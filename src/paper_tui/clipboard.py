@@ -27,6 +27,9 @@ import pyperclip
 
 TIMEOUT = 5.0
 """Seconds a clipboard tool may take to take the text and go to the background."""
+_MAX_ARGUMENT = 120_000
+"""Bytes of plain text that go on xclip's command line (``-alt-text``; Linux caps one
+argument at 128 KiB); longer text is copied alone."""
 
 # pyperclip's copy function -> (how we name it, the command we run, the text encoding)
 _COMMANDS: dict[str, tuple[str, list[str], str]] = {
@@ -81,11 +84,42 @@ def _run(command: list[str], data: bytes) -> str | None:
             (f": {detail}" if detail else "")
 
 
-def copy(text: str, what: str = "") -> CopyResult:
+def _alt_text_supported() -> bool:
+    """Whether this xclip offers a plain-text target beside another (``-alt-text``,
+    xclip after 0.13)."""
+    try:
+        done = subprocess.run(["xclip", "-help"], capture_output=True, text=True,
+                              timeout=TIMEOUT, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return "-alt-text" in done.stdout + done.stderr
+
+
+def _html_command(method: str, command: list[str], text: str, html: str,
+                  html_only: bool) -> list[str] | None:
+    """The command that puts ``html`` as ``text/html`` on the clipboard with the plain
+    ``text`` beside it (or, with ``html_only``, the HTML alone); None when the tool
+    cannot."""
+    if method == "xclip":
+        html_target = [*command, "-t", "text/html"]
+        if html_only:
+            return html_target
+        if len(text.encode("utf-8")) < _MAX_ARGUMENT and _alt_text_supported():
+            return [*html_target, "-alt-text", text]
+        return None
+    if method == "wl-copy" and html_only:  # wl-copy offers the HTML as its plain text too
+        return [*command, "--type", "text/html"]
+    return None
+
+
+def copy(text: str, what: str = "", *, html: str = "", html_only: bool = False) -> CopyResult:
     """Put ``text`` on the clipboard. Never raises; never leaves a process on our stdio.
 
     ``what`` names the content in the message (``BibTeX for vaswani2017attention``);
-    without it the message counts characters.
+    without it the message counts characters. ``html``: the same as HTML, put beside the
+    text as ``text/html`` where the tool can offer both (xclip with ``-alt-text``), so a
+    word processor pastes it with its formatting and a terminal the text; ``html_only``:
+    the HTML alone (xclip ``-t text/html``, wl-copy ``--type text/html``).
     """
     what = what or f"{len(text):,} characters"
     try:
@@ -95,9 +129,20 @@ def copy(text: str, what: str = "") -> CopyResult:
     name = getattr(copy_func, "__name__", type(copy_func).__name__)
     if name in _COMMANDS:
         method, command, encoding = _COMMANDS[name]
-        problem = _run(command, text.encode(encoding))
+        both = _html_command(method, command, text, html, html_only) if html else None
+        if both is not None:
+            problem = _run(both, html.encode("utf-8"))
+            kind = " (HTML only)" if html_only else " (HTML and plain text)"
+        elif html_only:
+            return CopyResult(False, method, f"could not copy {what} as HTML: {method} "
+                                             "cannot put HTML on the clipboard")
+        else:
+            problem = _run(command, text.encode(encoding))
+            kind = (f" as plain text (this {method} cannot offer HTML beside it; "
+                    "--html copies the HTML alone)") if html else ""
         if problem is None:
-            return CopyResult(True, method, f"copied {what} to the clipboard with {method}")
+            return CopyResult(True, method, f"copied {what} to the clipboard with "
+                                            f"{method}{kind}")
         return CopyResult(False, method, f"could not copy {what}: {problem}")
     if name in _THROUGH_PYPERCLIP:
         method = _THROUGH_PYPERCLIP[name]

@@ -59,7 +59,8 @@ class Settings:
     library: str
     bundled_lists: bool
     citation_style: str
-    """One of :data:`~paper_tui.vocabulary.CITATION_STYLES`."""
+    """A built-in style (:data:`~paper_tui.vocabulary.CITATION_STYLES`), a CSL style's id
+    or a ``.csl`` file (checked when used: looking styles up costs startup time)."""
     theme: str
     """A theme's name (the app checks that it has one by that name)."""
     keymap: Mapping[str, str]
@@ -67,6 +68,8 @@ class Settings:
     triage: TriageSettings
     search: SearchSettings
     sync: SyncSettings
+    citation_styles: tuple[str, ...] = ()
+    """The reader's favourite styles, first in the app's style picker (``C``)."""
 
 
 def read_settings(values: Mapping[str, Any], problems: list[str]) -> Settings:
@@ -79,10 +82,9 @@ def read_settings(values: Mapping[str, Any], problems: list[str]) -> Settings:
         problems.append(f"config search.sort: must be one of {', '.join(SORTS)}, "
                         f"not {sort!r}; using relevance")
         sort = SORTS[0]
-    style = str(values["citation_style"])
-    if style not in CITATION_STYLES:
-        problems.append(f"config: citation_style {style!r} is not one of "
-                        f"{', '.join(CITATION_STYLES)}; using {CITATION_STYLES[0]}")
+    style = str(values["citation_style"] or "").strip()
+    if not style:
+        problems.append(f"config: citation_style is empty; using {CITATION_STYLES[0]}")
         style = CITATION_STYLES[0]
     return Settings(
         library=str(values["library"]),
@@ -96,6 +98,8 @@ def read_settings(values: Mapping[str, Any], problems: list[str]) -> Settings:
                               history_size=int(search["history_size"]),
                               sort=sort, all_versions=bool(search["all_versions"])),
         sync=SyncSettings(float(values["sync"]["every_minutes"] or 0)),
+        citation_styles=tuple(str(v).strip() for v in values["citation_styles"] or ()
+                              if str(v).strip()),
     )
 
 

@@ -54,3 +54,8 @@ class UnknownPaperError(PaperTuiError):
 
 class ConfigError(PaperTuiError):
     """A configuration file or key that cannot be used."""
+
+
+class StyleError(ConfigError):
+    """A citation style that cannot be used: an unknown id, a file that is not CSL, a
+    style the CSL processor cannot render."""

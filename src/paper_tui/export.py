@@ -22,7 +22,7 @@ from typing import Any
 
 import yaml
 
-from paper_tui import citations, export_refs
+from paper_tui import citations, export_refs, venue_cells, venue_text
 from paper_tui.errors import StoreError
 from paper_tui.export_refs import Annotated
 from paper_tui.inert import escape_in_strings, inert_line, inert_text, needs_escape
@@ -47,7 +47,7 @@ EXTENSIONS = {"bibtex": ".bib", "markdown": ".md", "csv": ".csv", "yaml": ".yaml
               "json": ".json", "csl-json": ".json", "ris": ".ris", "org": ".org"}
 _INTERNAL = {"title_emphasis", "abstract_emphasis"}
 CSV_COLUMNS = ("id", "title", "authors", "venue", "year", "url", "pdf", "status", "starred",
-               "tags", "lists", "note")
+               "tags", "lists", "note", *venue_cells.COLUMNS)
 
 
 def record(lib: Annotated, paper: Paper) -> dict[str, Any]:
@@ -63,11 +63,12 @@ def export(lib: Annotated, papers: Sequence[Paper], fmt: str, *, title: str = ""
     if fmt not in FORMATS:
         raise StoreError(f"unknown export format {fmt!r}: use one of {', '.join(FORMATS)}")
     if fmt == "bibtex":
-        return citations.cite(papers, "bibtex") + "\n" if papers else ""
+        given = lib.citation_keys(papers)
+        return citations.cite(papers, "bibtex", given=given) + "\n" if papers else ""
     if fmt == "markdown":
         return _markdown(lib, papers, title, description)
     if fmt == "csl-json":
-        return export_refs.csl_json(papers)
+        return export_refs.csl_json(papers, lib.citation_keys(papers))
     if fmt == "ris":
         return export_refs.ris(lib, papers)
     if fmt == "org":
@@ -100,7 +101,8 @@ def _csv(records: list[dict[str, Any]]) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for data in records:
-        row = dict(data, title=data.get("display_title") or data.get("title", ""),
+        row = dict(data, **venue_cells.cells(data),
+                   title=data.get("display_title") or data.get("title", ""),
                    authors="; ".join(data.get("authors", ())),
                    tags="; ".join(data.get("tags", ())),
                    lists="; ".join(data.get("lists", ())),
@@ -117,6 +119,11 @@ def _markdown(lib: Annotated, papers: Sequence[Paper], title: str, description: 
         lines += [inert_text(description), ""]
     for number, paper in enumerate(papers, 1):
         lines.append(f"{number}. {citations.markdown(paper)}")
+        said = [venue_text.summary(paper),
+                *(f"[{label}]({link})" for label, link in (("code", paper.code),
+                                                          ("project", paper.project)) if link)]
+        if said := [s for s in said if s]:
+            lines.append("   " + inert_line(" · ".join(said)))
         marked = lib.detail(paper.id)
         marks = [m for m in (STAR if marked.starred else "",
                              status_label(marked.status) if marked.status != "new" else "",

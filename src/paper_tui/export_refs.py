@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
-from paper_tui import citations, display
+from paper_tui import citations, display, venue_text
+from paper_tui.citations.csl_item import doi_of, is_preprint, title_of
 from paper_tui.inert import escape_in_strings, inert_line, inert_paper, inert_text
 from paper_tui.model import Paper
 from paper_tui.vocabulary import Marks
@@ -40,23 +41,13 @@ class Annotated(Protocol):
 
     def detail(self, paper_id: str) -> ExportedMarks: ...
 
-PREPRINT_VENUES = {"arxiv", "corr"}
-_DOI = re.compile(r"^https?://(?:dx\.)?doi\.org/(10\..+)$", re.IGNORECASE)
+    def citation_keys(self, papers: Sequence[Paper]) -> Mapping[str, str]:
+        """Paper id -> the key it is cited under (remembered once given out)."""
+        ...
+
+
 _ORG_TAG = re.compile(r"[^\w@#%]+")
 _TODO = {"to-read": "TODO", "read": "DONE"}
-
-
-def _title(paper: Paper) -> str:
-    return paper.display_title or display.plain(paper.title)
-
-
-def _doi(url: str) -> str:
-    m = _DOI.match(url)
-    return m.group(1) if m else ""
-
-
-def _preprint(paper: Paper) -> bool:
-    return paper.venue.lower() in PREPRINT_VENUES
 
 
 def _names(paper: Paper) -> Iterator[citations.Name]:
@@ -65,46 +56,10 @@ def _names(paper: Paper) -> Iterator[citations.Name]:
 
 
 # -- CSL-JSON ------------------------------------------------------------------------------
-def csl_item(paper: Paper, key: str) -> dict[str, Any]:
-    """One CSL-JSON item; ``custom`` keeps the pdf link and the paper's id for a round trip
-    (CSL has no field for them; processors ignore ``custom``)."""
-    item: dict[str, Any] = {
-        "id": key,
-        "type": "article" if _preprint(paper) or not paper.venue else "paper-conference",
-        "title": _title(paper),
-    }
-    authors = []
-    for name in _names(paper):
-        if not name.first:
-            authors.append({"literal": " ".join(p for p in (name.last, name.jr) if p)})
-            continue
-        person = {"family": name.last, "given": name.first}
-        if name.von:
-            person["non-dropping-particle"] = name.von
-        if name.jr:
-            person["suffix"] = name.jr
-        authors.append(person)
-    if authors:
-        item["author"] = authors
-    if paper.year:
-        item["issued"] = {"date-parts": [[paper.year]]}
-    if paper.venue:
-        item["container-title"] = paper.venue
-    if paper.url:
-        item["URL"] = paper.url
-    if doi := _doi(paper.url):
-        item["DOI"] = doi
-    if paper.abstract:
-        item["abstract"] = paper.display_abstract or paper.abstract
-    if paper.keywords:
-        item["keyword"] = ", ".join(paper.keywords)
-    item["custom"] = {"paper-tui-id": paper.id, **({"pdf": paper.pdf} if paper.pdf else {})}
-    return item
-
-
-def csl_json(papers: Sequence[Paper]) -> str:
-    keys = citations.citation_keys(papers)
-    items = [csl_item(p, keys[p.id]) for p in citations.unique_papers(papers)]
+def csl_json(papers: Sequence[Paper], keys: Mapping[str, str]) -> str:
+    """The CSL-JSON items of ``papers`` (:func:`paper_tui.citations.csl_item`), keyed as
+    ``keys`` says (the BibTeX export's keys: ``[@key]`` cites the same paper from either)."""
+    items = [citations.csl_item(p, keys[p.id]) for p in citations.unique_papers(papers)]
     return escape_in_strings(json.dumps(items, ensure_ascii=False, indent=2)) + "\n"
 
 
@@ -117,16 +72,20 @@ def _ris_line(tag: str, value: str) -> list[str]:
 
 def ris_record(paper: Paper, marks: ExportedMarks) -> list[str]:
     paper = inert_paper(paper)
-    kind = "UNPB" if _preprint(paper) else "CPAPER" if paper.venue else "GEN"
-    out = [f"TY  - {kind}", *_ris_line("ID", inert_line(paper.id)), *_ris_line("TI", _title(paper))]
+    kind = "UNPB" if is_preprint(paper) else "CPAPER" if paper.venue else "GEN"
+    out = [f"TY  - {kind}", *_ris_line("ID", inert_line(paper.id)),
+           *_ris_line("TI", title_of(paper))]
     for name in _names(paper):
         parts = [name.last if not name.von else f"{name.von} {name.last}", name.first, name.jr]
         out += _ris_line("AU", ", ".join(p for p in parts if p))
     if paper.year:
         out.append(f"PY  - {paper.year}")
     for tag, value in (("T2", paper.venue), ("AB", paper.display_abstract or paper.abstract),
-                       ("UR", paper.url), ("L1", paper.pdf), ("DO", _doi(paper.url))):
+                       ("UR", paper.url), ("UR", paper.code), ("UR", paper.project),
+                       ("L1", paper.pdf), ("DO", doi_of(paper.url))):
         out += _ris_line(tag, value)
+    for address in _addresses(paper):
+        out += _ris_line("AD", address)
     keywords = [*paper.keywords, *(inert_line(tag) for tag in marks.tags)]
     if marks.status != "new":
         keywords.append(f"status: {marks.status}")
@@ -138,6 +97,15 @@ def ris_record(paper: Paper, marks: ExportedMarks) -> list[str]:
     for line in note.split("\n") if note else ():  # a note's lines: N1 after N1
         out.append(f"N1  - {line}".rstrip())
     return [*out, "ER  - "]
+
+
+def _addresses(paper: Paper) -> list[str]:
+    """RIS ``AD`` lines: one an author (``A + B`` for several) when every author has an
+    affiliation, which the RIS importer reads back per author; else each one once."""
+    if paper.affiliations and len(paper.affiliations) == len(paper.authors) \
+            and all(paper.affiliations):
+        return [" + ".join(names) for names in paper.affiliations]
+    return list(dict.fromkeys(name for names in paper.affiliations for name in names))
 
 
 def ris(lib: Annotated, papers: Sequence[Paper]) -> str:
@@ -155,7 +123,7 @@ def _org_text(text: str) -> list[str]:
 
 def org_entry(paper: Paper, marks: ExportedMarks) -> list[str]:
     paper = inert_paper(paper)
-    title = _title(paper)
+    title = title_of(paper)
     todo = _TODO.get(marks.status, "")
     tags = [t for t in (_ORG_TAG.sub("_", tag).strip("_") for tag in marks.tags) if t]
     heading = " ".join(p for p in ("*", todo, title) if p)
@@ -164,14 +132,20 @@ def org_entry(paper: Paper, marks: ExportedMarks) -> list[str]:
     props = {"ID": inert_line(paper.id),
              "AUTHORS": ", ".join(display.plain(a) for a in paper.authors),
              "VENUE": paper.venue, "YEAR": str(paper.year or ""), "URL": paper.url,
-             "PDF": paper.pdf, "STATUS": marks.status,
+             "PDF": paper.pdf, "DECISION": venue_text.decision_label(paper),
+             "REVIEWS": venue_text.reviews_text(paper),
+             "CITATIONS": venue_text.citations_text(paper),
+             "AWARD": "yes" if paper.award else "", "AREA": paper.area,
+             "AFFILIATIONS": venue_text.affiliations_text(paper), "CODE": paper.code,
+             "PROJECT": paper.project, "STATUS": marks.status,
              "STARRED": "yes" if marks.starred else "",
              "LISTS": inert_line(", ".join(marks.lists))}
     out = [heading, ":PROPERTIES:"]
     out += [f":{k}: {v}" for k, v in props.items() if v]
     out.append(":END:")
-    links = [f"[[{link}][{label}]]" for link, label in ((paper.url, "page"), (paper.pdf, "PDF"))
-             if link]
+    links = [f"[[{link}][{label}]]" for link, label in ((paper.url, "page"), (paper.pdf, "PDF"),
+                                                        (paper.code, "code"),
+                                                        (paper.project, "project")) if link]
     if links:
         out.append(" · ".join(links))
     if marks.note:

@@ -148,10 +148,16 @@ def is_inert(text: str, *, one_line: bool = False) -> bool:
     return _clean_in_line(text) if one_line else _clean_in_text(text)
 
 
+def _maybe_raw(text: str) -> bool:
+    """Whether ``text`` may hold a character :data:`_RAW_IN_JSON` matches: DEL is the one
+    ASCII one."""
+    return not text.isascii() or "\x7f" in text
+
+
 def needs_escape(text: str) -> bool:
     """True when ``text`` holds a character :func:`escape_in_strings` writes as an escape
     (a YAML writer double-quotes such a string, where the escape means the character)."""
-    return not text.isascii() and _RAW_IN_JSON.search(text) is not None
+    return _maybe_raw(text) and _RAW_IN_JSON.search(text) is not None
 
 
 def escape_in_strings(serialized: str) -> str:
@@ -160,7 +166,7 @@ def escape_in_strings(serialized: str) -> str:
     ``\\uXXXX`` escapes: the same data, nothing raw left for a terminal to act on. JSON
     writes every C0 control as an escape already; these characters can only stand inside
     strings, where the escape means the character."""
-    if serialized.isascii() or _RAW_IN_JSON.search(serialized) is None:
+    if not _maybe_raw(serialized) or _RAW_IN_JSON.search(serialized) is None:
         return serialized
     return _RAW_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", serialized)
 
@@ -173,9 +179,11 @@ def inert_paper(paper: Paper) -> Paper:
     :func:`inert_line`. The emphasis spans of a display text that changed are dropped
     (their offsets were into the old text). Cached: a citation asks for the same paper's
     key and its entry."""
+    affiliations = tuple(name for names in paper.affiliations for name in names)
     one_line = (paper.title, paper.display_title, paper.name, paper.venue, paper.url,
-                paper.pdf, paper.source, paper.track, paper.decision, *paper.authors,
-                *paper.keywords)
+                paper.pdf, paper.source, paper.track, paper.decision, paper.decision_text,
+                paper.area, paper.code, paper.project, paper.citations_date, *paper.authors,
+                *paper.keywords, *paper.countries, *affiliations)
     texts = (paper.abstract, paper.display_abstract, paper.bibtex, paper.tldr)
     if _clean_in_line("".join(one_line)) and _clean_in_text("".join(texts)):
         return paper  # almost every paper: two scans, not one a field
@@ -183,7 +191,9 @@ def inert_paper(paper: Paper) -> Paper:
     for name, value in (("title", paper.title), ("display_title", paper.display_title),
                         ("name", paper.name), ("venue", paper.venue), ("url", paper.url),
                         ("pdf", paper.pdf), ("source", paper.source), ("track", paper.track),
-                        ("decision", paper.decision)):
+                        ("decision", paper.decision), ("decision_text", paper.decision_text),
+                        ("area", paper.area), ("code", paper.code), ("project", paper.project),
+                        ("citations_date", paper.citations_date)):
         if (clean := inert_line(value)) is not value:
             changed[name] = clean
     for name, value in (("abstract", paper.abstract),
@@ -191,10 +201,15 @@ def inert_paper(paper: Paper) -> Paper:
                         ("bibtex", paper.bibtex), ("tldr", paper.tldr)):
         if (clean := inert_text(value)) is not value:
             changed[name] = clean
-    for name, values in (("authors", paper.authors), ("keywords", paper.keywords)):
+    for name, values in (("authors", paper.authors), ("keywords", paper.keywords),
+                         ("countries", paper.countries)):
         cleaned = tuple(inert_line(value) for value in values)
         if any(a is not b for a, b in zip(cleaned, values, strict=True)):
             changed[name] = cleaned
+    clean_affiliations = tuple(tuple(inert_line(a) for a in names)
+                               for names in paper.affiliations)
+    if clean_affiliations != paper.affiliations:
+        changed["affiliations"] = clean_affiliations
     if "display_title" in changed:
         changed["title_emphasis"] = ()
     if "display_abstract" in changed:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import Any
 
 Span = tuple[int, int, str]
@@ -80,10 +80,23 @@ class Paper:
             data[key] = [list(item) for item in data[key]]
         return data
 
+    def to_record(self) -> dict[str, Any]:
+        """The fields that differ from their defaults (id, title and abstract always), as
+        stored in ``sources/`` and the index: a paper's unknown venue signals, links and
+        flags cost its stored line nothing. :meth:`from_dict` reads it back."""
+        record: dict[str, Any] = {"id": self.id, "title": self.title, "abstract": self.abstract}
+        for name, default in _DEFAULTS:
+            value = getattr(self, name)
+            if value != default:
+                record[name] = value
+        return record
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Paper:
-        known = {f.name for f in fields(cls)}
-        kwargs = {k: v for k, v in data.items() if k in known}
+        """A paper from :meth:`to_dict` or :meth:`to_record`: a field left out takes its
+        default (so a line stored before a field existed still reads), an unknown one is
+        ignored."""
+        kwargs = {k: v for k, v in data.items() if k in _KNOWN}
         for key in _FLAT_TUPLES:
             kwargs[key] = tuple(kwargs.get(key) or ())
         for key in _NESTED_TUPLES:
@@ -106,13 +119,18 @@ class Paper:
         return "" if said.search((self.display_title or self.title).casefold()) else self.name
 
 
+_KNOWN = frozenset(f.name for f in fields(Paper))
+_DEFAULTS = tuple((f.name, f.default) for f in fields(Paper) if f.default is not MISSING)
+"""Every field with a default, and the default (``id``, ``title``, ``abstract`` have none)."""
 _FLAT_TUPLES = ("authors", "keywords", "ratings", "confidences", "countries")
 _NESTED_TUPLES = ("title_emphasis", "abstract_emphasis", "affiliations")
 """The tuple fields, which JSON stores as lists (of lists)."""
 
 DECISIONS = ("oral", "spotlight", "poster", "accept", "reject", "withdrawn", "desk-reject",
-             "workshop", "findings")
-"""The normalised decisions a paper's ``decision`` may hold (besides "" for unknown)."""
+             "workshop", "findings", "submitted")
+"""The normalised decisions a paper's ``decision`` may hold (besides "" for unknown);
+``submitted``: under review, not decided when the list was made (OpenReview's "Submitted to
+ICLR 2025", paperlists' "Active")."""
 ACCEPTED = frozenset({"oral", "spotlight", "poster", "accept", "findings"})
 """The decisions that mean the paper was accepted (``decision:accepted``)."""
 

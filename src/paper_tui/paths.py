@@ -55,6 +55,11 @@ def user_themes_dir() -> Path:
     return user_config_dir() / "themes"
 
 
+def user_cache_dir() -> Path:
+    """Caches that belong to no library (the CSL styles' titles): delete at any time."""
+    return Path(platformdirs.user_cache_dir(APP))
+
+
 def crash_log_dir() -> Path:
     """Where tracebacks of unexpected errors go (the platform's per-user log dir)."""
     return Path(platformdirs.user_log_dir(APP))

@@ -7,10 +7,12 @@ engine query. What lives here is what a user can get wrong and what makes ``MemR
 Syntax: words (stemmed), ``"phrases"``, ``AND`` / ``OR`` / ``NOT`` / ``-word``,
 parentheses, ``title:`` ``author:`` ``abstract:`` ``venue:`` ``name:`` ``keyword:``,
 ``year:2024`` ``year:2019..2023`` ``year:>=2020``, ``tag:`` ``status:`` ``starred:yes``
-``list:`` ``note:`` ``by:NAME`` (a team member annotated it), ``word*`` (prefix) and
-``word~`` / ``word~2`` (fuzzy). What the venue says: ``decision:oral`` (``accepted``: every
-accepted kind), ``area:`` ``aff:`` ``country:``, ``has:code`` and numbers as years are
-written (``rating:>=6``, ``rating:5.5..7``, ``confidence:`` ``reviews:`` ``cites:``).
+``list:`` ``note:`` ``by:NAME`` (a team member annotated it), the team's words
+(``assigned:`` ``kept:N`` ``kept-by:`` ``disputed`` ``untouched``: :mod:`.team_words`),
+``word*`` (prefix) and ``word~`` / ``word~2`` (fuzzy). What the venue says: ``decision:oral``
+(``accepted``: every accepted kind), ``area:`` ``aff:`` ``country:``, ``has:code`` and numbers
+as years are written (``rating:>=6``, ``rating:5.5..7``, ``confidence:`` ``reviews:``
+``cites:``).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import itertools
 import re
 import unicodedata
 
+from paper_tui import team_words
 from paper_tui.errors import QueryError
 from paper_tui.model import DECISIONS
 
@@ -31,10 +34,12 @@ FIELDS: dict[str, str] = {
     "source": "source", "by": "by", "decision": "decision", "area": "area", "aff": "aff",
     "country": "country", "has": "has", "rating": "rating", "confidence": "confidence",
     "reviews": "reviews", "cites": "cites", "citations": "cites",
+    **{name: name for name in team_words.FIELDS},
 }
-ANNOTATION_FIELDS = frozenset({"tags", "status", "starred", "lists", "note", "by"})
-"""Answered from the reader's work at query time, never from the index (``by:`` from the
-team's files)."""
+ANNOTATION_FIELDS = frozenset({"tags", "status", "starred", "lists", "note", "by",
+                               *team_words.FIELDS})
+"""Answered from the reader's work at query time, never from the index (``by:`` and the
+team's words from the team's files)."""
 _ALIASES = frozenset({"authors", "keywords", "tags", "lists", "citations"})
 """Other names of a field, left out of the list of known fields an error names."""
 
@@ -79,11 +84,38 @@ _TRIAGED = "(status:to-read OR status:read OR status:skipped)"
 _TRUE = {"yes", "y", "true", "1", "on"}
 _FALSE = {"no", "n", "false", "0", "off"}
 _OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
-MAX_LENGTH = 10_000
-"""The longest query searched, in characters (a long abstract pasted whole is 3,000).
-Parsing costs time in proportion to a query's length (about 0.1 s per 10,000 characters
-of one word, 0.3 s per 10,000 of words); a longer one is a paste gone wrong, refused at
-once instead of parsed for seconds."""
+MAX_LENGTH = 200_000
+"""The longest query searched, in characters: a 100 KB paste and then some. Reading a
+query costs time in proportion to its length (about 0.08 s CPU per 100,000 characters of
+one word); the words and symbols in it are bounded below."""
+MAX_WORDS = 1_000
+"""The most words a query may have (a long abstract pasted whole has 500); a word is what
+spaces separate and holds a letter or digit (``title:a``, ``a~2`` and ``-a`` are one word
+each). Each distinct word costs Whoosh a query per field to build and the index a posting
+list per field to read, mask and score (0.5-1.3 ms a word on 87,549 papers, and more once
+they no longer fit in the posting cache): 1,000 answer in about a second there; 13,000
+words of pasted text would take half a minute."""
+MAX_SYMBOLS = 1_000
+"""The most symbols (characters other than letters, digits and spaces) a query may have:
+each of ``( ) " * ? ~ ^`` … costs Whoosh up to 0.2 ms (``~`` 100,000 times took 12 s), and
+a symbol inside a word splits it into more terms."""
+_SYMBOL = re.compile(r"[^\w\s]")
+_HAS_WORD = re.compile(r"\w")
+
+
+def check_size(query: str) -> None:
+    """:class:`QueryError` for a query longer than the language allows (characters, words
+    or symbols): one line saying which and by how much, in time linear in its length."""
+    if len(query) > MAX_LENGTH:
+        raise QueryError(f"the query is {len(query):,} characters long: a query is at most "
+                         f"{MAX_LENGTH:,}")
+    words = sum(1 for piece in query.split() if _HAS_WORD.search(piece))
+    if words > MAX_WORDS:
+        raise QueryError(f"the query has {words:,} words: a query has at most {MAX_WORDS:,}")
+    symbols = len(query) - len(_SYMBOL.sub("", query))
+    if symbols > MAX_SYMBOLS:
+        raise QueryError(f"the query has {symbols:,} symbols (characters other than letters, "
+                         f"digits and spaces): a query has at most {MAX_SYMBOLS:,}")
 
 
 def fold(text: str) -> str:
@@ -216,7 +248,8 @@ def _check_fields(query: str) -> None:
     for m in _FIELD.finditer(outside):
         name = m.group(1).lower()
         if name not in FIELDS:
-            known = ", ".join(sorted(k for k in FIELDS if k not in _ALIASES))
+            shown = {k for k in FIELDS if k not in _ALIASES and k not in team_words.FIELDS}
+            known = ", ".join(sorted(shown | {"assigned", "kept", "kept-by"}))
             raise QueryError(f"unknown field {m.group(1)}: (known fields: {known})")
 
 
@@ -227,13 +260,12 @@ def _canonical_fields(query: str) -> str:
 
 def clean(query: str) -> str:
     """The query as the engine parses it; :class:`QueryError` for what cannot be meant."""
-    if len(query) > MAX_LENGTH:
-        raise QueryError(f"the query is {len(query):,} characters long: a query is at most "
-                         f"{MAX_LENGTH:,}")
+    check_size(query)
     query = " ".join(strip_latex(query).split())
     if not query:
         return ""
     _check_balance(query)
+    query = team_words.rewrite(query)
     _check_fields(query)
     _check_operators(query)
     for m in re.finditer(r"(?<![\w\"])([A-Za-z]+):(?=\s|$)", query):

@@ -14,7 +14,7 @@ import os
 import shlex
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from paper_tui import atomic
@@ -24,6 +24,11 @@ from paper_tui.model import Paper
 from paper_tui.surrogates import json_escape_surrogates
 
 MANIFEST = "manifest.json"
+VERSION = 2
+"""What the stored papers hold: 1, before the venue's signals (decision, reviews, area,
+citations, links, affiliations: :mod:`paper_tui.venue_signals`); 2, with them, and every
+record of a list a paper (with or without an abstract). An older library's sources are
+re-read from their original files on first open (:mod:`paper_tui.library.upgrade`)."""
 
 
 @dataclass(frozen=True)
@@ -36,14 +41,10 @@ class SourceInfo:
     imported_at: float
 
 
-_FIELDS = tuple(f.name for f in fields(Paper))
-
-
 def encode(paper: Paper) -> bytes:
-    """One stored line: ``paper.to_dict()`` as JSON (tuples are JSON arrays as lists are;
-    read with attribute reads, as ``dataclasses.asdict`` costs more than the JSON)."""
-    record = {name: getattr(paper, name) for name in _FIELDS}
-    return json.dumps(record, ensure_ascii=False).encode() + b"\n"
+    """One stored line: :meth:`Paper.to_record` as JSON (fields at their defaults left out;
+    tuples are JSON arrays as lists are)."""
+    return json.dumps(paper.to_record(), ensure_ascii=False).encode() + b"\n"
 
 
 def checksum(path: Path) -> str:
@@ -69,6 +70,7 @@ class SourceStore:
         self.indexed = indexed
         self.on_problem = on_problem
         self._manifest: dict[str, SourceInfo] | None = None
+        self._version = VERSION
 
     @property
     def manifest(self) -> dict[str, SourceInfo]:
@@ -76,20 +78,34 @@ class SourceStore:
             self._manifest = self._load_manifest()
         return self._manifest
 
+    @property
+    def version(self) -> int:
+        """What the stored papers hold (:data:`VERSION`; a new library is current)."""
+        _ = self.manifest
+        return self._version
+
+    def mark_current(self) -> None:
+        """Record that every stored source is of this :data:`VERSION`."""
+        self._version = VERSION
+        self._save_manifest()
+
     def _load_manifest(self) -> dict[str, SourceInfo]:
         path = self.root / MANIFEST
         try:
             text = path.read_text("utf-8")
         except FileNotFoundError:
+            self._version = VERSION
             return {}
         except OSError as exc:
             raise SourceError(path, f"cannot read the library's manifest ({exc.strerror}); "
                               f"fix its permissions, or move it aside to rebuild it "
                               "from the copies beside it") from None
         try:
-            return _manifest_from_json(text)
+            manifest, self._version = _manifest_from_json(text)
         except (ValueError, UnicodeError) as exc:
+            self._version = 1  # what the copies hold is not known: as old as can be
             return self._rebuilt_manifest(path, str(exc))
+        return manifest
 
     def _rebuilt_manifest(self, path: Path, problem: str) -> dict[str, SourceInfo]:
         """The manifest made again from the copies in ``sources/`` (their original paths and
@@ -124,7 +140,7 @@ class SourceStore:
     def _save_manifest(self, manifest: dict[str, SourceInfo] | None = None) -> None:
         manifest = self.manifest if manifest is None else manifest
         sources = {sid: asdict(info) for sid, info in sorted(manifest.items())}
-        data = {"version": 1, "sources": sources}
+        data = {"version": self._version, "sources": sources}
         # The path of a file whose name is not UTF-8 is kept, escaped, to the byte.
         text = json_escape_surrogates(json.dumps(data, indent=1, ensure_ascii=False))
         atomic.write_text(self.root / MANIFEST, text)
@@ -152,13 +168,18 @@ class SourceStore:
         """Store a source's papers (replacing any earlier copy); return how many.
 
         ``encoded(paper)`` is its line (:func:`encode`), when that was done ahead."""
+        return self.write_lines(source_id, original, digest, fmt, map(encoded, papers))
+
+    def write_lines(self, source_id: str, original: Path, digest: str, fmt: str,
+                    lines: Iterable[bytes]) -> int:
+        """Store a source's papers as their encoded lines (:func:`encode`); how many."""
         buffer = io.BytesIO()
         count = 0
         # mtime=0 keeps the file byte-identical for identical input; level 3 is as small
         # as 5 on these files, at half the time.
         with gzip.GzipFile(fileobj=buffer, mode="wb", compresslevel=3, mtime=0) as gz:
-            for paper in papers:
-                gz.write(encoded(paper))
+            for line in lines:
+                gz.write(line)
                 count += 1
         atomic.write_bytes(self.file(source_id), buffer.getvalue())
         self.manifest[source_id] = SourceInfo(source_id, str(original.resolve()), digest, fmt,
@@ -221,8 +242,9 @@ _INFO_TYPES: dict[str, type | tuple[type, ...]] = {
 """A manifest entry's fields and their types (a bool is no count)."""
 
 
-def _manifest_from_json(text: str) -> dict[str, SourceInfo]:
-    """The manifest's entries; ``ValueError`` for anything but a manifest as written."""
+def _manifest_from_json(text: str) -> tuple[dict[str, SourceInfo], int]:
+    """The manifest's entries and its :data:`VERSION` (1 when it names none); ``ValueError``
+    for anything but a manifest as written."""
     raw = json.loads(text)
     sources = raw.get("sources") if isinstance(raw, dict) else None
     if not isinstance(sources, dict):
@@ -234,7 +256,9 @@ def _manifest_from_json(text: str) -> dict[str, SourceInfo]:
                 for key, kind in _INFO_TYPES.items()):
             raise ValueError(f"the entry of {sid!r} is not a source's")
         manifest[sid] = SourceInfo(**{key: info[key] for key in _INFO_TYPES})
-    return manifest
+    version = raw.get("version", 1)
+    return manifest, version if isinstance(version, int) and not isinstance(version, bool) \
+        else 1
 
 
 def _paper(line: bytes) -> Paper:

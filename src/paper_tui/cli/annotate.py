@@ -90,6 +90,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("id", metavar="ID", help="a paper id or a unique prefix of one")
     q.add_argument("position", type=int, metavar="POS",
                    help="its new position: 1 is first, past the end is last")
+    q = verbs.add_parser(
+        "bib", help="keep a .bib file up to date with a list (no LIST: every link)",
+        description="Link a reading list to a .bib file: paper-tui rewrites it (atomically, "
+                    "entries by key, keys that never change) whenever the list changes, from "
+                    "the app, a command or a sync. Without arguments: every link.")
+    q.add_argument("name", nargs="?", metavar="LIST",
+                   help="a reading list's name (any case); alone: the file it keeps")
+    q.add_argument("file", nargs="?", type=Path, metavar="FILE",
+                   help="the .bib file to keep up to date (created or replaced now)")
+    q.add_argument("--unlink", action="store_true",
+                   help="stop keeping the list's file up to date (the file stays)")
 
     p = sub.add_parser("export", help="export a reading list or a query's results")
     which = p.add_mutually_exclusive_group(required=True)
@@ -242,10 +253,37 @@ def cmd_lists(args: argparse.Namespace, ctx: Context) -> int:
     elif verb == "describe":
         lib.describe_list(args.name, args.text)
         lib.flush()
+    elif verb == "bib":
+        return _bib(lib, args.name, args.file, args.unlink)
     elif verb == "move":
         lib.move_in_list(args.name, _resolve_member(lib, args.name, args.id), args.position - 1)
         lib.flush()
         return _show_list(lib, args.name, False)
+    return 0
+
+
+def _bib(lib: Library, name: str | None, file: Path | None, unlink: bool) -> int:
+    links = lib.linked_bibs()
+    if name is None:
+        if not links:
+            print("no list is linked to a .bib file: paper-tui lists bib NAME FILE",
+                  file=sys.stderr)
+        for listed, path in links.items():
+            print(f"{listed}  {path}")
+        return 0
+    listed = _existing(lib, name).name
+    if unlink:
+        had = lib.unlink_bib(listed)
+        if had is None:
+            raise StoreError(f"list “{listed}” is not linked to a .bib file")
+        print(f"“{listed}” no longer keeps {had} up to date (the file stays)")
+    elif file is None:
+        if listed not in links:
+            raise StoreError(f"list “{listed}” is not linked to a .bib file")
+        print(f"{listed}  {links[listed]}")
+    else:
+        path = lib.link_bib(listed, file)
+        print(f"“{listed}” keeps {path} up to date")
     return 0
 
 

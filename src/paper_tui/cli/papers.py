@@ -7,6 +7,7 @@ import re
 import sys
 import textwrap
 
+from paper_tui import venue_text
 from paper_tui.cli.arguments import path
 from paper_tui.cli.output import line, print_json, record
 from paper_tui.cli.terminal import progress_printer, warn
@@ -46,9 +47,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="print at most N papers (default: 20)")
     p.add_argument("--sort", choices=SORTS, default="relevance",
                    help="relevance (default: papers with all the words first), newest year, "
-                        "title, rating (the reviewers' mean), citations, consensus (the mean "
-                        "less the reviewers' spread; unknown values last), or for-you (what "
-                        "you kept and skipped)")
+                         "title, rating (the reviewers' mean), citations, consensus (the mean "
+                         "less the reviewers' spread; unknown values last), team (most members "
+                         "kept, then starred) or for-you (what you kept and skipped)")
     p.add_argument("--all-versions", action="store_true",
                    help="list every version of a paper from two sources (arXiv and the "
                         "proceedings), not only the fullest")
@@ -146,9 +147,14 @@ def cmd_show(args: argparse.Namespace, ctx: Context) -> int:
         print(inert_line(f"Name:    {paper.name}"))
     if paper.authors:
         print(inert_line(f"Authors: {', '.join(paper.authors)}"))
+    if affiliations := venue_text.affiliations_text(paper):
+        print(inert_line(f"{'':8} {affiliations}"))  # under the authors
     print(inert_line(f"Venue:   {paper.venue} {paper.year or ''}".rstrip()))
+    if said := venue_text.summary(paper):
+        print(inert_line(f"{'':8} {said}"))  # what the venue said of it
     print(inert_line(f"Id:      {paper.id}"))
-    for label, value in (("URL", paper.url), ("PDF", paper.pdf)):
+    for label, value in (("URL", paper.url), ("PDF", paper.pdf), ("Code", paper.code),
+                         ("Project", paper.project)):
         if value:
             print(inert_line(f"{label + ':':<8} {value}"))
     if paper.truncated:

@@ -4,10 +4,13 @@ progress line of an import or an index rebuild (handed to the library's context)
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from paper_tui.cli.streams import write_control
 from paper_tui.inert import inert_line
-from paper_tui.library.importing import Progress
+
+if TYPE_CHECKING:  # a command that opens no library never loads the index
+    from paper_tui.library.importing import Progress
 
 
 def warn(message: str) -> None:

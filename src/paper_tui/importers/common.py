@@ -14,6 +14,7 @@ from paper_tui import display, naming
 from paper_tui.bounded_gzip import MAX_UNPACKED, gunzip, open_gzip
 from paper_tui.errors import SourceError
 from paper_tui.model import Paper, make_id
+from paper_tui.venue_signals import NO_SIGNALS, VenueSignals
 from paper_tui.venues import display_venue
 
 # The separators of names and keywords, with the white space around them. Written so a
@@ -264,12 +265,14 @@ def venue_year_from_name(path: Path) -> tuple[str, int | None]:
 def make_paper(*, source: str, title: str = "", abstract: str = "", authors: Iterable[str] = (),
                venue: str = "", year: int | None = None, url: str = "", pdf: str = "",
                keywords: Iterable[str] = (), bibtex: str = "", tldr: str = "", track: str = "",
-               decision: str = "", truncated: bool = False, paper_id: str = "") -> Paper:
+               signals: VenueSignals = NO_SIGNALS, truncated: bool = False, paper_id: str = ""
+               ) -> Paper:
     """Build a Paper: id, name, title and display text are all derived here, once.
 
-    ``paper_id`` is for sources whose own id names a paper across its versions (arXiv):
-    otherwise the id is derived from the content (:func:`make_id`). A text longer than
-    :data:`MAX_TEXT` raises :class:`FieldError`."""
+    ``signals``: what the venue says of it (:mod:`paper_tui.venue_signals`), read by the
+    importer. ``paper_id`` is for sources whose own id names a paper across its versions
+    (arXiv): otherwise the id is derived from the content (:func:`make_id`). A text longer
+    than :data:`MAX_TEXT` raises :class:`FieldError`."""
     for key, value in (("title", title), ("abstract", abstract), ("tldr", tldr),
                        ("bibtex", bibtex)):
         if value and len(value) > MAX_TEXT:
@@ -296,7 +299,21 @@ def make_paper(*, source: str, title: str = "", abstract: str = "", authors: Ite
         source=source,
         tldr=(tldr or "").strip(),
         track=(track or "").strip(),
-        decision=(decision or "").strip(),
+        decision=signals.decision,
+        decision_text=signals.decision_text,
+        ratings=signals.ratings,
+        confidences=signals.confidences,
+        rating=signals.rating,
+        rating_spread=signals.rating_spread,
+        confidence=signals.confidence,
+        area=signals.area,
+        award=signals.award,
+        citations=signals.citations,
+        citations_date=signals.citations_date,
+        code=signals.code,
+        project=signals.project,
+        affiliations=signals.affiliations,
+        countries=signals.countries,
         truncated=truncated,
         title_generated=not source_title,
         display_title=display_title,

@@ -1,7 +1,7 @@
 """CSL-JSON, the citation data of Zotero / Better BibTeX, pandoc and manubot: an array of
 items (one item alone too) with ``author`` (``family`` / ``given`` or ``literal``),
 ``issued.date-parts``, ``container-title``, ``DOI``, ``URL``, ``abstract`` (and the pdf
-link paper-tui's own export keeps in ``custom``)."""
+link and what the venue said, which paper-tui's own export keeps in ``custom``)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from paper_tui import venue_signals
 from paper_tui.errors import SourceError
 from paper_tui.importers import fields
 from paper_tui.importers.common import NO_HINTS, FieldError, Hints, make_paper, read_json
 from paper_tui.model import Paper
+from paper_tui.venues import proceedings
 
 FORMAT = "csl-json"
 EXTENSIONS = (".json", ".csljson")
@@ -47,6 +49,14 @@ def issued_year(item: dict) -> int | None:
     return fields.year(issued, "issued")
 
 
+def _venue(item: dict) -> str:
+    """``container-title``, or its short form when the title is exactly the proceedings
+    title of that venue (paper-tui's own export: the paper keeps its venue, and its id)."""
+    venue = fields.text(*fields.pick(item, "container-title", "event"))
+    short = fields.text(item.get("container-title-short"), "container-title-short")
+    return short if short and venue and proceedings(short) == venue else venue
+
+
 def item_to_paper(item: dict, source: str, hints: Hints) -> Paper:
     """A paper from one item (:class:`FieldError` for a field of a type that means
     nothing here)."""
@@ -64,10 +74,12 @@ def item_to_paper(item: dict, source: str, hints: Hints) -> Paper:
         source=source, title=fields.text(item.get("title"), "title"),
         abstract=fields.text(item.get("abstract"), "abstract"),
         authors=[n for n in map(name, authors or ()) if n],
-        venue=fields.text(*fields.pick(item, "container-title", "event")) or hints.venue,
+        venue=_venue(item) or hints.venue,
         year=issued_year(item) or hints.year, url=url,
         pdf=fields.text(custom.get("pdf"), "custom pdf"),
         keywords=fields.words(item.get("keyword"), "keyword"),
+        signals=venue_signals.from_record(custom, venue_signals.today()) if custom
+        else venue_signals.NO_SIGNALS,
     )
 
 

@@ -1,4 +1,6 @@
-"""CSV with a header row naming the fields (``title``, ``abstract``, ``authors`` …)."""
+"""CSV with a header row naming the fields (``title``, ``abstract``, ``authors`` …: the
+:class:`~paper_tui.model.Paper` field names, a few common aliases and paperlists' names).
+What the venue says is read by :func:`paper_tui.venue_signals.from_record`."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import io
 from collections.abc import Iterator
 from pathlib import Path
 
+from paper_tui import venue_signals
 from paper_tui.errors import SourceError
 from paper_tui.importers.common import (
     NO_HINTS,
@@ -23,7 +26,7 @@ from paper_tui.model import Paper
 FORMAT = "csv"
 EXTENSIONS = (".csv", ".tsv")
 _ALIASES = {"author": "authors", "summary": "abstract", "link": "url", "site": "url",
-            "booktitle": "venue", "conference": "venue", "status": "decision"}
+            "booktitle": "venue", "conference": "venue"}
 
 
 def sniff(head: str) -> bool:
@@ -45,6 +48,7 @@ def read(path: Path, source: str, hints: Hints = NO_HINTS) -> Iterator[Paper | S
     if "abstract" not in header and "title" not in header:
         raise SourceError(path, "header row names neither 'title' nor 'abstract'", line=1)
     venue, year = hints.venue_year(path)
+    today = venue_signals.today()
     rows = iter(reader)
     while True:
         line = reader.line_num + 1
@@ -61,20 +65,21 @@ def read(path: Path, source: str, hints: Hints = NO_HINTS) -> Iterator[Paper | S
             yield SourceError(path, "row has neither title nor abstract", line=reader.line_num)
             continue
         try:
-            paper = record_to_paper(record, source, venue, year)
+            paper = record_to_paper(record, source, venue, year, today)
         except FieldError as exc:
             yield SourceError(path, str(exc), line=reader.line_num)
             continue
         yield paper
 
 
-def record_to_paper(record: dict[str, str], source: str, venue: str, year: int | None
-                    ) -> Paper:
+def record_to_paper(record: dict[str, str], source: str, venue: str, year: int | None,
+                    today: str = "") -> Paper:
+    """One row as a paper; ``today`` dates its citation count."""
     return make_paper(
         source=source, title=record.get("title", ""), abstract=record.get("abstract", ""),
         authors=split_authors(record.get("authors")), venue=record.get("venue") or venue,
         year=parse_year(record.get("year")) or year, url=record.get("url", ""),
         pdf=record.get("pdf", ""), keywords=split_keywords(record.get("keywords")),
         bibtex=record.get("bibtex", ""), tldr=record.get("tldr", ""),
-        track=record.get("track", ""), decision=record.get("decision", ""),
+        track=record.get("track", ""), signals=venue_signals.from_record(record, today),
     )

@@ -2,9 +2,13 @@
 
 API v2 wraps every content field as ``{"value": ...}``; API v1 gives plain values. Venue
 and year come from ``venue`` / ``venueid`` (``ICLR 2024 oral``, ``ICLR.cc/2024/Conference``);
-so do the track (oral, spotlight, poster) and the decision. Rejected and withdrawn
-submissions are imported, flagged: their decision is a keyword (``keyword:rejected``) and
-the import says how many there were.
+so do the track (oral, spotlight, poster) and the decision (normalised by
+:func:`paper_tui.venue_signals.decision`; the venue text kept as ``decision_text``). The area
+is ``primary_area``. Notes fetched with their replies (``details=directReplies`` in v1,
+``details=replies`` in v2) also give the reviews' ratings and confidences (``Official_Review``
+replies) and the decision (a ``Decision`` reply). Rejected and withdrawn submissions are
+imported, flagged: a keyword (``keyword:rejected``) besides the decision, and the import
+says how many there were.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from paper_tui import venue_signals
 from paper_tui.errors import SourceError, SourceNotice
 from paper_tui.importers import fields
 from paper_tui.importers.common import (
@@ -33,8 +38,9 @@ EXTENSIONS = (".json",)
 SITE = "https://openreview.net"
 TRACKS = ("oral", "spotlight", "poster")
 FLAGGED = ("rejected", "withdrawn")
-_DECISIONS = (("withdraw", "withdrawn"), ("desk reject", "rejected"), ("reject", "rejected"),
-              ("submitted to", "submitted"), ("accept", "accepted"))
+_FLAG_WORDS = {"reject": "rejected", "desk-reject": "rejected", "withdrawn": "withdrawn",
+               "submitted": "submitted"}
+"""The keyword a decision adds (``keyword:rejected``), as before decisions were searchable."""
 _VENUE = re.compile(r"^(?P<venue>.*?)\s*(?P<year>(?:19|20)\d{2})\b")
 _VENUE_LENGTH = 300
 
@@ -62,14 +68,12 @@ def _text(content: dict, *keys: str) -> str:
 
 
 def decision_and_track(*texts: str) -> tuple[str, str]:
-    """``("accepted", "oral")`` from ``ICLR 2024 oral``, ``Accept (Oral)``,
-    ``ICLR.cc/2024/Conference/Withdrawn_Submission`` …"""
+    """``("oral", "oral")`` from ``ICLR 2024 oral`` or ``Accept (Oral)``, ``("withdrawn",
+    "")`` from ``ICLR.cc/2024/Conference/Withdrawn_Submission`` …: the normalised decision
+    (:data:`~paper_tui.model.DECISIONS`) and the presentation track."""
     text = " ".join(texts).lower().replace("_", " ")
-    decision = next((word for cue, word in _DECISIONS if cue in text), "")
     track = next((t for t in TRACKS if re.search(rf"\b{t}\b", text)), "")  # not "doctoral"
-    if track and not decision:
-        decision = "accepted"
-    return decision, track
+    return venue_signals.decision(text), track
 
 
 def _venue_year(venue: str, venueid: str, note: dict) -> tuple[str, int | None]:
@@ -114,14 +118,46 @@ def _link(value: str) -> str:
     return SITE + value if value.startswith("/") else value
 
 
+def _replies(note: dict, kind: str) -> list[dict[str, Any]]:
+    """The contents of the note's replies whose invitation ends with ``kind``
+    (``Official_Review``, ``Decision``): v1 ``details.directReplies`` (``invitation``), v2
+    ``details.replies`` (``invitations``)."""
+    details = note.get("details")
+    if not isinstance(details, dict):
+        return []
+    found = details.get("directReplies") or details.get("replies")
+    out = []
+    for reply in found if isinstance(found, list) else ():
+        if not isinstance(reply, dict) or not isinstance(reply.get("content"), dict):
+            continue
+        invitations = reply.get("invitations")
+        names = [*(invitations if isinstance(invitations, list) else ()),
+                 reply.get("invitation")]
+        if any(isinstance(name, str) and name.endswith(kind) for name in names):
+            out.append(reply["content"])
+    return out
+
+
+def _reviews(note: dict) -> tuple[venue_signals.Reviews, venue_signals.Reviews]:
+    """The ratings and confidences of the note's ``Official_Review`` replies."""
+    reviews = _replies(note, "Official_Review")
+    ratings = [_value(r.get("rating")) for r in reviews if r.get("rating") is not None]
+    confidences = [_value(r.get("confidence")) for r in reviews
+                   if r.get("confidence") is not None]
+    return venue_signals.reviews(ratings), venue_signals.reviews(confidences)
+
+
 def note_to_paper(note: dict, source: str, hints: Hints) -> Paper:
     content = note.get("content") or {}
     venue_text, venueid = _text(content, "venue"), _text(content, "venueid")
     venue, year = _venue_year(venue_text, venueid, note)
-    decision, track = decision_and_track(venue_text, venueid, _text(content, "decision"))
+    decision_note = _text(content, "decision") or next(
+        (text for reply in _replies(note, "Decision") if (text := _text(reply, "decision"))),
+        "")
+    ratings, confidences = _reviews(note)
+    decision, track = decision_and_track(venue_text, venueid, decision_note)
     keywords = list(fields.words(_value(content.get("keywords")), "keywords"))
-    keywords += [w for w in (track, decision if decision != "accepted" else "")
-                 if w and w not in keywords]
+    keywords += [w for w in (track, _FLAG_WORDS.get(decision, "")) if w and w not in keywords]
     forum = fields.text(*fields.pick(note, "forum", "id"))
     return make_paper(
         source=source,
@@ -136,7 +172,16 @@ def note_to_paper(note: dict, source: str, hints: Hints) -> Paper:
         bibtex=_text(content, "_bibtex"),
         tldr=_text(content, "TL;DR", "TLDR", "tldr"),
         track=track,
-        decision=decision,
+        signals=venue_signals.VenueSignals(
+            decision=decision,
+            decision_text=venue_signals.decision_text(decision_note or venue_text
+                                                      or (venueid if decision else "")),
+            ratings=ratings.each, rating=ratings.mean, rating_spread=ratings.spread,
+            confidences=confidences.each, confidence=confidences.mean,
+            area=venue_signals.area(_value(content.get("primary_area"))
+                                    or _value(content.get("subject_areas"))),
+            code=venue_signals.link(_value(content.get("code"))),
+        ),
     )
 
 
@@ -158,8 +203,9 @@ def read(path: Path, source: str, hints: Hints = NO_HINTS) -> Iterator[Paper | S
         if not paper.abstract and paper.title_generated:
             yield SourceError(path, "note has neither title nor abstract", record=number)
             continue
-        if paper.decision in FLAGGED:
-            flagged[paper.decision] += 1
+        flag = _FLAG_WORDS.get(paper.decision, "")
+        if flag in FLAGGED:
+            flagged[flag] += 1
         yield paper
     if flagged:
         counts = " and ".join(f"{n} {word}" for word, n in sorted(flagged.items()))

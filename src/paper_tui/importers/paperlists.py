@@ -1,7 +1,10 @@
 """The public "paperlists" JSON format: a JSON array of conference paper objects.
 
 Venue and year come from the file name (``nips2018.json``) unless the record says
-otherwise. Its ``id`` may be missing or repeated, so ids are derived from content.
+otherwise. Its ``id`` may be missing or repeated, so ids are derived from content. Every
+record is a paper, with or without an abstract. What the venue says (``status``, ``rating``
+/ ``rating_avg``, ``primary_area``, ``award``, ``gs_citation``, ``github``, ``project``,
+``aff``, ``aff_country_unique``) is read by :func:`paper_tui.venue_signals.from_record`.
 """
 
 from __future__ import annotations
@@ -9,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from paper_tui.errors import SkippedRecord, SourceError
+from paper_tui import venue_signals
+from paper_tui.errors import SourceError
 from paper_tui.importers import fields
 from paper_tui.importers.common import NO_HINTS, FieldError, Hints, make_paper, read_json
 from paper_tui.model import Paper
@@ -22,9 +26,10 @@ def sniff(head: str) -> bool:
     return head.lstrip().startswith("[")
 
 
-def record_to_paper(record: dict, source: str, venue: str, year: int | None) -> Paper:
+def record_to_paper(record: dict, source: str, venue: str, year: int | None,
+                    today: str = "") -> Paper:
     """A paper from one record (:class:`FieldError` for a field of a type that means
-    nothing here)."""
+    nothing here); ``today`` dates its citation count."""
     return make_paper(
         source=source,
         title=fields.text(record.get("title"), "title"),
@@ -38,7 +43,7 @@ def record_to_paper(record: dict, source: str, venue: str, year: int | None) -> 
         bibtex=fields.text(record.get("bibtex"), "bibtex"),
         tldr=fields.text(record.get("tldr"), "tldr"),
         track=fields.text(record.get("track"), "track"),
-        decision=fields.text(record.get("status"), "status"),
+        signals=venue_signals.from_record(record, today),
     )
 
 
@@ -47,16 +52,16 @@ def read(path: Path, source: str, hints: Hints = NO_HINTS) -> Iterator[Paper | S
     if not isinstance(records, list):
         raise SourceError(path, "expected a JSON array of paper objects")
     venue, year = hints.venue_year(path)
+    today = venue_signals.today()
     for number, record in enumerate(records, 1):
         if not isinstance(record, dict):
             yield SourceError(path, "not a JSON object", record=number)
             continue
         try:
-            title = fields.text(record.get("title"), "title")
-            if not fields.text(record.get("abstract"), "abstract").strip():
-                yield SkippedRecord(path, f"no abstract (title {title[:60]!r})", record=number)
+            if not any(fields.text(record.get(key), key).strip() for key in ("title", "abstract")):
+                yield SourceError(path, "record has neither title nor abstract", record=number)
                 continue
-            paper = record_to_paper(record, source, venue, year)
+            paper = record_to_paper(record, source, venue, year, today)
         except FieldError as exc:
             yield SourceError(path, str(exc), record=number)
             continue

@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from paper_tui import venue_signals
 from paper_tui.errors import SourceError, SourceNotice
 from paper_tui.importers.common import (
     NO_HINTS,
@@ -21,6 +22,7 @@ from paper_tui.importers.common import (
     split_keywords,
 )
 from paper_tui.model import Paper
+from paper_tui.venue_signals import NO_SIGNALS, VenueSignals
 
 FORMAT = "ris"
 EXTENSIONS = (".ris",)
@@ -113,7 +115,16 @@ def record_to_paper(fields: dict[str, list[str]], source: str, hints: Hints) -> 
         authors=authors, venue=_first(fields, _VENUES) or hints.venue,
         year=parse_year(_first(fields, _YEARS)) or hints.year, url=url,
         pdf=_first(fields, ("L1",)), keywords=keywords,
+        signals=_affiliations(fields.get("AD", []), len(authors)),
     )
+
+
+def _affiliations(addresses: list[str], authors: int) -> VenueSignals:
+    """``AD`` lines as affiliations when there is one an author (``A + B`` for several,
+    as paper-tui's export writes them); otherwise which author is where is unknown."""
+    if not addresses or len(addresses) != authors:
+        return NO_SIGNALS
+    return VenueSignals(affiliations=venue_signals.affiliations(addresses))
 
 
 def read(path: Path, source: str, hints: Hints = NO_HINTS) -> Iterator[Paper | SourceError]:

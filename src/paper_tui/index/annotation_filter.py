@@ -20,6 +20,8 @@ from paper_tui.index.lazy import np
 from paper_tui.index.versions import Versions
 from paper_tui.index.vocabulary import distance
 from paper_tui.query import ANNOTATION_FIELDS
+from paper_tui.team_words import COMPLEMENTS
+from paper_tui.team_words import FIELDS as TEAM_FIELDS
 
 _TRUE = {"t", "true", "yes", "1", "y", "on"}
 
@@ -68,11 +70,15 @@ class _Mapped(NamedTuple):
 
 class AnnotationFilter:
     """``sets`` answers the reader's own fields; ``people`` (when there is a team) the
-    ``by:`` field, whose values are members' names."""
+    ``by:`` field, whose values are members' names; ``lab`` the team's words
+    (``assigned:``, ``kept:``, ``kept-by:``, ``disputed``, ``untouched``). A value of
+    :data:`~paper_tui.team_words.COMPLEMENTS` finds every paper but another value's."""
 
-    def __init__(self, sets: AnnotationSets, people: AnnotationSets | None = None) -> None:
+    def __init__(self, sets: AnnotationSets, people: AnnotationSets | None = None,
+                 lab: AnnotationSets | None = None) -> None:
         self.sets = sets
         self.people = people
+        self.lab = lab
         self._lock = threading.Lock()
         self._cache: dict[tuple[str, str], _Mapped] = {}
         self._view: weakref.ref | None = None  # the view the cache maps into
@@ -103,6 +109,8 @@ class AnnotationFilter:
             return found
 
     def _sets_of(self, field: str) -> AnnotationSets | None:
+        if field in TEAM_FIELDS:
+            return self.lab
         return self.people if field == "by" else self.sets
 
     def value_docs(self, snap: Snapshot, field: str, value: str) -> np.ndarray:
@@ -124,7 +132,11 @@ class AnnotationFilter:
                 wanted = _text(q.text).lower() in _TRUE or q.text is True
                 starred = self.value_docs(snap, "starred", "true")
                 return starred if wanted else snap.live & ~starred
-            return self.value_docs(snap, field, _text(q.text))
+            value = _text(q.text)
+            rest_of = COMPLEMENTS.get((field, value))
+            if rest_of is not None:
+                return snap.live & ~self.value_docs(snap, field, rest_of)
+            return self.value_docs(snap, field, value)
         if isinstance(q, wq.Phrase):
             words = [_text(w) for w in q.words]
             if field == "note":
@@ -153,9 +165,17 @@ class AnnotationFilter:
         """Documents per value of ``field`` among ``hits`` (None: every live document)."""
         out: dict[str, int] = {}
         sets = self._sets_of(field)
-        for value, version in (sets.versions(field) if sets is not None else {}).items():
+        versions = sets.versions(field) if sets is not None else {}
+        for value, version in versions.items():
             docs = self._mapped(snap, field, value, version).docs
             n = len(docs) if hits is None else int(np.count_nonzero(hits[docs]))
             if n:
                 out[value] = n
+        for (of_field, value), rest_of in COMPLEMENTS.items():
+            if of_field == field and versions:  # (the team's words, in a team)
+                among = snap.live if hits is None else hits & snap.live
+                n = int(np.count_nonzero(among & ~self.value_docs(snap, field, rest_of)))
+                out.pop(rest_of, None)
+                if n:
+                    out[value] = n
         return out

@@ -64,11 +64,12 @@ class PaperIndex:
         self.annotations: AnnotationFilter | None = None
         self.on_rebuild = on_rebuild
 
-    def use_annotations(self, sets: AnnotationSets, people: AnnotationSets | None = None
-                        ) -> None:
-        """Answer ``tag:``/``status:``/``starred:``/``list:``/``note:`` from ``sets``, and
-        ``by:NAME`` from ``people``."""
-        self.annotations = AnnotationFilter(sets, people)
+    def use_annotations(self, sets: AnnotationSets, people: AnnotationSets | None = None,
+                        lab: AnnotationSets | None = None) -> None:
+        """Answer ``tag:``/``status:``/``starred:``/``list:``/``note:`` from ``sets``,
+        ``by:NAME`` from ``people``, the team's words (``assigned:``, ``kept:``, …) from
+        ``lab``."""
+        self.annotations = AnnotationFilter(sets, people, lab)
         self._drop_snapshot()
 
     # -- lifecycle -------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from typing import Protocol, runtime_checkable
 
 from whoosh.query.qcore import QueryError as WhooshQueryError
 
+from paper_tui import team_words
 from paper_tui.errors import QueryError
 from paper_tui.index.lazy import cached, np
 from paper_tui.index.plan import Plan
@@ -17,9 +18,14 @@ from paper_tui.index.signals import FACET_NAMES, SIGNAL_SORTS
 from paper_tui.index.snapshot import Snapshot
 from paper_tui.index.vocabulary import Vocabulary, did_you_mean
 from paper_tui.model import Paper
+from paper_tui.query import ANNOTATION_FIELDS
 
 TOP = 100
 """Hits ranked when a query runs; the rest are ranked as someone scrolls to them."""
+TEAM_FACETS = (("assigned", team_words.ASSIGNED), ("kept", team_words.KEPT),
+               ("kept-by", team_words.KEPT_BY), ("team", team_words.TEAM))
+"""The team's words among the facets: (facet, the engine's field); ``team`` counts the
+disputed and the untouched."""
 
 
 # -- results -------------------------------------------------------------------------------
@@ -362,8 +368,10 @@ class ResultSet:
 
     def facets(self) -> dict[str, dict[str, int]]:
         """Counts per tag, status, venue, year and team member (``by``) among the hits,
-        and per decision, area, country, affiliation (``aff``) and what papers have
-        (``has``: code, reviews, award), most frequent first."""
+        per decision, area, country, affiliation (``aff``) and what papers have (``has``:
+        code, reviews, award), most frequent first; in a team also per ``assigned``,
+        ``kept`` (at least N members), ``kept-by`` and ``team`` (``disputed``,
+        ``untouched``)."""
         with self._snap.exclusive():
             return self._facets()
 
@@ -372,10 +380,10 @@ class ResultSet:
         everything = hits is snap.live
         out: dict[str, dict[str, int]] = {}
         for name, fieldname in (("tag", "tags"), ("status", "status"), ("venue", "venue"),
-                                ("year", "year"), ("by", "by")):
+                                ("year", "year"), ("by", "by"), *TEAM_FACETS):
             counts: dict[str, int] = {}
             lexicon: Iterable[tuple[bytes, np.ndarray]]
-            if fieldname in ("tags", "status", "by"):  # the reader's, the team's: overlay
+            if fieldname in ANNOTATION_FIELDS:  # the reader's, the team's: overlay
                 if snap.annotations is not None:
                     counts = snap.annotations.counts(snap, fieldname,
                                                      None if everything else hits)
@@ -391,6 +399,7 @@ class ResultSet:
                 if untriaged:
                     counts["new"] = untriaged
             order = (lambda kv: (-int(kv[0]), 0)) if name == "year" else \
+                (lambda kv: (int(kv[0]), 0)) if name == "kept" else \
                 (lambda kv: (-kv[1], kv[0]))
             out[name] = dict(sorted(counts.items(), key=order))
         for name in ("decision", "has"):

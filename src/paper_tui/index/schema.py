@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 import struct
 from collections.abc import Callable, Iterator
-from dataclasses import fields as dataclass_fields
 from typing import Any
 
 from whoosh.analysis import (
@@ -24,19 +23,21 @@ from whoosh.fields import BOOLEAN, COLUMN, ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.lang import stemmer_for_language
 from whoosh.system import pack_uint
 
+from paper_tui import team_words
 from paper_tui.index.positions import PackedPositions, pickled_as
 from paper_tui.index.whoosh_internals import codec_arguments
 from paper_tui.model import Paper, fullness, version_key
 from paper_tui.query import NUMBER_FIELDS, WORD, fold
 
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13
 """7: positions packed (index/positions.py); 8: every block part packed; 9: no annotation
 fields (the reader's work is answered from the overlay, :mod:`paper_tui.store.overlay`); 10: the
 TOC pickles Whoosh's classes, not ours (an index is opened with :func:`build_schema`), and
 posting blocks only stdlib types (:mod:`paper_tui.index.packed`); 11: the versionkey column
 (versions of one paper from two sources, :mod:`paper_tui.index.versions`); 12: what the venue
 says (decision, has, area, aff, country and their facets' values; the signals column:
-:mod:`paper_tui.index.signals`)."""
+:mod:`paper_tui.index.signals`); 13: a paper stored as :meth:`Paper.to_record` (fields at
+their defaults left out) with the venue fields the importers fill."""
 Progress = Callable[[int], None]
 Spans = dict[str, list[tuple[int, int]]]
 """Character spans of matched words: ``{"title": [(start, end)], "abstract": [...]}``."""
@@ -247,6 +248,11 @@ def query_schema() -> Schema:
     schema.add("lists", KEYWORD(commas=True, lowercase=True))
     schema.add("note", FoldedText())
     schema.add("by", KEYWORD(commas=True, lowercase=True))
+    # the team's words (paper_tui/team_words.py), answered from the team's files
+    for name in (team_words.ASSIGNED, team_words.KEPT_BY):
+        schema.add(name, KEYWORD(commas=True, lowercase=True))
+    for name in (team_words.KEPT, team_words.TEAM):
+        schema.add(name, ID())
     for name in NUMBER_FIELDS:  # rating:[6 TO] parses as a term range the column answers
         schema.add(name, ID())
     return schema
@@ -257,13 +263,10 @@ def note_terms(text: str) -> list[str]:
     return [term for _, term, _, _ in terms_of(text)]
 
 
-_PAPER_FIELDS = tuple(f.name for f in dataclass_fields(Paper))
-
-
 def stored_fields(paper: Paper) -> dict[str, Any]:
-    """The paper as stored in the index (what :meth:`Paper.from_dict` reads back); plain
-    attribute reads, as ``dataclasses.asdict`` costs more than indexing the title."""
-    return {name: getattr(paper, name) for name in _PAPER_FIELDS}
+    """The paper as stored in the index (:meth:`Paper.to_record`: fields at their defaults
+    left out; what :meth:`Paper.from_dict` reads back)."""
+    return paper.to_record()
 
 
 def versionkey(paper: Paper) -> bytes:

@@ -12,12 +12,45 @@ A library directory holds ``sources/`` (the papers), ``index/`` (derived, rebuil
 the reader's annotations and reading lists (YAML) and the team's work tree.
 """
 
-from paper_tui.index import Hit, Results, SearchPage
-from paper_tui.library.facade import Library
-from paper_tui.library.importing import Progress
-from paper_tui.library.records import Citation, MemberMarks, PaperDetail
-from paper_tui.store import Annotation, ReadingList
-from paper_tui.vocabulary import FOR_YOU, SORTS
+import importlib
+from typing import TYPE_CHECKING
 
-__all__ = ["FOR_YOU", "SORTS", "Annotation", "Citation", "Hit", "Library", "MemberMarks",
-           "PaperDetail", "Progress", "ReadingList", "Results", "SearchPage"]
+if TYPE_CHECKING:
+    from paper_tui.index import Hit, Results, SearchPage
+    from paper_tui.library.facade import Library
+    from paper_tui.library.importing import Progress
+    from paper_tui.library.records import (
+        Citation,
+        MemberCoverage,
+        MemberMarks,
+        PaperDetail,
+        TeamCoverage,
+    )
+    from paper_tui.store import Annotation, ReadingList
+    from paper_tui.vocabulary import FOR_YOU, SORTS
+
+__all__ = ["FOR_YOU", "SORTS", "Annotation", "Citation", "Hit", "Library", "MemberCoverage",
+           "MemberMarks", "PaperDetail", "Progress", "ReadingList", "Results", "SearchPage",
+           "TeamCoverage"]
+
+# Each name is imported on first use, not with the package: a command that needs only a
+# light part of it (``library.context`` for ``merge-driver``, ``library.words`` for a
+# shell's Tab) must not pay for Whoosh and numpy (0.3 s of CPU per git merge or Tab).
+_HOME = {"Hit": "paper_tui.index", "Results": "paper_tui.index",
+         "SearchPage": "paper_tui.index", "Library": "paper_tui.library.facade",
+         "Progress": "paper_tui.library.importing", "Citation": "paper_tui.library.records",
+         "MemberMarks": "paper_tui.library.records",
+         "MemberCoverage": "paper_tui.library.records",
+         "TeamCoverage": "paper_tui.library.records",
+         "PaperDetail": "paper_tui.library.records", "Annotation": "paper_tui.store",
+         "ReadingList": "paper_tui.store", "FOR_YOU": "paper_tui.vocabulary",
+         "SORTS": "paper_tui.vocabulary"}
+
+
+def __getattr__(name: str) -> object:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value

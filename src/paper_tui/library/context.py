@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from paper_tui import config as config_mod
-from paper_tui.library.facade import Library
-from paper_tui.library.importing import Progress
+
+if TYPE_CHECKING:  # the library's modules load when it is opened, not before
+    from paper_tui.library.facade import Library
+    from paper_tui.library.importing import Progress
 
 
 class Context:
@@ -36,6 +39,8 @@ class Context:
     @property
     def library(self) -> Library:
         if self._library is None:
+            from paper_tui.library.facade import Library
+
             self._library = Library.open(self.library_dir, config=self.config,
                                          progress=self.progress(), warn=self.warn)
         return self._library

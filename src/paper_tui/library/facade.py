@@ -5,12 +5,13 @@ Its parts (the sources, the index, the annotation store, the team layer) are bui
 (``tests/test_import_graph.py`` checks), so a change inside a part stays behind this door.
 The methods are grouped by concern, in this order: opening; papers in (import, the index
 kept in step with the sources); papers out (look-up, search, recommend); the reader's
-marks; reading lists; export and citations; the team.
+marks; reading lists; export and citations; the team; the team's split, coverage and
+agenda.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,21 +21,32 @@ import filelock
 from paper_tui import config as config_mod
 from paper_tui import paths
 from paper_tui.config import Settings
-from paper_tui.errors import PaperTuiError, UnknownPaperError
+from paper_tui.errors import PaperTuiError, QueryError, StoreError, StyleError, UnknownPaperError
 from paper_tui.index import PaperIndex, Results, SearchPage, page_of
 from paper_tui.index.schema import note_terms
 from paper_tui.library import importing
 from paper_tui.library.importing import Progress
-from paper_tui.library.records import Citation, MemberMarks, PaperDetail
+from paper_tui.library.records import (
+    Citation,
+    MemberCoverage,
+    MemberMarks,
+    PaperDetail,
+    TeamCoverage,
+)
 from paper_tui.model import Paper
 from paper_tui.sources import SourceStore
 from paper_tui.store import Annotation, Annotations, ReadingList
+from paper_tui.store.bib_links import BibLinks
+from paper_tui.store.citekeys import CiteKeys
+from paper_tui.team.coverage import Coverage, verdict
 from paper_tui.team.layer import People, Team
-from paper_tui.vocabulary import FOR_YOU
+from paper_tui.vocabulary import FOR_YOU, TEAM_SORT
 
 if TYPE_CHECKING:
     from paper_tui.importers import Hints, ImportReport
     from paper_tui.recommend import Recommendations
+    from paper_tui.team.assign import SplitOutcome
+    from paper_tui.team.split import Candidate
     from paper_tui.team.sync import SyncReport
 
 # A rebuild of a big library takes minutes: wait that long for another process's.
@@ -46,14 +58,25 @@ class Library:
     the reader's annotations and reading lists (YAML), the team's (``team/``)."""
 
     def __init__(self, root: Path, settings: Settings, *, sources: SourceStore,
-                 index: PaperIndex, annotations: Annotations, team: Team) -> None:
-        """The parts, made and connected by :meth:`open`."""
+                 index: PaperIndex, annotations: Annotations, team: Team,
+                 warn: Callable[[str], None] | None = None) -> None:
+        """The parts, made and connected by :meth:`open`; ``warn`` as there."""
         self.root = root
+        self.warn = warn
         self.settings = settings
         self.sources = sources
         self.index = index
         self.annotations = annotations
         self.team = team
+        # What the team made of each paper: the team's query words, status, sort, digest.
+        self._coverage = Coverage(team, annotations.records,
+                                  lambda: annotations.store.version)
+        self.citekeys = CiteKeys(root)
+        self.bib_links = BibLinks(root)
+        self._bib_state: tuple[int, int] | None = None
+        self.bib_problems: list[str] = []
+        """What the last look at the linked ``.bib`` files could not write (one line each)."""
+        annotations.add_pass_listener(self._linked_bibs_after_pass)
         # Held (re-entrantly) while the index is rebuilt or sources are imported, so two
         # processes never rebuild at once or lose each other's manifest entries.
         self._lock = filelock.FileLock(str(root / ".library.lock"), timeout=_LOCK_TIMEOUT)
@@ -81,11 +104,11 @@ class Library:
         store = annotations.store
         # The index never holds the reader's work: its annotation words are answered from
         # the store's in-memory sets, so a change is seen by the next search at once.
-        index.use_annotations(annotations.overlay, People(
-            team, annotations.annotated_ids, lambda: store.version))
         sources = SourceStore(root / "sources", indexed=index.indexed_sources, on_problem=warn)
         library = cls(root, settings, sources=sources, index=index,
-                      annotations=annotations, team=team)
+                      annotations=annotations, team=team, warn=warn)
+        index.use_annotations(annotations.overlay, People(
+            team, annotations.annotated_ids, lambda: store.version), library._coverage)
         root.mkdir(parents=True, exist_ok=True)
         # Left by versions that mirrored annotations into the index.
         (root / ".annotations-indexed.json").unlink(missing_ok=True)
@@ -97,9 +120,15 @@ class Library:
         return library
 
     def close(self) -> None:
-        """Flush annotations to disk (raising StoreError if that fails), close the index."""
+        """Flush annotations to disk (raising StoreError if that fails), bring the linked
+        ``.bib`` files up to date (StoreError naming one that could not be), close the
+        index."""
         try:
             self.annotations.close()
+            if self.bib_links.all():
+                problems = self.update_linked_bibs()
+                if problems:
+                    raise StoreError(" · ".join(problems))
         finally:
             self.index.close()
 
@@ -112,13 +141,15 @@ class Library:
 
     # -- papers in: import, and the index in step with the sources -------------------------
     def reindex_changed_sources(self, progress: Progress | None = None) -> None:
-        """Open the index; rebuild it from the sources when it is missing, old or corrupt;
-        re-index only the sources whose checksum changed since they were indexed.
+        """Bring an older library's sources up to date (re-read from their original files,
+        announced through ``warn``); open the index; rebuild it from the sources when it is
+        missing, old or corrupt; re-index only the sources whose checksum changed since
+        they were indexed or that were re-read.
 
         Serialised across processes: two commands started at once on a fresh or damaged
         library must not both rebuild (one would delete what the other is writing)."""
         with self._lock:
-            importing.reindex_changed_sources(self.sources, self.index, progress)
+            importing.reindex_changed_sources(self.sources, self.index, progress, self.warn)
 
     def import_paths(self, targets: Iterable[Path | str], progress: Progress | None = None,
                      force: bool = False, hints: Hints | None = None) -> ImportReport:
@@ -176,7 +207,7 @@ class Library:
                offset: int = 0, all_versions: bool | None = None) -> SearchPage:
         """A page of ``query``'s hits; ``all_versions``: list every version of a paper
         from two sources (default: the ``search.all_versions`` setting)."""
-        if sort != FOR_YOU:
+        if sort not in (FOR_YOU, TEAM_SORT):
             return self.index.search(query, sort=sort, limit=limit, offset=offset,
                                      all_versions=self._all_versions(all_versions))
         return page_of(self.results(query, sort=sort, all_versions=all_versions), limit,
@@ -193,6 +224,11 @@ class Library:
 
         A query error does not raise: it is in the results' ``error``, with no hits."""
         every = self._all_versions(all_versions)
+        if sort == TEAM_SORT:
+            from paper_tui.team.sort import TeamOrder
+
+            return TeamOrder(self.index.results(query, all_versions=every),
+                             self._coverage.lab())
         if sort != FOR_YOU:
             return self.index.results(query, sort=sort, all_versions=every)
         from paper_tui.recommend import recommender  # scipy: only when this sort is on
@@ -365,16 +401,27 @@ class Library:
         self.annotations.lists.move(name, paper_id, position)
 
     def rename_list(self, old: str, new: str) -> None:
-        """Rename a list (:class:`StoreError` when the new name is taken or empty)."""
+        """Rename a list (:class:`StoreError` when the new name is taken or empty); its
+        linked ``.bib`` file, if any, follows it."""
+        found = self.annotations.lists.get(old)
         self.annotations.lists.rename(old, new)
+        renamed = self.annotations.lists.get(new)
+        linked = self.bib_links.all().get(found.name) if found is not None else None
+        if found is not None and renamed is not None and linked is not None:
+            self.bib_links.unlink(found.name)
+            self.bib_links.link(renamed.name, linked)
 
     def describe_list(self, name: str, text: str) -> None:
         """Set a list's description ("" clears it)."""
         self.annotations.lists.describe(name, text)
 
     def delete_list(self, name: str) -> None:
-        """Delete a list; its papers stay in the library."""
+        """Delete a list; its papers stay in the library (and its linked ``.bib`` file,
+        if any, stays as it was, no longer kept up to date)."""
+        found = self.annotations.lists.get(name)
         self.annotations.lists.delete(name)
+        if found is not None:
+            self.bib_links.unlink(found.name)
 
     # -- export and citations --------------------------------------------------------------
     def export(self, papers: Sequence[Paper], fmt: str, *, title: str = "",
@@ -385,14 +432,118 @@ class Library:
 
         return export.export(self, papers, fmt, title=title, description=description)
 
-    def cite(self, papers: Sequence[Paper], style: str | None = None) -> Citation:
-        """The citations of ``papers`` in ``style`` (default: the ``citation_style``
-        setting): one entry per paper, keys unique."""
+    def citation_keys(self, papers: Sequence[Paper]) -> dict[str, str]:
+        """Paper id -> the key each of ``papers`` is cited under, given out now: a key
+        once given out is remembered (``citekeys.yaml``) and never changes; a new one
+        collides with none given before."""
         from paper_tui import citations  # the LaTeX encoder: only when asked
 
+        batch = list(papers)
+        return self.citekeys.give(lambda given: citations.citation_keys(batch, given))
+
+    def cite(self, papers: Sequence[Paper], style: str | None = None, *,
+             in_text: bool = False, preview: bool = False) -> Citation:
+        """The citations of ``papers`` in ``style`` (default: the ``citation_style``
+        setting): a built-in style, a CSL style's id or a ``.csl`` file; one entry per
+        paper; ``in_text``: the in-text form. Their keys are given out (see
+        :meth:`citation_keys`), unless this is only a ``preview``. StyleError (one line)
+        for a style that cannot be used."""
+        from paper_tui import citations
+
+        configured = style is None
         style = style or self.settings.citation_style
-        return Citation(citations.cite(papers, style), style,
-                        citations.describe(papers, style))
+        try:
+            citations.check_style(style)
+            given = self.citekeys.given() if preview else self.citation_keys(papers)
+            cited = citations.render(papers, style, given=given, in_text=in_text)
+        except StyleError as exc:
+            if configured:
+                raise StyleError(f"{exc} (citation_style in the config)") from None
+            raise
+        return Citation(cited.text, style,
+                        citations.describe(list(cited.keys.values()), style), cited.html)
+
+    @staticmethod
+    def citation_styles(words: str = "") -> list[tuple[str, str]]:
+        """``(id, title)`` of every citation style whose id or title holds ``words``: the
+        built-in ones, then the CSL styles collection's (no library needed)."""
+        from paper_tui.citations import styles
+
+        return styles.search(words)
+
+    @staticmethod
+    def load_citation_style(style: str) -> None:
+        """Parse a CSL style now, so that rendering it later is quick (the app's picker
+        does it in a worker); StyleError when it cannot be used."""
+        from paper_tui.citations import csl, styles
+
+        csl.load(styles.resolve(style))
+
+    # -- linked .bib files -----------------------------------------------------------------
+    def link_bib(self, name: str, file: Path | str) -> Path:
+        """Keep ``file`` a ``.bib`` of list ``name`` from now on (written now): returns
+        the file as remembered (an absolute path)."""
+        found = self.annotations.lists.get(name)
+        if found is None:
+            raise StoreError(f"no reading list named {name!r}")
+        path = Path(file).expanduser().resolve()
+        if path.is_dir():
+            raise StoreError(f"{path}: is a directory; give a .bib file's name")
+        self.bib_links.link(found.name, path)
+        problems = self.update_linked_bibs(only=found.name)
+        if problems:
+            self.bib_links.unlink(found.name)
+            raise StoreError(problems[0])
+        return path
+
+    def unlink_bib(self, name: str) -> Path | None:
+        """Stop keeping list ``name``'s ``.bib`` up to date (the file stays); the file it
+        had, None when it had none."""
+        found = self.annotations.lists.get(name)
+        return self.bib_links.unlink(found.name if found is not None else name)
+
+    def linked_bibs(self) -> dict[str, Path]:
+        """List name -> its linked ``.bib`` file."""
+        return self.bib_links.all()
+
+    def update_linked_bibs(self, only: str | None = None) -> list[str]:
+        """Rewrite each linked ``.bib`` file whose list changed (atomically; a file that
+        holds its text already is left alone); one line per file that could not be
+        written."""
+        from paper_tui.citations import bib_file
+
+        problems = []
+        for name, path in self.bib_links.all().items():
+            if only is not None and name != only:
+                continue
+            listed = self.annotations.lists.get(name)
+            if listed is None:
+                continue
+            papers = [p for p in map(self.lookup, listed.ids) if p is not None]
+            missing = [pid for pid in listed.ids if self.lookup(pid) is None]
+            try:
+                keys = self.citation_keys(papers)
+                bib_file.write_if_changed(path, bib_file.bib_text(listed.name, papers, keys,
+                                                                  missing))
+            except OSError as exc:
+                problems.append(f"{path}: cannot write the .bib of list {listed.name!r} "
+                                f"({exc.strerror or exc})")
+            except PaperTuiError as exc:
+                problems.append(f"{path}: the .bib of list {listed.name!r} is not up to "
+                                f"date: {exc}")
+        return problems
+
+    def _linked_bibs_after_pass(self) -> None:
+        """After each pass of the annotation saver (within a second of a change, from
+        its thread): rewrite the linked ``.bib`` files if a list, a link or a key
+        changed since the last look."""
+        self.bib_links.refresh()  # a link made by a command while this library is open
+        state = (self.annotations.lists.store.version, self.bib_links.version)
+        if state == self._bib_state or not self.bib_links.all():
+            self._bib_state = state
+            return
+        self._bib_state = state
+        self.bib_problems = self.update_linked_bibs()
 
     # -- the team --------------------------------------------------------------------------
     def in_team(self) -> bool:
@@ -424,13 +575,234 @@ class Library:
         return sync(self, remote=remote, name=name, progress=progress)
 
     def team_problems(self) -> list[str]:
-        """Why a member's triage is not shown (their file broken, too big, a link), one
-        line each."""
-        return list(self.team.problems.values())
+        """Why a member's triage (or the split) is not shown (their file broken, too big, a
+        link), one line each."""
+        problems = list(self.team.problems.values())
+        if self.team.assignments_problem:
+            problems.append(self.team.assignments_problem)
+        return problems
 
     def _team_marks(self, paper_id: str, fresh: bool) -> tuple[MemberMarks, ...]:
         return tuple(MemberMarks(name, seen.status, seen.starred, tuple(seen.tags), seen.note)
                      for name, seen in self.team.annotators(paper_id, fresh=fresh).items())
+
+    # -- the team's split, coverage and agenda ---------------------------------------------
+    # Who reads which paper lives in the team repo (assignments.yaml); a split is committed
+    # there and shared by a sync around it. What each member kept and skipped comes from
+    # their files (yours from your store): see paper_tui.team.coverage.
+    def split_team(self, query: str = "", *, among: Sequence[str] = (), by: str = "area",
+                   reassign: str | None = None, share: bool = True,
+                   progress: Callable[[str], None] | None = None) -> SplitOutcome:
+        """Assign the papers of ``query`` no member has triaged and nobody holds yet among
+        ``among`` (default: the members holding a share), balanced, grouped ``by`` area,
+        venue or at random; ``reassign``: hand that member's untriaged share (within
+        ``query``) to the others instead. ``share``: sync before (take in the team's latest
+        split) and after (send this one); a sync that fails is said in the outcome's notes,
+        the split stays committed here. :class:`PaperTuiError` (one line) when this library
+        is not in a team, a name or the query is wrong, or the assignments file is
+        broken (never written over)."""
+        from paper_tui.team import assign, split
+
+        if by not in split.BY:
+            raise PaperTuiError(f"--by {by!r}: use one of {', '.join(split.BY)}")
+        me = self._team_name()
+        outcome = assign.SplitOutcome()
+        if share:
+            self._sync_around("taking in the team's latest split", outcome.notes, progress)
+        lab = self._coverage.lab()
+        if self.team.assignments_problem:
+            raise PaperTuiError(self.team.assignments_problem)
+        if reassign is not None:
+            reassign = "" if reassign == "me" and not me else \
+                me if reassign == "me" else reassign.strip().lower()
+        names = assign.members(lab, among, reassign)
+        results = self._query_results(query)
+        try:
+            ids = results.ids()
+            chosen = assign.candidates(lab, ids, reassign, outcome)
+            position = {pid: i for i, pid in enumerate(ids)}
+            papers, titles = [], {}
+            for pid in chosen:
+                paper = results.paper(position[pid])
+                papers.append(_candidate(paper, by))
+                titles[pid] = paper.title or paper.display_title
+        finally:
+            results.close()
+        holding = {name: len(lab.assignments.share(name)) for name in names}
+        changes = split.split(papers, names, holding, by)
+        given = {name: 0 for name in names}
+        for member in changes.values():
+            given[member] += 1
+        what = (f"handed {reassign}'s untriaged share to" if reassign is not None else
+                "split")
+        message = (f"{what} {', '.join(n for n in names if given[n])}: "
+                   f"{', '.join(f'{n} {given[n]:,}' for n in names if given[n])}"
+                   f"{f' (by {by})' if reassign is None else ''}")
+        written, outcome.shares = assign.write(self.root, me, changes, titles, message) \
+            if changes else (0, _shares(lab.assignments.shares))
+        outcome.assigned = given
+        outcome.not_synced = tuple(n for n in names if n != me and n not in lab.members)
+        if share and written:
+            self._sync_around("sending the split", outcome.notes, progress)
+        return outcome
+
+    def unassign_team(self, query: str, *, share: bool = True,
+                      progress: Callable[[str], None] | None = None) -> SplitOutcome:
+        """Take back the assignments of the papers of ``query`` (their blocks keep a time
+        stamp, so an older copy never brings them back); synced as :meth:`split_team`."""
+        from paper_tui.team import assign
+        from paper_tui.team.assignments import NOBODY
+
+        if not query.strip():
+            raise PaperTuiError("name the papers to take back: paper-tui team unassign "
+                                "QUERY (assigned:bob, a venue, …)")
+        me = self._team_name()
+        outcome = assign.SplitOutcome()
+        if share:
+            self._sync_around("taking in the team's latest split", outcome.notes, progress)
+        lab = self._coverage.lab()
+        if self.team.assignments_problem:
+            raise PaperTuiError(self.team.assignments_problem)
+        results = self._query_results(query)
+        try:
+            ids = results.ids()
+        finally:
+            results.close()
+        held = lab.assignments.member_of
+        changes = {pid: NOBODY for pid in ids if pid in held}
+        outcome.considered = len(ids)
+        outcome.unassigned, outcome.shares = assign.write(
+            self.root, me, changes, {}, f"took back {len(changes):,} papers") if changes \
+            else (0, _shares(lab.assignments.shares))
+        if share and outcome.unassigned:
+            self._sync_around("sending the change", outcome.notes, progress)
+        return outcome
+
+    def _team_name(self) -> str:
+        from paper_tui.team.repo import State
+
+        name = State.load(self.root).name
+        if name is None or not (self.team.root / ".git").is_dir():
+            raise PaperTuiError("this library is not in a team yet: run `paper-tui sync "
+                                "--remote URL --as NAME` once (URL: any git remote)")
+        return name
+
+    def _sync_around(self, what: str, notes: list[str],
+                     progress: Callable[[str], None] | None) -> None:
+        """A sync around a change of the split; a fault is a note (the change stays)."""
+        try:
+            report = self.sync_team(progress=progress)
+        except PaperTuiError as exc:
+            notes.append(f"{what}: {exc}")
+            return
+        notes.extend(report.notes)
+
+    def _query_results(self, query: str) -> Results:
+        results = self.index.results(query)
+        if results.error:
+            results.close()
+            raise QueryError(results.error)
+        return results
+
+    def team_coverage(self, query: str = "") -> TeamCoverage:
+        """``team status``: per member their share, what they triaged of it, kept and
+        skipped, when they last changed anything and last synced; then the papers no one
+        triaged, the picks and the disputed (counts within ``query``)."""
+        from paper_tui.team import history
+
+        results = self._query_results(query)
+        try:
+            ids = results.ids()
+        finally:
+            results.close()
+        lab = self._coverage.lab()
+        shown = self._shown_of()
+        papers = frozenset(ids)
+
+        def within(found: frozenset[str]) -> frozenset[str]:
+            return frozenset(shown(pid) for pid in found) & papers
+
+        share = {name: within(lab.assignments.share(name)) for name in lab.assignments.shares}
+        names = sorted({*(n for n in lab.members if n), *share}, key=lambda n: (n != lab.me, n))
+        synced = history.last_commits(self.team.root, names)
+        rows = []
+        for name in names:
+            work = lab.members.get(name)
+            mine = share.get(name, frozenset())
+            state = "member"
+            if work is None:
+                state = "left" if history.had_file(self.team.root, name) else "not synced yet"
+            touched = within(work.touched) if work is not None else frozenset()
+            rows.append(MemberCoverage(
+                name, len(mine), len(mine & touched),
+                len(within(work.kept)) if work else 0, len(within(work.skipped)) if work else 0,
+                work.last_change if work else None, synced.get(name), name == lab.me, state))
+        assigned_any = frozenset().union(*share.values())
+        return TeamCoverage(query, len(papers), tuple(rows),
+                            len(papers - within(lab.touched)),
+                            len(within(lab.kept_by_at_least(2))), len(within(lab.disputed)),
+                            len(papers - assigned_any), tuple(self.team_problems()))
+
+    def _shown_of(self) -> Callable[[str], str]:
+        """A paper id -> the id of the version of it the results show."""
+        def shown(pid: str) -> str:
+            return self.index.versions_of(pid)[0]
+
+        return shown
+
+    def team_digest(self, query: str = "", *, since: float | None = None,
+                    fmt: str = "markdown", every_kept: bool = False) -> str:
+        """The reading group's agenda (:mod:`paper_tui.team.digest`): the picks of
+        ``query`` (``every_kept``: every kept paper) kept since ``since`` (seconds since
+        the epoch), and the disputed papers, in ``fmt`` (markdown, org, html)."""
+        from paper_tui.team import digest
+
+        results = self._query_results(query)
+        try:
+            ids = results.ids()
+        finally:
+            results.close()
+        gathered = digest.gather(self._coverage.lab(), ids, self.lookup, self.citation_keys,
+                                 since, every_kept)
+        return digest.render(gathered, fmt)
+
+    def share_progress(self) -> tuple[int, int] | None:
+        """``(triaged, assigned)`` of your share (``your share: 120 / 400`` in the app's
+        status line); None when you hold none. From the split as last read (the app's
+        worker reads it) and your store as it is: cheap enough for a key's frame."""
+        me = self.team.me
+        if me is None:
+            return None
+        share = self.team.assignments(fresh=False).share(me)
+        if not share:
+            return None
+        records = self.annotations.records()
+        done = 0
+        for pid in share:
+            record = records.get(pid)
+            if record is not None and verdict(record.get("status", "new"),
+                                              bool(record.get("starred")),
+                                              bool(record.get("tags"))):
+                done += 1
+        return done, len(share)
+
+
+def _shares(shares: Mapping[str, frozenset[str]]) -> dict[str, int]:
+    return {name: len(ids) for name, ids in sorted(shares.items())}
+
+
+def _candidate(paper: Paper, by: str) -> Candidate:
+    """A paper to split, with its group: its area (else its first keyword, else its venue)
+    or its venue and year."""
+    from paper_tui.team.split import Candidate
+
+    keyword = paper.keywords[0].strip().casefold() if paper.keywords else ""
+    area = paper.area.strip().casefold() or keyword or paper.venue.casefold()
+    if by == "venue":
+        return Candidate(paper.id, f"{paper.venue.casefold()} {paper.year or ''}", area)
+    if by == "area":
+        return Candidate(paper.id, area, keyword)
+    return Candidate(paper.id)
 
 
 class _Known:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from paper_tui.errors import SkippedRecord, SourceError, SourceNotice
 from paper_tui.index import PaperIndex
 from paper_tui.index.writer import Prepared, prepare
+from paper_tui.library.upgrade import upgrade_sources
 from paper_tui.model import Paper
 from paper_tui.sources import SourceStore, checksum, encode
 
@@ -31,10 +32,13 @@ def prepare_import(papers: list[Paper]) -> tuple[list[bytes], Prepared]:
 
 # -- the index in step with the sources ----------------------------------------------------
 def reindex_changed_sources(sources: SourceStore, index: PaperIndex,
-                            progress: Progress | None) -> None:
-    """Open the index; fill it from every source when it had to be made anew; else
-    re-index the sources whose checksum changed since they were indexed, and drop the
+                            progress: Progress | None,
+                            warn: Callable[[str], None] | None = None) -> None:
+    """Bring an older library's sources up to date (:mod:`.upgrade`); open the index; fill
+    it from every source when it had to be made anew; else re-index the sources whose
+    checksum changed since they were indexed or that the upgrade rewrote, and drop the
     papers of sources that are gone."""
+    rewritten = upgrade_sources(sources, warn, progress)
     manifest = sources.manifest
     if index.open():
         if manifest:
@@ -45,7 +49,7 @@ def reindex_changed_sources(sources: SourceStore, index: PaperIndex,
         return
     indexed = index.indexed_sources()
     for sid, info in sorted(manifest.items()):
-        if indexed.get(sid) != info.checksum:
+        if indexed.get(sid) != info.checksum or sid in rewritten:
             _reindex_source(sources, index, sid, info.checksum, progress)
     gone = indexed.keys() - manifest.keys()
     for sid in gone:

@@ -4,6 +4,7 @@ records of plain values, so a front never holds a part of the library."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from paper_tui.store import Annotation
@@ -73,3 +74,66 @@ class Citation:
     text: str
     style: str
     what: str
+    html: str = ""
+    """The same as HTML, for a paste that keeps italics (CSL styles; "" for the built-in
+    styles, which are plain text)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MemberCoverage:
+    """One member's row of ``team status``: their share and what they made of the papers
+    (counts within the query)."""
+
+    name: str
+    assigned: int = 0
+    """Papers assigned to them."""
+    triaged: int = 0
+    """Of those, papers they kept or skipped."""
+    kept: int = 0
+    skipped: int = 0
+    last_change: float | None = None
+    """When they last changed their triage (seconds since the epoch; None: never)."""
+    last_sync: float | None = None
+    """When they last sent something to the team repo (None: never)."""
+    you: bool = False
+    state: str = "member"
+    """``member`` (a file in the team repo), ``not synced yet`` (named in a split, no file
+    yet) or ``left`` (their file was taken out of the repo)."""
+
+    def as_json(self) -> dict[str, Any]:
+        return {"assigned": self.assigned, "triaged": self.triaged, "kept": self.kept,
+                "skipped": self.skipped, "last_change": _iso(self.last_change),
+                "last_sync": _iso(self.last_sync), "you": self.you, "state": self.state}
+
+
+@dataclass(frozen=True, slots=True)
+class TeamCoverage:
+    """``team status``: who covered what of a query's papers, and what is left."""
+
+    query: str
+    papers: int
+    """Papers the query finds."""
+    members: tuple[MemberCoverage, ...]
+    untouched: int
+    """Papers no member has triaged."""
+    picks: int
+    """Papers at least two members kept (``kept:2``)."""
+    disputed: int
+    """Papers one member kept and another skipped."""
+    unassigned: int = 0
+    """Papers no one is assigned (untouched or not)."""
+    problems: tuple[str, ...] = ()
+    """Why part of the team's work is not shown (a broken file), one line each."""
+
+    def as_json(self) -> dict[str, Any]:
+        return {"members": {m.name: m.as_json() for m in self.members},
+                "untouched": self.untouched, "picks": self.picks, "disputed": self.disputed,
+                "papers": self.papers, "unassigned": self.unassigned,
+                "query": self.query, "problems": list(self.problems)}
+
+
+def _iso(at: float | None) -> str | None:
+    """Seconds since the epoch as ``2026-12-01T10:03:00Z`` (UTC)."""
+    if at is None:
+        return None
+    return datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

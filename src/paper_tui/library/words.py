@@ -1,6 +1,6 @@
 """What a shell's Tab asks of a library: its reading-list names or its tags, read from the
 YAML files alone — no index opened, no bundled list imported, nothing created (a Tab on a
-machine without a library must not make one)."""
+machine without a library must not make one); and the citation styles' ids."""
 
 from __future__ import annotations
 
@@ -26,3 +26,11 @@ def library_words(root: Path, kind: Kind) -> list[str]:
         return list(annotations.tag_counts())
     finally:
         annotations.close()
+
+
+def style_words() -> list[str]:
+    """Every citation style's id: the built-in ones, then the CSL styles collection's (its
+    file names: no style is read, the CSL processor is not imported)."""
+    from paper_tui.citations.styles import style_ids
+
+    return style_ids()

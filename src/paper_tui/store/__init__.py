@@ -7,7 +7,9 @@
 - :mod:`.file_store`: one YAML file's records (atomic save, file lock, merge with another
   process's save, a parse cache); :mod:`.merge`: the three-way merge of one record;
 - :mod:`.schema`, :mod:`.yaml_format`, :mod:`.own_layout`: what a file holds, reading
-  and writing it as YAML.
+  and writing it as YAML;
+- :mod:`.citekeys` (citation keys once given out) and :mod:`.bib_links` (reading lists
+  linked to ``.bib`` files): small files written the same way.
 """
 
 from paper_tui.store.annotations import STATUSES, Annotation, Annotations

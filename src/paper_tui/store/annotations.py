@@ -93,6 +93,7 @@ class Annotations:
         self._undo: deque[_Entry] = deque(maxlen=UNDO_LIMIT)
         self._save_listeners: list[Callable[[str | None], None]] = []
         self._change_listeners: list[Callable[[set[str]], None]] = []
+        self._pass_listeners: list[Callable[[], None]] = []
         self.last_save_error: str | None = None
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -185,6 +186,11 @@ class Annotations:
         dropped: the paper may come back with a re-import)."""
         self._ready()
         return sorted(pid for pid in self._annotated_ids() if pid not in known_ids)
+
+    def records(self) -> dict[str, Record]:
+        """Every annotated paper's fields (status, starred, tags, note, updated), as stored:
+        a copy of the mapping, its records never changed."""
+        return self._ready().snapshot()
 
     def annotated_ids(self) -> frozenset[str]:
         """Every paper with a status, star, tag or note (lists aside)."""
@@ -320,6 +326,11 @@ class Annotations:
         or lists. Called from the saver thread."""
         self._change_listeners.append(callback)
 
+    def add_pass_listener(self, callback: Callable[[], None]) -> None:
+        """``callback()`` after each pass of the saver (a save, or a look for changes made
+        elsewhere: within a second of a change). Called from the saver thread."""
+        self._pass_listeners.append(callback)
+
     def flush(self) -> None:
         """Block until every change is on disk; :class:`StoreError` if it cannot be."""
         self._sync(strict=True)
@@ -347,6 +358,8 @@ class Annotations:
                 store.prepare()
             if self._watch is not None:
                 self._watch()
+            for listener in list(self._pass_listeners):
+                listener()
 
     def _sync(self, strict: bool) -> None:
         """Save what is pending, or (nothing pending) look for changes made elsewhere."""

@@ -27,6 +27,7 @@ import marshal
 import os
 import stat
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -224,6 +225,29 @@ class YamlStore:
             return True
 
     # -- disk ------------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[Changes]:
+        """Hold the file lock, memory brought up to date with the file first (the changes
+        that brought in are yielded): what is read and changed inside, then saved with
+        :meth:`save` (which takes the lock again: it is re-entrant), no other process can
+        change in between. StoreError when the lock cannot be had."""
+        self.ensure_loaded()
+        self._acquire()
+        try:
+            with self._io:
+                changes = self._sync_from_disk()
+            yield changes
+        finally:
+            self._file_lock.release()
+
+    def _acquire(self) -> None:
+        try:
+            self._file_lock.acquire()
+        except filelock.Timeout:
+            raise StoreError(f"{self.path}: another paper-tui has held the lock "
+                             f"{self._file_lock.lock_file} for {LOCK_TIMEOUT:.0f} s; "
+                             "changes are kept in memory") from None
+
     def refresh(self) -> Changes:
         """Pick up the file when someone else changed it; returns what changed in memory."""
         self.ensure_loaded()
@@ -237,12 +261,7 @@ class YamlStore:
         in memory and pending, so a later save (after the file is fixed) writes them."""
         self.ensure_loaded()
         with self._io:
-            try:
-                self._file_lock.acquire()
-            except filelock.Timeout:
-                raise StoreError(f"{self.path}: another paper-tui has held the lock "
-                                 f"{self._file_lock.lock_file} for {LOCK_TIMEOUT:.0f} s; "
-                                 "changes are kept in memory") from None
+            self._acquire()
             try:
                 changes = self._sync_from_disk()
                 with self.lock:

@@ -57,10 +57,11 @@ def merge_record(schema: Schema, base: Record | None, ours: Record | None,
                  theirs: Record | None, our_time: float,
                  appended: Mapping[str, Sequence[str]] | None = None) -> Record | None:
     """Three-way merge of one record: fields only we changed are ours, fields only they
-    changed are theirs, and when both changed a field the newer change wins (sets and
-    sequences merge item by item). ``appended``: text fields our side changed only by
-    adding lines (field -> what each change added, :func:`added_lines`): they are added to
-    theirs, so two notes appended to at once keep both additions."""
+    changed are theirs, and when both changed a field the newer change wins (the older with
+    ``schema.oldest_wins``; sets and sequences merge item by item). ``appended``: text
+    fields our side changed only by adding lines (field -> what each change added,
+    :func:`added_lines`): they are added to theirs, so two notes appended to at once keep
+    both additions."""
     if schema.implicit:
         base, ours, theirs = base or {}, ours or {}, theirs or {}
     elif ours is None:  # we deleted it (or created and deleted it)
@@ -88,7 +89,7 @@ def merge_record(schema: Schema, base: Record | None, ours: Record | None,
         elif field.kind in ("set", "sequence"):
             value = _merge_items(b, o, t, field.kind == "set")
         else:
-            value = t if their_time > our_time else o
+            value = t if (their_time > our_time) != schema.oldest_wins else o
         if value != default:
             out[field.name] = value
     if schema.implicit and not out:

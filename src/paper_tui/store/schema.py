@@ -45,6 +45,9 @@ class Schema:
     fields: tuple[Field, ...]
     implicit: bool  # a record holding only defaults is not kept (annotations, not lists)
     header: str = ""  # a comment written at the top of the file
+    oldest_wins: bool = False
+    """A field both sides changed keeps the older change (a citation key once given out),
+    not the newer."""
     max_records: int | None = None
     """Reading a file of more records fails at the first one too many (a file someone
     else writes: a team-mate's); None: no limit (the reader's own files)."""

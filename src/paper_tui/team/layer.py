@@ -1,4 +1,5 @@
-"""The team layer: what the other members of the team did, read-only, for search and show.
+"""The team layer: what the other members of the team did, read-only, for search and show,
+and who is assigned which paper (``assignments.yaml``, :mod:`.assignments`).
 
 Read from their files in the team work tree (``people/<name>.yaml``), each parsed once and
 again only when it changes on disk (after a sync). The work tree is a team-mate's to
@@ -22,7 +23,9 @@ from pathlib import Path
 
 from paper_tui import atomic
 from paper_tui.errors import PaperTuiError
+from paper_tui.team import assignments as assignments_file
 from paper_tui.team import files, people_file, repo
+from paper_tui.team.assignments import Assignments
 from paper_tui.team.people_file import TeamRecord
 
 
@@ -30,21 +33,60 @@ class Team:
     def __init__(self, library_root: Path) -> None:
         self.root = library_root / repo.TEAM_DIR
         self.people = self.root / repo.PEOPLE
-        try:
-            self.me = repo.State.load(library_root).name
-        except PaperTuiError:
-            self.me = None
+        self._state_file = library_root / repo.STATE_FILE
+        self._me: tuple[atomic.FileIdentity | None, str | None] | None = None
         self._files: dict[str, tuple[atomic.FileIdentity, people_file.PeopleFile]] = {}
         self.problems: dict[str, str] = {}  # member -> why their file could not be read
+        self._assignments: tuple[atomic.FileIdentity | None, Assignments] = (
+            None, assignments_file.EMPTY)
+        self.assignments_problem: str | None = None
+        """Why ``assignments.yaml`` could not be read (then nobody is assigned anything)."""
         self._reloading = threading.Lock()  # one reload at a time
         self._syncing = False
         self._drawn = False  # a draw asked for the files as last read: keep them fresh
+
+    @property
+    def me(self) -> str | None:
+        """This library's name in the team (None: not in one), read again when
+        ``team.json`` changes (the first sync names it)."""
+        identity = atomic.identity(self._state_file)
+        if self._me is None or self._me[0] != identity:
+            try:
+                name = repo.State.load(self._state_file.parent).name
+            except PaperTuiError:
+                name = None
+            self._me = (identity, name)
+        return self._me[1]
 
     def members(self) -> list[str]:
         """The other members with a file in the team repo, by name."""
         names = [n.removesuffix(".yaml") for n in files.names(self.root, repo.PEOPLE)
                  if n.endswith(".yaml")]
         return sorted(n for n in names if repo.is_plain_name(n) and n != self.me)
+
+    def members_read(self) -> list[str]:
+        """The other members whose files were read last (none read now)."""
+        return sorted(self._files)
+
+    def assignments(self, fresh: bool = True) -> Assignments:
+        """Who is assigned which paper: read when the file changed (``fresh=False``: as last
+        read). A file that cannot be read is no assignment, and
+        :attr:`assignments_problem` says why."""
+        identity, read = self._assignments
+        if not fresh:
+            return read
+        now = atomic.identity(self.root / repo.ASSIGNMENTS)
+        if now is not None and now == identity:
+            return read
+        try:
+            read = assignments_file.read(self.root)
+        except PaperTuiError as exc:
+            self.assignments_problem = f"{exc}; the split is not shown until fixed"
+            read = assignments_file.EMPTY
+        else:
+            self.assignments_problem = None
+        self._assignments = (now, read)
+        return read
 
     def annotations_of(self, name: str, fresh: bool = True) -> dict[str, TeamRecord]:
         """A member's triage: paper id -> record (empty when unknown or unreadable).
@@ -108,6 +150,7 @@ class Team:
             self.annotations_of(name)
         for gone in self._files.keys() - set(members):
             self._files.pop(gone, None)
+        self.assignments()
 
     @contextlib.contextmanager
     def syncing(self) -> Iterator[None]:
@@ -135,7 +178,8 @@ class Team:
             members = self.members()
             if set(members) != seen.keys() or any(
                     atomic.identity(self.root / repo.person_file(name)) != identity
-                    for name, identity in seen.items()):
+                    for name, identity in seen.items()) or \
+                    atomic.identity(self.root / repo.ASSIGNMENTS) != self._assignments[0]:
                 self._reload()
         finally:
             self._reloading.release()

@@ -4,6 +4,10 @@
   annotation store's YAML, one paper per block, sorted by id, the paper's title as a
   comment beside its id, so ``git log -p`` reads like a changelog;
 - ``lists.yaml``: the team's shared reading lists (the reading-list store's YAML);
+- ``citekeys.yaml``: the citation keys given out on any member's machine, so a paper is
+  cited under one key by the whole team (the older key wins a merge);
+- ``assignments.yaml``: who reads which paper (``paper-tui team split``), one paper per
+  block with its title beside the id, as the people files;
 - ``sources/``: the paper lists members imported, as the files they imported (so every
   library derives the same stable paper ids from them);
 - ``.gitattributes``: routes those files to paper-tui's merge driver.
@@ -21,18 +25,24 @@ from pathlib import Path
 from paper_tui import atomic
 from paper_tui.errors import PaperTuiError
 from paper_tui.store.annotations import SCHEMA as ANNOTATION_SCHEMA
+from paper_tui.store.citekeys import SCHEMA as CITEKEY_SCHEMA
 from paper_tui.store.reading_lists import SCHEMA as LIST_SCHEMA
-from paper_tui.store.schema import Record, Schema, words
+from paper_tui.store.schema import Field, Record, Schema, words
 from paper_tui.store.yaml_format import emit_fragments, parse, render
+from paper_tui.team_words import RESERVED
 
 TEAM_DIR = "team"
 STATE_FILE = "team.json"
 PEOPLE = "people"
 LISTS = "lists.yaml"
+CITEKEYS = "citekeys.yaml"
+ASSIGNMENTS = "assignments.yaml"
 SOURCES = "sources"
 DRIVER = "paper-tui"
 ATTRIBUTES = (f"# paper-tui merges these field by field (see `paper-tui merge-driver`).\n"
               f"{PEOPLE}/*.yaml merge={DRIVER}\n{LISTS} merge={DRIVER}\n"
+              f"{CITEKEYS} merge={DRIVER}\n"
+              f"{ASSIGNMENTS} merge={DRIVER}\n"
               f"{SOURCES}/** merge={DRIVER} -text\n")
 
 MAX_RECORDS = 200_000
@@ -47,6 +57,17 @@ PEOPLE_SCHEMA = replace(ANNOTATION_SCHEMA, max_records=MAX_RECORDS, header=(
     "# One paper per block, by id; the title is a comment beside the id.\n"))
 LISTS_SCHEMA = replace(LIST_SCHEMA, max_records=MAX_RECORDS, header=(
     "# paper-tui: the team's shared reading lists, written by `paper-tui sync`.\n"))
+CITEKEYS_SCHEMA = replace(CITEKEY_SCHEMA, header=(
+    "# paper-tui: the citation keys given out in the team, written by `paper-tui sync`.\n"))
+ASSIGNMENTS_SCHEMA = Schema(
+    section="papers", title="assignments", what="paper id", fields=(Field("member", "text"),),
+    implicit=False, max_records=MAX_RECORDS, header=(
+        "# paper-tui: who reads which paper, written by `paper-tui team split`.\n"
+        "# One paper per block, by id; the title is a comment beside the id. A block with\n"
+        "# no member is a paper taken back (`paper-tui team unassign`).\n"))
+"""Papers and the member each is assigned to; a record with no member (its time stamp
+alone) says the paper was unassigned, so a merge with an older copy never brings the
+assignment back."""
 
 _NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,39}")
 _TITLED_KEY = re.compile(r'^(  "([^"\\\n]*)":)  # ([^\n]*)$', re.MULTILINE)
@@ -64,6 +85,9 @@ def check_name(name: str) -> str:
     if not is_plain_name(clean):
         raise PaperTuiError(f"team name {name!r}: use 1-40 lower-case letters, digits, "
                             "'.', '-' or '_' (it names your file people/NAME.yaml)")
+    if clean in RESERVED:
+        raise PaperTuiError(f"team name {name!r} is taken by the query language "
+                            f"(assigned:{clean}); choose another")
     return clean
 
 
@@ -75,6 +99,10 @@ def schema_for(repo_path: str) -> Schema | None:
     """The schema of a file in the team repo (by its path there); None for sources."""
     if repo_path == LISTS:
         return LISTS_SCHEMA
+    if repo_path == CITEKEYS:
+        return CITEKEYS_SCHEMA
+    if repo_path == ASSIGNMENTS:
+        return ASSIGNMENTS_SCHEMA
     if repo_path.startswith(f"{PEOPLE}/") and repo_path.endswith(".yaml"):
         return PEOPLE_SCHEMA
     return None

@@ -19,10 +19,11 @@ that fails to import is quarantined, not retried until it changes.
 
 from __future__ import annotations
 
+import contextlib
 import shlex
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -34,10 +35,11 @@ from paper_tui.errors import PaperTuiError, StoreError
 from paper_tui.model import Paper
 from paper_tui.sources import SourceStore, checksum
 from paper_tui.store import Annotations
+from paper_tui.store.citekeys import CiteKeys
 from paper_tui.store.file_store import YamlStore
 from paper_tui.store.merge import stamp, stamp_time
 from paper_tui.store.schema import Record, Schema
-from paper_tui.team import files, repo
+from paper_tui.team import assignments, files, repo
 from paper_tui.team.git import NETWORK_TIMEOUT, Git, GitError, last_line, remote_fault
 from paper_tui.team.merge import merge_one
 
@@ -61,6 +63,8 @@ class SyncedLibrary(Protocol):
     def sources(self) -> SourceStore: ...
     @property
     def index(self) -> PaperLookup: ...
+    @property
+    def citekeys(self) -> CiteKeys: ...
     def import_paths(self, targets: Iterable[Path | str]) -> ImportReport: ...
 
 
@@ -77,6 +81,7 @@ class SyncReport:
     papers_from: dict[str, int] = field(default_factory=dict)  # member -> papers changed
     lists_from: dict[str, int] = field(default_factory=dict)  # member(s) -> lists changed
     sources_in: list[tuple[str, int]] = field(default_factory=list)  # file, new papers
+    assigned_to_you: int = 0  # papers the team's split newly gives this member
     sent: int = 0
     unsent: int = 0  # committed but not pushed (the push failed)
     notes: list[str] = field(default_factory=list)  # things worth a line of their own
@@ -85,6 +90,9 @@ class SyncReport:
         came = [_count(n, "paper") + f" from {who}" for who, n in self.papers_from.items() if n]
         came += [_count(n, "list") + f" from {who}" for who, n in self.lists_from.items() if n]
         came += [f"paper list {name} ({_count(n, 'new paper')})" for name, n in self.sources_in]
+        if self.assigned_to_you:
+            came.append(f"{_count(self.assigned_to_you, 'paper')} assigned to you "
+                        "(search assigned:me)")
         went = f"sent {_count(self.sent, 'change')}" if self.sent else "nothing to send"
         return f"{', '.join(came) or 'nothing new'}; {went}"
 
@@ -104,14 +112,21 @@ def run_sync(library: SyncedLibrary, progress: Progress | None = None, *,
 
 def sync(library: SyncedLibrary, *, remote: str | None = None, name: str | None = None,
          progress: Progress | None = None) -> SyncReport:
-    lock = filelock.FileLock(str(library.root / ".team.lock"), timeout=LOCK_TIMEOUT)
+    with team_lock(library.root):
+        return _Sync(library, progress).run(remote, name)
+
+
+@contextlib.contextmanager
+def team_lock(root: Path) -> Iterator[None]:
+    """The library's team lock: one sync (or change to the assignments) at a time."""
+    lock = filelock.FileLock(str(root / ".team.lock"), timeout=LOCK_TIMEOUT)
     try:
         lock.acquire()
     except filelock.Timeout:
-        raise PaperTuiError(f"another sync of {library.root} has run for "
+        raise PaperTuiError(f"another sync of {root} has run for "
                             f"{LOCK_TIMEOUT:.0f} s; try again later") from None
     try:
-        return _Sync(library, progress).run(remote, name)
+        yield
     finally:
         lock.release()
 
@@ -294,6 +309,9 @@ class _Sync:
         if lists:
             who = ", ".join(self._authors(base, head, repo.LISTS)) or f"{me} (another machine)"
             self.report.lists_from[who] = self.report.lists_from.get(who, 0) + len(lists)
+        citekeys = self.lib.citekeys.store
+        self._take_in(citekeys.path, citekeys.schema, repo.CITEKEYS_SCHEMA, repo.CITEKEYS,
+                      base, head)
         for path in self._changed(base, head, repo.PEOPLE):
             if path == own:
                 continue
@@ -310,9 +328,23 @@ class _Sync:
                 self.report.notes.append(f"{exc}; {member}'s triage is not shown until fixed")
                 continue
             self.report.papers_from[member] = self.report.papers_from.get(member, 0) + n
+        self._assigned_to_me(base, head, me)
         self._import_sources(self._changed(base, head, repo.SOURCES), head)
         self.state.agreed = head
         self.state.save(self.root)
+
+    def _assigned_to_me(self, base: str | None, head: str, me: str) -> None:
+        """Count the papers the repo's new assignments give this member (a member who
+        never synced before hears of their share at their first sync)."""
+        try:
+            old, new, keys = self._diff_keys(repo.ASSIGNMENTS_SCHEMA, repo.ASSIGNMENTS, base,
+                                             head)
+        except PaperTuiError as exc:  # the team's to fix; the rest of the sync goes on
+            self.report.notes.append(f"{exc}; the split is not shown until fixed")
+            return
+        self.report.assigned_to_you += sum(
+            1 for key in keys if new[key].get("member") == me
+            and (old.get(key) or {}).get("member") != me)
 
     def _tree(self, commit: str) -> dict[str, _Entry]:
         """Every file of a commit (path -> entry), listed once per sync."""
@@ -481,24 +513,44 @@ class _Sync:
         papers = self._write(own, repo.PEOPLE_SCHEMA, stores.store.snapshot(), titled=True)
         lists = self._write(repo.LISTS, repo.LISTS_SCHEMA, stores.lists.store.snapshot(),
                             titled=False)
+        self._write(repo.CITEKEYS, repo.CITEKEYS_SCHEMA, self.lib.citekeys.store.snapshot(),
+                    titled=False)
         shared = self._export_sources()
-        written = self.written or bool(shared)
+        assigned = self._assignments_edited()
+        written = self.written or bool(shared) or assigned
         if self._read_team_file(".gitattributes") != repo.ATTRIBUTES:
             files.write_text(self.dir, ".gitattributes", repo.ATTRIBUTES)
             written = True
         if written:  # else only what a stopped sync may have staged is left to commit
-            ours = [".gitattributes", own, repo.LISTS,
+            edited = [repo.ASSIGNMENTS] if assigned else []
+            ours = [".gitattributes", own, repo.LISTS, repo.CITEKEYS, *edited,
                     *(f"{repo.SOURCES}/{name}" for name in shared)]
             self._as_files(ours)
-            self._out("add", "--", *ours[:3],
+            self._out("add", "--", *ours[:4], *edited,
                       *([repo.SOURCES] if (self.dir / repo.SOURCES).exists() else []))
         if self.git.run("diff", "--cached", "--quiet").ok:
             return
-        message = _message(me, papers, len(lists), shared)
+        message = _message(me, papers, len(lists), shared, assigned)
         self._out("commit", "-q", "--no-verify", "-m", message)
-        self.state.unsent += len(papers) + len(lists) + len(shared)
+        self.state.unsent += len(papers) + len(lists) + len(shared) + int(assigned)
         self.state.agreed = self.git.rev("HEAD")
         self.state.save(self.root)
+
+    def _assignments_edited(self) -> bool:
+        """Whether ``assignments.yaml`` was changed in the work tree by hand since the last
+        commit (``team split`` commits its own changes); a change that does not read is
+        not sent, and said."""
+        if not self._out("status", "--porcelain", "-z", "--", repo.ASSIGNMENTS):
+            return False
+        text = self._read_team_file(repo.ASSIGNMENTS)
+        if text is None:
+            return False
+        try:
+            assignments.parse(text, self.dir / repo.ASSIGNMENTS)
+        except PaperTuiError as exc:
+            self.report.notes.append(f"{exc}; your edit of it is not sent until fixed")
+            return False
+        return True
 
     def _as_files(self, paths: list[str]) -> None:
         """Git keeps a path's recorded type on ``add`` when links are checked out as files
@@ -613,7 +665,7 @@ def _fields(record: Record | None) -> Record:
 
 
 def _message(me: str, papers: list[tuple[Record | None, Record | None]], lists: int,
-             shared: list[str]) -> str:
+             shared: list[str], assigned: bool = False) -> str:
     """``alice: 3 to-read, 1 starred, 2 tagged, 1 note, 1 list, shared icml.bib``."""
     counts: dict[str, int] = {}
 
@@ -635,4 +687,5 @@ def _message(me: str, papers: list[tuple[Record | None, Record | None]], lists: 
     if lists:
         parts.append(_count(lists, "list"))
     parts += [f"shared {name}" for name in shared]
+    parts += ["edited the assignments"] if assigned else []
     return f"{me}: {', '.join(parts) or 'tidied'}"

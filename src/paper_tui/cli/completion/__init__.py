@@ -3,7 +3,8 @@
 The script is made from the same argparse parser the commands use (``words.spec``), so a
 new option completes without touching it. Reading-list names and tags come from the
 library when Tab is pressed, through the hidden ``paper-tui __complete lists|tags``, which
-reads the two YAML files and nothing else (no index, no import into a new library).
+reads the two YAML files and nothing else (no index, no import into a new library);
+``__complete styles`` lists the citation styles' ids (file names; no style is read).
 This package is imported only when one of those two commands runs.
 """
 
@@ -31,8 +32,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     # Called by the scripts when Tab is pressed, not by people: no help line.
     p = sub.add_parser("__complete")
-    p.add_argument("kind", choices=("lists", "tags"), metavar="KIND",
-                   help="what to print, one a line: reading-list names or tags")
+    p.add_argument("kind", choices=("lists", "tags", "styles"), metavar="KIND",
+                   help="what to print, one a line: reading-list names, tags or citation "
+                        "style ids")
     p.set_defaults(handler=cmd_complete_values)
 
 
@@ -47,11 +49,15 @@ def cmd_completion(args: argparse.Namespace, ctx: Context) -> int:
 
 def cmd_complete_values(args: argparse.Namespace, ctx: Context) -> int:
     """The library's reading-list names or tags, one a line (nothing when there is no
-    library or file yet: pressing Tab never creates one)."""
-    from paper_tui.library.words import library_words
+    library or file yet: pressing Tab never creates one); or every citation style's id."""
+    from paper_tui.library.words import library_words, style_words
 
-    root = paths.library_dir(ctx.library_dir or ctx.config.settings.library or None)
-    for name in library_words(root, args.kind):
+    if args.kind == "styles":
+        names = style_words()
+    else:
+        root = paths.library_dir(ctx.library_dir or ctx.config.settings.library or None)
+        names = library_words(root, args.kind)
+    for name in names:
         if not _UNPRINTABLE.search(name):  # nothing a shell could take for a key or a break
             print(name)
     return 0

@@ -30,7 +30,7 @@ _paper_tui_dequote() {  # a word as typed -> its value: quotes, backslashes and 
     printf '%s' "$word"
 }
 
-_paper_tui_values() {  # $1: lists or tags, from the library the command line names
+_paper_tui_values() {  # $1: lists, tags (of the library the command line names) or styles
     local i=1 word
     local -a global=()
     while (( i < COMP_CWORD )); do
@@ -58,7 +58,7 @@ _paper_tui_reply() {  # COMPREPLY from a value spec, for the word at the cursor 
                 COMPREPLY=($(compgen -f -- "$cur")) ;;
         :dirs) compopt -o filenames 2>/dev/null; local IFS=$'\n'
                COMPREPLY=($(compgen -d -- "$cur")) ;;
-        :lists|:tags)
+        :lists|:tags|:styles)
             compopt -o filenames 2>/dev/null  # readline quotes a name with spaces
             while IFS= read -r name; do
                 [[ $name == "$plain"* ]] && COMPREPLY+=("$name")

@@ -46,7 +46,7 @@ function __paper_tui_at --argument-names command test_op n
     test $state[2] $test_op $n
 end
 
-# the reading lists or tags of the library the command line names
+# the reading lists or tags of the library the command line names, or the citation styles
 function __paper_tui_values --argument-names kind
     set -l tokens (commandline -opc)
     set -l global
@@ -126,6 +126,7 @@ def _values(value: Completes) -> str:
         Kind.DIRS: "-x -a '(__fish_complete_directories)'",
         Kind.LISTS: "-x -a '(__paper_tui_values lists)'",
         Kind.TAGS: "-x -a '(__paper_tui_values tags)'",
+        Kind.STYLES: "-x -a '(__paper_tui_values styles)'",
     }[value.kind]
 
 

@@ -2,8 +2,9 @@
 
 An argument's value is completed from its choices, else from its metavar: ``FILE`` and
 ``PATH`` are files, ``DIR`` directories, ``LIST`` the library's reading lists, ``TAG`` its
-tags (these two asked of ``paper-tui __complete`` when the user presses Tab, so they are
-never stale). Any other value (an id, a query, a number) completes to nothing.
+tags, ``STYLE`` the citation styles (these three asked of ``paper-tui __complete`` when the
+user presses Tab, so they are never stale). Any other value (an id, a query, a number)
+completes to nothing.
 """
 
 from __future__ import annotations
@@ -22,10 +23,11 @@ class Kind(Enum):
     DIRS = "dirs"
     LISTS = "lists"
     TAGS = "tags"
+    STYLES = "styles"
 
 
 _BY_METAVAR = {"FILE": Kind.FILES, "PATH": Kind.FILES, "DIR": Kind.DIRS, "LIST": Kind.LISTS,
-               "TAG": Kind.TAGS}
+               "TAG": Kind.TAGS, "STYLE": Kind.STYLES}
 GLOBAL_VALUE_OPTIONS = ("--library", "--config")
 """Global options the scripts pass on to ``paper-tui __complete`` (which library)."""
 

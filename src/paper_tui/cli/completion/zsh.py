@@ -13,7 +13,7 @@ HEADER = """\
 """
 
 VALUES = """
-_paper_tui_values() {  # $1: lists or tags, from the library the command line names
+_paper_tui_values() {  # $1: lists, tags (of the library the command line names) or styles
   local -a names global expl
   local option
   for option in GLOBAL_OPTIONS; do
@@ -128,6 +128,7 @@ def _value(value: Completes, positional: bool = False) -> str:
         # a leading space: called as written, without compadd's options before "lists"
         Kind.LISTS: " _paper_tui_values lists",
         Kind.TAGS: " _paper_tui_values tags",
+        Kind.STYLES: " _paper_tui_values styles",
     }[value.kind]
     return f":{message}:{action}"
 

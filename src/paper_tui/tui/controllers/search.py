@@ -92,6 +92,8 @@ class SearchController:
         self.searching = False
         self.error: str | None = None
         self._triaged: int | None = None
+        self._share: tuple[int, int] | None = None
+        """(triaged, assigned) of the reader's share of the team's split, if any."""
         self._total: int | None = None
         self._recount: Timer | None = None
         """The last query's error (its results are not shown: the previous ones stay)."""
@@ -199,6 +201,7 @@ class SearchController:
     def _count_triaged(self) -> None:
         self._recount = None
         self._triaged = self.host.library.triaged_count()
+        self._share = self.host.library.share_progress()
         self._draw_status()
 
     def _draw_status(self) -> None:
@@ -212,4 +215,4 @@ class SearchController:
                 results.suggestion
         self.host.status_line.show(status_text(
             hits, self.searching, self._triaged, self._total, sort, self.mode,
-            self.error, suggestion))
+            self.error, suggestion, self._share))

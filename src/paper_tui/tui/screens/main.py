@@ -80,8 +80,8 @@ class MainScreen(ResultsScreen):
         Binding("escape", "leave_similar", "Back", show=False, id="leave-similar",
                 tooltip="Back from 'like this' to the query's results"),
         Binding("S", "cycle_sort", "Sort", show=False, id="sort",
-                tooltip="Sort by relevance, year, title, rating, citations, consensus or "
-                        "for you"),
+                tooltip="Sort by relevance, year, title, rating, citations, consensus, "
+                        "team or for you"),
         HELP_KEY,
         *APP_KEYS,
         *EDIT_KEYS,
@@ -92,6 +92,8 @@ class MainScreen(ResultsScreen):
                 tooltip="Show / hide counts per status, tag, venue, year, decision, area…"),
         Binding("Y", "sync", "Sync", show=False, id="sync",
                 tooltip="Sync the team's triage through git (paper-tui sync)"),
+        Binding("T", "team", "Team", show=False, id="team",
+                tooltip="The team: who covered what, the picks, the disputed"),
     ]
 
     status_line: StatusLine
@@ -250,6 +252,15 @@ class MainScreen(ResultsScreen):
 
     def on_sync_done(self, message: SyncDone) -> None:
         self.team_sync.done(message)
+
+    def action_team(self) -> None:
+        from paper_tui.tui.screens.team_screen import TeamScreen
+
+        def opened(query: str) -> None:
+            self.set_query(query)
+            self.say(f"team: {query}")
+
+        self.app.push_screen(TeamScreen(self.library, self.queries, self.search.query, opened))
 
     def action_reading_lists(self) -> None:
         from paper_tui.tui.screens.lists_screen import ListsScreen

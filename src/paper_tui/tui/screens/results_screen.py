@@ -92,9 +92,16 @@ OPENED_LIST_KEYS = [
     *LIST_KEYS,
     *RESULTS_KEYS,
 ]
-LATER_SCREENS_KEYS = [CLOSE_HELP_KEY, *LISTS_SCREEN_KEYS, *OPENED_LIST_KEYS]
-"""The keys of the screens imported on first use (help, the reading lists), declared here
-so that the config's keymap is checked against them at start."""
+TEAM_SCREEN_KEYS = [
+    Binding("escape,q", "app.pop_screen", "Back", id="team-back"),
+    Binding("enter", "open_row", "Open as query", id="team-open",
+            tooltip="Search the row's papers (assigned:NAME, untouched, kept:2, disputed)"),
+    HELP_KEY,
+]
+"""The team screen's keys (``T``)."""
+LATER_SCREENS_KEYS = [CLOSE_HELP_KEY, *LISTS_SCREEN_KEYS, *OPENED_LIST_KEYS, *TEAM_SCREEN_KEYS]
+"""The keys of the screens imported on first use (help, the reading lists, the team),
+declared here so that the config's keymap is checked against them at start."""
 
 
 def _actions(bindings: list[Binding]) -> frozenset[str]:

@@ -21,23 +21,28 @@ from textual.widgets.option_list import Option
 
 from paper_tui.errors import PaperTuiError
 from paper_tui.inert import inert_line
+from paper_tui.tui.widgets.team_facets import TEAM_FACETS, TEAM_HEADINGS, label
 from paper_tui.vocabulary import STATUSES
 
 if TYPE_CHECKING:
     from paper_tui.library import Library
     from paper_tui.tui.query_thread import QueryThread
 
-FIELDS = ("status", "tag", "venue", "year", "by", "decision", "has", "area", "country", "aff")
+FIELDS = ("status", "tag", "venue", "year", "by", *TEAM_FACETS, "decision", "has", "area",
+          "country", "aff")
 """The facets shown, in order; each is the query word its values narrow with."""
 HEADINGS = {"status": "Status", "tag": "Tags", "venue": "Venues", "year": "Years",
-            "by": "Team", "decision": "Decisions", "has": "Has", "area": "Areas",
-            "country": "Countries", "aff": "Affiliations"}
+            "by": "Team", **TEAM_HEADINGS, "decision": "Decisions", "has": "Has",
+            "area": "Areas", "country": "Countries", "aff": "Affiliations"}
 PER_FIELD = 12
 
 
 def term(field: str, value: str) -> str:
-    """The query term for one facet value: ``tag:"to cite"``, ``year:2024``."""
+    """The query term for one facet value: ``tag:"to cite"``, ``year:2024``;
+    ``disputed`` and ``untouched`` are words of their own."""
     value = str(value)
+    if field == "team":
+        return value
     if not value or any(c.isspace() or c in '():"' for c in value):
         value = '"' + value.replace('"', "") + '"'
     return f"{field}:{value}"
@@ -58,6 +63,8 @@ def ordered(field: str, counts: dict) -> list[tuple[str, int]]:
         return sorted(items, key=lambda kv: rank.get(kv[0], len(rank)))
     if field == "year":
         return sorted(items, key=lambda kv: kv[0], reverse=True)[:PER_FIELD]
+    if field == "kept":  # at least 1, 2, … members
+        return sorted(items, key=lambda kv: int(kv[0]) if kv[0].isdigit() else 0)
     return sorted(items, key=lambda kv: (-kv[1], kv[0].casefold()))[:PER_FIELD]
 
 
@@ -131,9 +138,9 @@ class FacetsPanel(Vertical):
             options.append(Option(Text(HEADINGS[field], style="bold"), disabled=True))
             for value, count in items:
                 value = inert_line(value)  # from data: inert before layout, and in the query
-                label = Text(f" {value}")
-                label.append(f"  {count:,}", style="dim")
-                options.append(Option(label, id=f"{field}\x1f{value}"))
+                row = Text(f" {label(field, value)}")
+                row.append(f"  {count:,}", style="dim")
+                options.append(Option(row, id=f"{field}\x1f{value}"))
         if not options:
             options.append(Option(Text("no hits", style="dim"), disabled=True))
         box = self.query_one("#facets-options", OptionList)

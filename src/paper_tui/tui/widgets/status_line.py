@@ -23,8 +23,9 @@ line through Textual's style pipeline on every key)."""
 
 def status_text(hits: int | None, busy: bool, triaged: int | None, total: int | None,
                 sort: str, mode: str = "", error: str | None = None,
-                suggestion: str | None = None) -> Text:
-    """``hits`` is None before the first search finishes; ``busy`` while a newer runs."""
+                suggestion: str | None = None, share: tuple[int, int] | None = None) -> Text:
+    """``hits`` is None before the first search finishes; ``busy`` while a newer runs;
+    ``share``: (triaged, assigned) of the reader's share of the team's split."""
     out = Text(no_wrap=True, overflow="ellipsis")
     if error:
         out.append(error, "bold red")
@@ -38,6 +39,8 @@ def status_text(hits: int | None, busy: bool, triaged: int | None, total: int | 
         out.append(" …")
     if triaged is not None and total:
         out.append(f"  │  {triaged:,} / {total:,} triaged")
+    if share is not None:
+        out.append(f"  │  your share: {share[0]:,} / {share[1]:,}")
     out.append(f"  │  sort: {sort}")
     if mode:
         out.append(f"  │  {mode}", "italic")

@@ -1,0 +1,83 @@
+"""The digest's three formats with hostile data: titles, notes, tags and links from a
+paper list and from team-mates are text, never markup, links or terminal controls."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from paper_tui.citations import citation_keys
+from paper_tui.model import Paper
+from paper_tui.store import Annotation
+from paper_tui.team.assignments import EMPTY
+from paper_tui.team.coverage import Lab, member_work
+from paper_tui.team.digest import gather, parse_since, render
+
+HOSTILE = Paper(
+    id="evil", title="Attention <script>alert(1)</script> *is* [all](javascript:x) #1",
+    abstract="", venue="NeurIPS\x1b]0;owned\x07", year=2026,
+    url="https://example.org/a paper)(<b>\x1b[31m", authors=("Mallory Evil",))
+PLAIN = Paper(id="ok", title="Plain Paper", abstract="", venue="ICML", year=2025,
+              url="javascript:alert(1)", authors=("Ann Author",))
+NOTE = "see [here](javascript:steal)\n<img src=x onerror=alert(1)>\n\x1b[2J*bold*"
+
+
+def _lab() -> Lab:
+    def marks(status: str, starred: bool = False, tags: tuple[str, ...] = (),
+              note: str = "") -> Annotation:
+        return Annotation(status=status, starred=starred, tags=tags, note=note)
+
+    alice = {"evil": marks("to-read", tags=("<b>x</b>",), note=NOTE),
+             "ok": marks("read")}
+    bob = {"evil": marks("read", starred=True), "ok": marks("skipped", note="meh")}
+    stamp = {"evil": "2026-11-20T10:00:00Z", "ok": "2026-11-20T10:00:00Z"}
+    return Lab("alice", {"alice": member_work("alice", alice, stamp),
+                         "bob": member_work("bob", bob, stamp)}, EMPTY, 1)
+
+
+def _digest(fmt: str) -> str:
+    papers = {p.id: p for p in (HOSTILE, PLAIN)}
+    return render(gather(_lab(), ["evil", "ok"], papers.get, citation_keys), fmt)
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "org", "html"])
+def test_no_terminal_control_reaches_any_format(fmt: str) -> None:
+    text = _digest(fmt)
+    assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f\x9b]", text)
+    assert "Picks (1)" in text and "Disputed (1)" in text
+
+
+def test_markdown_escapes_markup_and_keeps_links_whole() -> None:
+    md = _digest("markdown")
+    assert not re.search(r"(?<!\\)<(script|img|b)\b", md)  # every < escaped
+    assert "\\<script\\>" in md and "\\<img src=x onerror=alert(1)\\>" in md
+    assert not re.search(r"(?<!\\)\]\(javascript:", md)  # the note's link is text
+    heading = next(line for line in md.splitlines() if line.startswith("### 1."))
+    assert heading.endswith("(https://example.org/a%20paper%29%28%3Cb%3E)"), heading
+    assert "javascript:alert" not in md  # only http(s) pages are linked
+    assert "kept by alice, bob" in md and "kept by alice; skipped by bob" in md
+
+
+def test_html_is_escaped_and_loads_nothing() -> None:
+    page = _digest("html")
+    assert "<script" not in page and "<img" not in page and "<b>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert 'href="https://example.org/a paper)(&lt;b&gt;' in page
+    assert not re.search(r"""href=(?!"https?://)""", page)
+    assert "default-src 'none'" in page
+
+
+def test_org_links_cannot_be_ended_by_data() -> None:
+    org = _digest("org")
+    assert "[[https://example.org/a%20paper%29%28%3Cb%3E][page]]" in org
+    assert ":KEPT_BY: alice, bob" in org and ":SKIPPED_BY: bob" in org
+
+
+def test_since() -> None:
+    assert parse_since("7d", now=1_000_000.0) == 1_000_000.0 - 7 * 86400
+    assert parse_since("2026-11-24") == parse_since("2026-11-24T00:00:00+00:00")
+    papers = {p.id: p for p in (HOSTILE, PLAIN)}
+    later = gather(_lab(), ["evil", "ok"], papers.get, citation_keys,
+                   since=parse_since("2026-11-21"))
+    assert later.picks == () and later.disputed == ()
