@@ -25,6 +25,7 @@ SLOW = (
     "test_cli_recommend.py",
     "tui/test_editor_reuse.py::test_a_long_query_scrolls_the_search_box",
     "test_search_cli.py",
+    "test_venue_end_to_end.py",
     "test_index_import.py::test_parallel_import_gives_the_same_library",
     "test_store_processes.py",
     "tui/test_tmux_editing_e2e.py",
