@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paper_tui.inert import escape_in_strings, inert_line
-from paper_tui.library import Library
 from paper_tui.model import Paper
 from paper_tui.surrogates import json_escape_surrogates
+
+if TYPE_CHECKING:  # git's merge driver prints through here too: no index for it
+    from paper_tui.library import Library
 
 _INTERNAL = {"title_emphasis", "abstract_emphasis"}
 

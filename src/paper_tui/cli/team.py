@@ -9,6 +9,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from paper_tui import atomic
 from paper_tui.cli.arguments import path
@@ -16,7 +17,6 @@ from paper_tui.cli.output import print_json
 from paper_tui.cli.streams import write_control
 from paper_tui.errors import StoreError
 from paper_tui.inert import inert_line
-from paper_tui.library import MemberCoverage, TeamCoverage
 from paper_tui.library.context import Context
 from paper_tui.surrogates import escape_surrogates
 from paper_tui.team.digest import FORMATS as DIGEST_FORMATS
@@ -24,6 +24,9 @@ from paper_tui.team.digest import file_format, parse_since
 from paper_tui.team.split import BY as SPLIT_BY
 from paper_tui.team.steps import LISTED, step_line
 from paper_tui.vocabulary import count
+
+if TYPE_CHECKING:  # the merge driver, in this module too, must not load the index
+    from paper_tui.library import MemberCoverage, TeamCoverage
 
 
 def register(sub: argparse._SubParsersAction) -> None:
