@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import stat
 import time
+import webbrowser
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,9 @@ async def test_open_runs_the_browser_in_a_worker(started, settle, tmp_path: Path
     browser.write_text(f'#!/bin/sh\necho "$1" > {opened}\n')
     browser.chmod(browser.stat().st_mode | stat.S_IEXEC)
     monkeypatch.setenv("BROWSER", f"{browser} %s")
+    # webbrowser reads BROWSER once per process: a test before this one in the same
+    # worker would otherwise have its own script opened
+    webbrowser.register_standard_browsers()
     async with started() as (app, pilot):
         paper = await _on_paper_with_link(app, pilot, settle)
         await pilot.press("o")

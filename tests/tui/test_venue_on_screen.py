@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import stat
 import time
+import webbrowser
 from pathlib import Path
 
 import pytest
@@ -109,6 +110,9 @@ def browser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     script.write_text(f'#!/bin/sh\necho "$1" > {opened}\n')
     script.chmod(script.stat().st_mode | stat.S_IEXEC)
     monkeypatch.setenv("BROWSER", f"{script} %s")
+    # webbrowser reads BROWSER once per process: a test before this one in the same
+    # worker would otherwise have its own script opened
+    webbrowser.register_standard_browsers()
     return opened
 
 
