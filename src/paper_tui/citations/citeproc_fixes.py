@@ -76,6 +76,23 @@ class _Cached(model.CitationStylesElement):
             options[name] = super().get_locale_option(name)
         return options[name]
 
+    def xpath_search(self, expression: str) -> list[Any]:
+        """The style's tree does not change once parsed: each element answers an XPath
+        expression once (a copy each time: callers may extend what they get)."""
+        found = self.__dict__.setdefault("_xpath", {})
+        hits = found.get(expression)
+        if hits is None:
+            hits = found[expression] = super().xpath_search(expression)
+        return list(hits)
+
+    def _type(self, item: Any) -> list[bool]:
+        """``cs:if type="…"`` (asked for every entry): the attribute's types read once."""
+        types = self.__dict__.get("_types")
+        if types is None:
+            types = self.__dict__["_types"] = [t.lower() for t in self.get("type").split()]
+        kind = item.reference.type
+        return [t == kind for t in types]
+
 
 class CitationItem(source.CitationItem):
     """A cited item whose reference is looked up once (styles ask for it hundreds of
