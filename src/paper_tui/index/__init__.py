@@ -21,6 +21,7 @@ object the library uses). Nothing in an index names one of our classes: code can
 """
 
 from paper_tui.index.paper_index import PaperIndex
+from paper_tui.index.reordered import Reordered
 from paper_tui.index.results import (
     Hit,
     Results,
@@ -41,5 +42,5 @@ from paper_tui.index.schema import (
 )
 
 __all__ = ["SCHEMA_VERSION", "SORTS", "FoldFilter", "FoldedText", "Hit", "PaperIndex",
-           "ResultSet", "Results", "SearchPage", "Spans", "fragments", "highlight_spans",
-           "page_of", "stem", "terms_of"]
+           "Reordered", "ResultSet", "Results", "SearchPage", "Spans", "fragments",
+           "highlight_spans", "page_of", "stem", "terms_of"]
