@@ -38,7 +38,7 @@ from paper_tui.sources import SourceStore
 from paper_tui.store import Annotation, Annotations, ReadingList
 from paper_tui.store.bib_links import BibLinks
 from paper_tui.store.citekeys import CiteKeys
-from paper_tui.team.coverage import Coverage, verdict
+from paper_tui.team.coverage import Coverage, Lab, verdict
 from paper_tui.team.layer import People, Team
 from paper_tui.vocabulary import FOR_YOU, TEAM_SORT
 
@@ -607,11 +607,7 @@ class Library:
             raise PaperTuiError(f"--by {by!r}: use one of {', '.join(split.BY)}")
         me = self._team_name()
         outcome = assign.SplitOutcome()
-        if share:
-            self._sync_around("taking in the team's latest split", outcome.notes, progress)
-        lab = self._coverage.lab()
-        if self.team.assignments_problem:
-            raise PaperTuiError(self.team.assignments_problem)
+        lab = self._latest_split(share, outcome.notes, progress)
         if reassign is not None:
             reassign = "" if reassign == "me" and not me else \
                 me if reassign == "me" else reassign.strip().lower()
@@ -658,11 +654,7 @@ class Library:
                                 "QUERY (assigned:bob, a venue, …)")
         me = self._team_name()
         outcome = assign.SplitOutcome()
-        if share:
-            self._sync_around("taking in the team's latest split", outcome.notes, progress)
-        lab = self._coverage.lab()
-        if self.team.assignments_problem:
-            raise PaperTuiError(self.team.assignments_problem)
+        lab = self._latest_split(share, outcome.notes, progress)
         results = self._query_results(query)
         try:
             ids = results.ids()
@@ -686,6 +678,18 @@ class Library:
             raise PaperTuiError("this library is not in a team yet: run `paper-tui sync "
                                 "--remote URL --as NAME` once (URL: any git remote)")
         return name
+
+    def _latest_split(self, share: bool, notes: list[str],
+                      progress: Callable[[str], None] | None) -> Lab:
+        """The team's work as it stands, after taking in the team's latest split when
+        ``share``; :class:`PaperTuiError` when the assignments file is broken (it is never
+        written over)."""
+        if share:
+            self._sync_around("taking in the team's latest split", notes, progress)
+        lab = self._coverage.lab()
+        if self.team.assignments_problem:
+            raise PaperTuiError(self.team.assignments_problem)
+        return lab
 
     def _sync_around(self, what: str, notes: list[str],
                      progress: Callable[[str], None] | None) -> None:
