@@ -32,7 +32,7 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto``: two workers per core. A test spends about 40% of its time waiting (on
     the commands, git and tmux it starts, on the app's frames), so one worker per core left
     the cores idle that long (a full run: 751 s of CPU in 648 s on 2 cores)."""
-    return 2 * (os.cpu_count() or 1)
+    return min(2 * (os.cpu_count() or 1), 8)  # each worker holds a fork server and apps
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
