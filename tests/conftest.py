@@ -78,6 +78,22 @@ def bundled_library(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+@pytest.fixture(scope="session")
+def bundled_ids(bundled_library: Path, tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """The ids of the bundled list's papers, in the library's order (read from a copy)."""
+    root = tmp_path_factory.mktemp("bundled-ids") / "library"
+    shutil.copytree(bundled_library, root)
+    with Library.open(root, config=config_mod.defaults()) as lib:
+        return [p.id for p in lib.papers()]
+
+
+@pytest.fixture
+def lib_dir(bundled_library: Path, library_dir: Path) -> Path:
+    """A fresh library directory holding the bundled list, for a command to open itself."""
+    shutil.copytree(bundled_library, library_dir)
+    return library_dir
+
+
 @pytest.fixture
 def library(bundled_library: Path, library_dir: Path) -> Iterator[Library]:
     """A fresh library holding the bundled NeurIPS 2026 list (38 papers): a copy of the

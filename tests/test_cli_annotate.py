@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
 import signal
 import subprocess
 import sys
@@ -16,30 +15,11 @@ import pytest
 import yaml
 
 import forked_cli
-from paper_tui import config as config_mod
-from paper_tui.library import Library
-
-
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
-    """A library with the bundled list, built once; each test copies it."""
-    root = tmp_path_factory.mktemp("template") / "library"
-    lib = Library.open(root, config=config_mod.defaults())
-    ids = [p.id for p in lib.papers()]
-    lib.close()
-    return root, ids
 
 
 @pytest.fixture
-def lib_dir(template: tuple[Path, list[str]], tmp_path: Path) -> Path:
-    root = tmp_path / "library"
-    shutil.copytree(template[0], root)
-    return root
-
-
-@pytest.fixture
-def ids(template: tuple[Path, list[str]]) -> list[str]:
-    return template[1]
+def ids(bundled_ids: list[str]) -> list[str]:
+    return bundled_ids
 
 
 def run(lib_dir: Path, *args: str, env: dict | None = None, check: bool = True

@@ -14,31 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from paper_tui import config as config_mod
-from paper_tui.library import Library
-
 TEST_DATA = Path(__file__).parent / "data"
 
 
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
-    root = tmp_path_factory.mktemp("template") / "library"
-    lib = Library.open(root, config=config_mod.defaults())
-    ids = [p.id for p in lib.papers()]
-    lib.close()
-    return root, ids
-
-
 @pytest.fixture
-def lib_dir(template: tuple[Path, list[str]], tmp_path: Path) -> Path:
-    root = tmp_path / "library"
-    shutil.copytree(template[0], root)
-    return root
-
-
-@pytest.fixture
-def paper(template: tuple[Path, list[str]]) -> str:
-    return template[1][0]
+def paper(bundled_ids: list[str]) -> str:
+    return bundled_ids[0]
 
 
 def run(*args: str | bytes | Path, env: dict[str, str] | None = None) -> tuple[int, str, str]:
@@ -110,10 +91,10 @@ def test_a_missing_file_whose_name_is_not_utf8_is_named_escaped(lib_dir: Path,
     assert f"paper-tui: {tmp_path}/gone\\xff.csv: no such file or directory\n" in err
 
 
-def test_a_library_and_an_output_whose_names_are_not_utf8(template: tuple[Path, list[str]],
+def test_a_library_and_an_output_whose_names_are_not_utf8(bundled_library: Path,
                                                           tmp_path: Path) -> None:
     lib_dir = tmp_path / os.fsdecode(b"lib\xff")
-    shutil.copytree(template[0], lib_dir)
+    shutil.copytree(bundled_library, lib_dir)
     output = tmp_path / os.fsdecode(b"out\xfe.md")
     status, _, err = run("--library", lib_dir, "export", "--query", "", "-o", output)
     assert status == 0, err

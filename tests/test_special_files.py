@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import errno
 import os
-import shutil
 import stat
 import subprocess
 import sys
@@ -20,8 +19,6 @@ import pytest
 
 import forked_cli
 from paper_tui import atomic
-from paper_tui import config as config_mod
-from paper_tui.library import Library
 
 NULL, FULL = os.makedev(1, 3), os.makedev(1, 7)
 """Linux's device numbers of /dev/null and /dev/full."""
@@ -42,20 +39,6 @@ def umask() -> Iterator[None]:
     old = os.umask(0o022)
     yield
     os.umask(old)
-
-
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("template") / "library"
-    Library.open(root, config=config_mod.defaults()).close()
-    return root
-
-
-@pytest.fixture
-def lib_dir(template: Path, tmp_path: Path) -> Path:
-    root = tmp_path / "library"
-    shutil.copytree(template, root)
-    return root
 
 
 def export(lib_dir: Path, output: Path | str) -> subprocess.CompletedProcess:

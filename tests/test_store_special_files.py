@@ -17,32 +17,14 @@ import pytest
 import yaml
 
 import forked_cli
-from paper_tui import config as config_mod
-from paper_tui.library import Library
 
 TIMEOUT = 60
 """Far longer than any command takes: a command that waits on a FIFO never ends."""
 
 
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
-    root = tmp_path_factory.mktemp("template") / "library"
-    lib = Library.open(root, config=config_mod.defaults())
-    ids = [p.id for p in lib.papers()]
-    lib.close()
-    return root, ids
-
-
 @pytest.fixture
-def lib_dir(template: tuple[Path, list[str]], tmp_path: Path) -> Path:
-    root = tmp_path / "library"
-    shutil.copytree(template[0], root)
-    return root
-
-
-@pytest.fixture
-def paper(template: tuple[Path, list[str]]) -> str:
-    return template[1][0]
+def paper(bundled_ids: list[str]) -> str:
+    return bundled_ids[0]
 
 
 def run(lib_dir: Path, *args: str) -> subprocess.CompletedProcess:
