@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from http_replay import ReplayServer
 from paper_tui import config as config_mod
 from paper_tui import paths
 from paper_tui.library import Library
@@ -115,3 +116,11 @@ def copy_data(tmp_path: Path):
         return dest
 
     return copy
+
+
+@pytest.fixture
+def http_replay() -> Iterator[ReplayServer]:
+    """A real HTTP server on 127.0.0.1 replaying recorded responses (:mod:`http_replay`)."""
+    server = ReplayServer()
+    yield server
+    server.stop()

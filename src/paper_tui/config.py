@@ -53,6 +53,21 @@ class SyncSettings:
 
 
 @dataclass(frozen=True)
+class FetchSettings:
+    """Where ``paper-tui fetch`` goes and how politely (``fetch:`` in config.yaml)."""
+
+    openreview_url: str
+    paperlists_url: str
+    arxiv_url: str
+    dblp_url: str
+    arxiv_delay_s: float
+    timeout_s: float
+    retries: int
+    retry_delay_s: float
+    max_wait_s: float
+
+
+@dataclass(frozen=True)
 class Settings:
     """Every key of ``config.yaml``, typed and checked (:func:`read_settings`)."""
 
@@ -68,6 +83,7 @@ class Settings:
     triage: TriageSettings
     search: SearchSettings
     sync: SyncSettings
+    fetch: FetchSettings
     citation_styles: tuple[str, ...] = ()
     """The reader's favourite styles, first in the app's style picker (``C``)."""
 
@@ -98,9 +114,24 @@ def read_settings(values: Mapping[str, Any], problems: list[str]) -> Settings:
                               history_size=int(search["history_size"]),
                               sort=sort, all_versions=bool(search["all_versions"])),
         sync=SyncSettings(float(values["sync"]["every_minutes"] or 0)),
+        fetch=_fetch_settings(values["fetch"]),
         citation_styles=tuple(str(v).strip() for v in values["citation_styles"] or ()
                               if str(v).strip()),
     )
+
+
+def _fetch_settings(values: Mapping[str, Any]) -> FetchSettings:
+    def seconds(key: str) -> float:
+        return max(0.0, float(values[key]))
+
+    return FetchSettings(
+        openreview_url=str(values["openreview_url"]).rstrip("/"),
+        paperlists_url=str(values["paperlists_url"]).rstrip("/"),
+        arxiv_url=str(values["arxiv_url"]).rstrip("/"),
+        dblp_url=str(values["dblp_url"]).rstrip("/"),
+        arxiv_delay_s=seconds("arxiv_delay_s"), timeout_s=seconds("timeout_s") or 30.0,
+        retries=max(0, int(values["retries"])), retry_delay_s=seconds("retry_delay_s"),
+        max_wait_s=seconds("max_wait_s"))
 
 
 @dataclass

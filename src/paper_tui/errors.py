@@ -40,6 +40,15 @@ class SourceNotice(SourceError):
     rejected submissions flagged): printed, neither a failure nor a skipped record."""
 
 
+class FetchError(PaperTuiError):
+    """A list could not be fetched: the source or URL named, and why in a few words."""
+
+    def __init__(self, where: str, message: str) -> None:
+        self.where = where
+        self.message = message
+        super().__init__(f"{where}: {message}")
+
+
 class QueryError(PaperTuiError):
     """A search query that cannot be parsed."""
 
