@@ -82,14 +82,20 @@ def test_settings_are_typed_once_and_frozen(tmp_path: Path) -> None:
     user.write_text("citation_style: markdown\ntheme: nord\nkeymap: {star: '*'}\n"
                     "triage: {advance_after_triage: false}\n"
                     "search: {debounce_ms: 40, history_size: 7.0, sort: for-you}\n"
-                    "sync: {every_minutes: 5}\n")
+                    "sync: {every_minutes: 5}\n"
+                    "fetch: {arxiv_url: 'http://127.0.0.1:9/', arxiv_delay_s: 0, retries: 1}\n")
     settings = config.load(user_file=user).settings
     assert settings == config.Settings(
         library="", bundled_lists=True, citation_style="markdown", theme="nord",
         keymap={"star": "*"}, triage=config.TriageSettings(advance_after_triage=False),
         search=config.SearchSettings(debounce_ms=40.0, history_size=7, sort="for-you",
                                      all_versions=False),
-        sync=config.SyncSettings(every_minutes=5.0))
+        sync=config.SyncSettings(every_minutes=5.0),
+        fetch=config.FetchSettings(
+            openreview_url="https://api2.openreview.net",
+            paperlists_url="https://raw.githubusercontent.com/papercopilot/paperlists/main",
+            arxiv_url="http://127.0.0.1:9", dblp_url="https://dblp.org", arxiv_delay_s=0.0,
+            timeout_s=30.0, retries=1, retry_delay_s=2.0, max_wait_s=300.0))
     assert isinstance(settings.search.history_size, int)
     with pytest.raises(dataclasses.FrozenInstanceError):
         settings.theme = "paper-light"  # type: ignore[misc]
