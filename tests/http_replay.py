@@ -168,7 +168,8 @@ class ReplayServer:
 
 class ForwardingProxy:
     """A plain-HTTP forward proxy: records each request line, asks the server its
-    absolute URL names (directly: no proxy, no redirects followed) and relays the answer."""
+    absolute URL names (directly: no proxy, no redirects followed) and relays the answer.
+    A ``CONNECT`` (an https:// URL's tunnel) is recorded and refused with a 502."""
 
     def __init__(self) -> None:
         self.request_lines: list[str] = []
@@ -191,6 +192,10 @@ class ForwardingProxy:
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
                 self.wfile.write(body)
+
+            def do_CONNECT(self) -> None:
+                proxy.request_lines.append(self.requestline)
+                self.send_error(502, "no tunnels here")
 
             def log_message(self, *args: object) -> None:
                 pass

@@ -8,6 +8,7 @@ import gzip
 import socket
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -264,6 +265,63 @@ def test_http_proxy_is_used_and_no_proxy_bypasses_it(
     monkeypatch.setenv("NO_PROXY", "example.org,127.0.0.1")
     assert HttpClient(SETTINGS).get(f"{http_replay.url}/list.json").body == b"[]"
     assert len(proxy.request_lines) == 1 and len(http_replay.requests) == 2
+
+
+def test_https_proxy_is_asked_for_a_tunnel(proxy: ForwardingProxy, waits: Waits,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """No TLS server here: the proxy records the CONNECT and refuses it; the client says so
+    in one line and does not retry."""
+    monkeypatch.setenv("HTTPS_PROXY", proxy.url)
+    url = "https://api2.openreview.net/notes"
+    said = failure(HttpClient(SETTINGS, on_wait=waits), url)
+    assert said.startswith(f"cannot connect through proxy {proxy.url} (tunnel connection "
+                           "failed: 502")
+    assert proxy.request_lines == ["CONNECT api2.openreview.net:443 HTTP/1.0"]
+    assert waits.heard == []
+
+
+@pytest.fixture
+def raw_server() -> Iterator[list[bytes]]:
+    """A socket server on 127.0.0.1 answering each connection with the next bytes of the
+    list (after reading the request), then hanging up: for answers ``http.server`` cannot
+    give. The list's first item is its URL, as bytes."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.05)
+    answers: list[bytes] = [f"http://127.0.0.1:{listener.getsockname()[1]}".encode()]
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = listener.accept()
+            except TimeoutError:
+                continue
+            with conn:
+                conn.recv(65536)
+                conn.sendall(answers.pop(1) if len(answers) > 2 else answers[-1])
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield answers
+    stop.set()
+    thread.join()
+    listener.close()
+
+
+def test_a_connection_closed_before_any_answer_is_retried(
+        raw_server: list[bytes], client: HttpClient, waits: Waits) -> None:
+    raw_server += [b"", b"HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok"]
+    assert client.get(f"{raw_server[0].decode()}/a").body == b"ok"
+    assert waits.heard == [("connection broken (remote end closed connection without "
+                            "response); retry 1 of 2", DELAY)]
+
+
+def test_a_chunked_body_cut_mid_way_is_an_error(raw_server: list[bytes],
+                                                client: HttpClient) -> None:
+    raw_server.append(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                      b"4\r\nabcd\r\n10\r\nefg")
+    assert failure(client, f"{raw_server[0].decode()}/a") == \
+        "cut off after 4 bytes (after 2 retries)"  # the whole chunks before the cut
 
 
 def free_port() -> int:

@@ -246,7 +246,9 @@ class HttpClient:
             try:
                 chunk = reply.read(_CHUNK)
             except http.client.IncompleteRead as exc:  # a chunked body cut short
-                raise _Retry(f"cut off after {got + len(exc.partial):,} bytes") from None
+                got += len(exc.partial)
+                self.bytes_received += len(exc.partial)
+                raise _Retry(f"cut off after {got:,} bytes") from None
             if not chunk:
                 break
             got += len(chunk)
@@ -390,7 +392,8 @@ def _gist(body: bytes) -> str:
 
 
 def _oserror(exc: OSError) -> str:
-    return exc.strerror.lower() if exc.strerror else type(exc).__name__
+    said = exc.strerror or str(exc) or type(exc).__name__
+    return said[:1].lower() + said[1:]
 
 
 def _host(url: str) -> str:
