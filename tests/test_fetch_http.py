@@ -178,7 +178,7 @@ def test_a_server_that_answers_too_late_times_out(http_replay: ReplayServer,
     quick = HttpClient(replace(SETTINGS, timeout_s=0.2, retries=1), on_wait=waits)
     http_replay.route("/a", Reply(body=b"late", delay_s=1.0))
     assert failure(quick, f"{http_replay.url}/a") == \
-        "timed out (nothing for 0.2 s) (after 1 retries)"
+        "timed out (nothing for 0.2 s) (after 1 retry)"
     http_replay.route("/b", Reply(body=b"late", delay_s=1.0), Reply(body=b"ok"))
     assert quick.get(f"{http_replay.url}/b").body == b"ok"
 
@@ -244,7 +244,22 @@ def test_redirects_are_followed_to_http_only(http_replay: ReplayServer,
         "redirected to file:///etc/passwd: not an http(s) address, refused"
     http_replay.route("/loop", Reply.redirect("/loop"))
     assert "too many redirects" in failure(client, f"{http_replay.url}/loop")
-    assert failure(client, "file:///etc/passwd") == "not an http(s) URL"
+
+
+@pytest.mark.parametrize(("url", "said"), [
+    ("file:///etc/passwd", "not an http(s) URL"),
+    ("http://[::1/x", "not a valid URL (Invalid IPv6 URL)"),
+    ("http://127.0.0.1:abc/x", "not a valid URL (nonnumeric port: 'abc')"),
+])
+def test_urls_that_are_not_http_or_not_urls(client: HttpClient, url: str, said: str) -> None:
+    assert failure(client, url) == said
+
+
+def test_a_url_on_two_lines_is_named_on_one(client: HttpClient) -> None:
+    with pytest.raises(FetchError) as caught:
+        client.get("http://127.0.0.1:1/a\nb c")
+    assert str(caught.value) == \
+        "http://127.0.0.1:1/a\\nb c: not a valid URL (spaces or control characters)"
 
 
 @pytest.fixture

@@ -169,8 +169,7 @@ class HttpClient:
     def get(self, url: str, *, params: Mapping[str, str | int] | None = None,
             validators: Validators | None = None) -> Response:
         full = with_params(url, params)
-        if urllib.parse.urlsplit(full).scheme.lower() not in _SCHEMES:
-            raise FetchError(full, "not an http(s) URL")
+        _check_url(full)
         headers = {"User-Agent": self.user_agent, "Accept-Encoding": "gzip"}
         if validators:
             headers.update(validators.headers())
@@ -186,7 +185,8 @@ class HttpClient:
                 self._wait(f"{_host(full)} asks to wait (HTTP {asked.status})", asked.seconds)
             except _Retry as failed:
                 if retried >= self.settings.retries:
-                    after = f" (after {retried} retries)" if retried else ""
+                    after = f" (after {retried} {'retry' if retried == 1 else 'retries'})" \
+                        if retried else ""
                     raise FetchError(full, f"{failed.why}{after}") from None
                 delay = self.settings.retry_delay_s * 2 ** retried
                 retried += 1
@@ -229,6 +229,8 @@ class HttpClient:
             raise self._unreachable(url, exc.reason) from None
         except OSError as exc:  # during the response: reset, timed out
             raise self._unreachable(url, exc) from None
+        except http.client.InvalidURL as exc:
+            raise FetchError(url, f"not a valid URL ({exc})") from None
         except http.client.HTTPException as exc:
             raise FetchError(url, f"not an HTTP answer ({type(exc).__name__})") from None
         return Response(final, status, _decoded(final, body, answered), answered)
@@ -306,6 +308,19 @@ class HttpClient:
         if isinstance(reason, OSError):
             return FetchError(url, f"cannot connect{via} ({_oserror(reason)})")
         return FetchError(url, f"cannot fetch ({reason})")
+
+
+def _check_url(url: str) -> None:
+    """A :class:`FetchError` unless ``url`` is an http(s) URL on one line, without spaces."""
+    if not url.isprintable() or " " in url:
+        raise FetchError(url.encode("unicode_escape").decode("ascii"),
+                         "not a valid URL (spaces or control characters)")
+    try:
+        scheme = urllib.parse.urlsplit(url).scheme.lower()
+    except ValueError as exc:
+        raise FetchError(url, f"not a valid URL ({exc})") from None
+    if scheme not in _SCHEMES:
+        raise FetchError(url, "not an http(s) URL")
 
 
 def _decoded(url: str, body: bytes, answered: Mapping[str, str]) -> bytes:
