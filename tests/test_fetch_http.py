@@ -22,7 +22,7 @@ from http_replay import ForwardingProxy, ReplayServer, Reply
 from paper_tui import __version__
 from paper_tui import config as config_mod
 from paper_tui.errors import FetchError
-from paper_tui.fetch.http import HttpClient, Validators, gunzip_bounded, with_params
+from paper_tui.fetch.http import HttpClient, Validators, with_params
 
 DELAY = 0.01
 SETTINGS = replace(config_mod.defaults().settings.fetch, timeout_s=2.0, retries=2,
@@ -206,7 +206,7 @@ def test_bad_gzip_is_an_error(http_replay: ReplayServer, client: HttpClient) -> 
     assert failure(client, f"{http_replay.url}/a").startswith("damaged gzip data")
     http_replay.route("/b", Reply(body=gzip.compress(b"x" * 1000)[:-12],
                                   headers={"Content-Encoding": "gzip"}))
-    assert failure(client, f"{http_replay.url}/b") == "damaged gzip data (cut short)"
+    assert failure(client, f"{http_replay.url}/b").startswith("damaged gzip data (")
     http_replay.route("/c", Reply(body=b"x", headers={"Content-Encoding": "br"}))
     assert failure(client, f"{http_replay.url}/c") == \
         "sent in an encoding paper-tui cannot read (br)"
@@ -214,14 +214,8 @@ def test_bad_gzip_is_an_error(http_replay: ReplayServer, client: HttpClient) -> 
 
 def test_a_gzip_bomb_stops_early(http_replay: ReplayServer, client: HttpClient) -> None:
     http_replay.route("/a", Reply.gzipped(bytes(40 << 20)))  # 40 MiB of zeros in ~40 KB
-    assert "a gzip bomb?" in failure(client, f"{http_replay.url}/a")
-
-
-def test_gunzip_bounded_caps_and_members() -> None:
-    two = gzip.compress(b"ab") + gzip.compress(b"cd")
-    assert gunzip_bounded("u", two) == b"abcd"
-    with pytest.raises(FetchError, match="more than 1,000 bytes"):
-        gunzip_bounded("u", gzip.compress(bytes(5000)), max_unpacked=1000)
+    assert failure(client, f"{http_replay.url}/a") == \
+        "unpacks to more than 100 times its size: not a paper list (a gzip bomb?)"
 
 
 def test_a_body_over_the_size_cap_is_refused(http_replay: ReplayServer, waits: Waits) -> None:

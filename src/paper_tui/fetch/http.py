@@ -43,7 +43,6 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -51,9 +50,9 @@ from email.message import Message
 from typing import IO
 
 from paper_tui import __version__
-from paper_tui.bounded_gzip import MAX_RATIO, MAX_UNPACKED, RATIO_FROM
+from paper_tui.bounded_gzip import gunzip_bytes
 from paper_tui.config import FetchSettings
-from paper_tui.errors import FetchError
+from paper_tui.errors import FetchError, SourceError
 
 USER_AGENT = f"paper-tui/{__version__} (+https://github.com/paper-tui/paper-tui)"
 MAX_BODY = 1 << 30
@@ -329,38 +328,10 @@ def _decoded(url: str, body: bytes, answered: Mapping[str, str]) -> bytes:
         return body
     if encoding not in ("gzip", "x-gzip"):
         raise FetchError(url, f"sent in an encoding paper-tui cannot read ({encoding})")
-    return gunzip_bounded(url, body)
-
-
-def gunzip_bounded(url: str, packed: bytes, *, max_unpacked: int = MAX_UNPACKED,
-                   max_ratio: int = MAX_RATIO) -> bytes:
-    """``packed`` (gzip, possibly several members) unpacked within
-    :mod:`paper_tui.bounded_gzip`'s caps; damaged data or a bomb is a :class:`FetchError`."""
-    parts: list[bytes] = []
-    unpacked = 0
-    rest = packed
     try:
-        while rest:
-            unpacker = zlib.decompressobj(wbits=31)
-            data = unpacker.decompress(rest, _CHUNK)
-            while True:
-                unpacked += len(data)
-                if unpacked > max_unpacked:
-                    raise FetchError(url, f"gzip unpacks to more than {max_unpacked:,} "
-                                     "bytes: too big for a paper list (a gzip bomb?)")
-                if unpacked > RATIO_FROM and unpacked > max_ratio * len(packed):
-                    raise FetchError(url, f"gzip unpacks to more than {max_ratio} times "
-                                     "its size: not a paper list (a gzip bomb?)")
-                parts.append(data)
-                if unpacker.eof or not unpacker.unconsumed_tail:
-                    break
-                data = unpacker.decompress(unpacker.unconsumed_tail, _CHUNK)
-            if not unpacker.eof:
-                raise FetchError(url, "damaged gzip data (cut short)")
-            rest = unpacker.unused_data
-    except zlib.error as exc:
-        raise FetchError(url, f"damaged gzip data ({exc})") from None
-    return b"".join(parts)
+        return gunzip_bytes(body, url)
+    except SourceError as exc:
+        raise FetchError(url, exc.message) from None
 
 
 def _retry_after(value: str) -> float | None:
