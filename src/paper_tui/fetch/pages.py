@@ -18,13 +18,13 @@ import hashlib
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 from paper_tui import atomic
 from paper_tui.errors import FetchError
-from paper_tui.fetch.http import HttpClient, Response, Validators, with_params
+from paper_tui.fetch.http import HttpClient, Validators, with_params
 
 T = TypeVar("T")
 RESUME_WITHIN_S = 24 * 3600
@@ -147,20 +147,26 @@ def _str(value: object) -> str | None:
 
 @dataclass
 class Pages:
-    """What a source asks its pages through: the HTTP client, the kept pages (resume and
-    conditional requests; none for a dry run), the pace a source asks for and the
+    """What a source asks its pages through: the HTTP client (which keeps the source's
+    pace), the kept pages (resume and conditional requests; none for a dry run) and the
     counts the report gives."""
 
     client: HttpClient
     spec: str
     store: PageStore | None = None
-    min_interval_s: float = 0.0
     progress: Callable[[str, int, int | None], None] | None = None
-    requests: int = 0
-    received: int = 0
     pages: int = 0
     all_unchanged: bool = True
-    _last_request: float = field(default=0.0, repr=False)
+
+    @property
+    def requests(self) -> int:
+        """HTTP requests sent (retries and redirects included)."""
+        return self.client.requests
+
+    @property
+    def received(self) -> int:
+        """Body bytes received, as sent (gzip not yet decoded)."""
+        return self.client.bytes_received
 
     def get(self, url: str, params: dict[str, str | int], read: Callable[[bytes], T]) -> T:
         """The page at ``url?params`` read by ``read`` (which raises :class:`FetchError`
@@ -172,37 +178,22 @@ class Pages:
             self.all_unchanged &= not self.store.done[full]
             return self._read(full, body, read)
         validators = self.store.validators(full) if self.store is not None else None
-        response = self._request(url, params, validators)
+        response = self.client.get(url, params=params, validators=validators)
         new = not response.unchanged
         body = response.body
         if not new:
             assert self.store is not None
             kept = self.store.body(full)
             if kept is None:  # the kept page went missing meanwhile: ask for all of it
-                response = self._request(url, params, None)
+                response = self.client.get(url, params=params)
                 body, new = response.body, True
             else:
                 body = kept
         self.all_unchanged &= not new
-        if new:
-            self.received += len(body)
         found = self._read(full, body, read)
         if self.store is not None:
             self.store.save(full, body, response.validators, new)
         return found
-
-    def _request(self, url: str, params: dict[str, str | int],
-                 validators: Validators | None) -> Response:
-        wait = self._last_request + self.min_interval_s - time.monotonic()
-        if wait > 0:
-            if wait >= 1 and self.progress is not None:
-                self.progress(f"{self.spec} waiting {wait:.0f} s (the source's pace)", 0, None)
-            time.sleep(wait)
-        self.requests += 1
-        try:
-            return self.client.get(url, params=params, validators=validators)
-        finally:
-            self._last_request = time.monotonic()
 
     def _read(self, url: str, body: bytes, read: Callable[[bytes], T]) -> T:
         try:

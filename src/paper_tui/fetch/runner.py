@@ -36,12 +36,27 @@ FETCHING = "fetching"
 
 
 @dataclass
-class Fetched:
+class Fetch:
+    """One source's fetch: :meth:`run` gets its list; the pages' counts stay readable
+    after a failure."""
+
     spec: Spec
-    listing: Listing
     pages: Pages
+    options: Options
     path: Path
     """Where the list goes: ``fetched/<name>`` (its name names the library source)."""
+    listing: Listing | None = None
+
+    def run(self) -> Listing:
+        """The source's list (:class:`FetchError`, one line, when it cannot be had whole)."""
+        try:
+            self.listing = SOURCES[self.spec.kind].fetch(self.spec, self.pages, self.options)
+        except FetchError as exc:
+            if exc.where == self.spec.text:
+                raise
+            # the client names the URL: the SOURCE first, so a line says which of several
+            raise FetchError(self.spec.text, f"{exc.message} ({exc.where})") from None
+        return self.listing
 
     @property
     def unchanged(self) -> bool:
@@ -80,31 +95,23 @@ def source_lock(root: Path, spec: Spec) -> Iterator[None]:
         lock.release()
 
 
-def fetch_list(spec: Spec, root: Path, settings: FetchSettings, *,
-               since: datetime.date | None = None, all_decisions: bool = False,
-               dry_run: bool = False, progress: FetchProgress | None = None) -> Fetched:
-    """Fetch one source's list (:class:`FetchError`, one line, when it cannot be had
-    whole). A dry run keeps no page and asks nothing conditionally."""
+def start(spec: Spec, root: Path, settings: FetchSettings, *,
+          since: datetime.date | None = None, all_decisions: bool = False,
+          dry_run: bool = False, progress: FetchProgress | None = None) -> Fetch:
+    """A fetch of one source, ready to :meth:`~Fetch.run`. A dry run keeps no page and
+    asks nothing conditionally."""
     path = target(root, spec)
-    store = None if dry_run else PageStore(root / FETCHING / path.name)
+    store = PageStore(root / FETCHING / path.name)
 
     def waited(reason: str, seconds: float) -> None:
         if progress is not None:
             progress(f"{spec.text} waiting {seconds:.0f} s ({reason})", 0, None)
 
-    client = HttpClient(settings, on_wait=waited)
     pace = settings.arxiv_delay_s if spec.kind in ("arxiv", "arxiv-ids") else 0.0
-    pages = Pages(client, spec.text, store, pace, progress)
+    client = HttpClient(settings, on_wait=waited, min_interval_s=pace)
+    pages = Pages(client, spec.text, None if dry_run else store, progress)
     if since is None:
-        last = store.last_fetched if store is not None else None
-        since = datetime.date.fromisoformat(last) if last else \
+        since = datetime.date.fromisoformat(store.last_fetched) if store.last_fetched else \
             datetime.date.today() - datetime.timedelta(days=DEFAULT_SINCE_DAYS)
     options = Options(settings, since, all_decisions, path if path.is_file() else None)
-    try:
-        listing = SOURCES[spec.kind].fetch(spec, pages, options)
-    except FetchError as exc:
-        if exc.where == spec.text:
-            raise
-        # the client names the URL: the SOURCE first, so a line says which of several
-        raise FetchError(spec.text, f"{exc.message} ({exc.where})") from None
-    return Fetched(spec, listing, pages, path)
+    return Fetch(spec, pages, options, path)

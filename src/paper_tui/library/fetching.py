@@ -57,17 +57,18 @@ def _one(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
     fetched = None
     try:
         with runner.source_lock(root, source):
-            fetched = runner.fetch_list(source, root, settings_fetch, since=since,
-                                        all_decisions=all_decisions, dry_run=dry_run,
-                                        progress=progress)
+            fetched = runner.start(source, root, settings_fetch, since=since,
+                                   all_decisions=all_decisions, dry_run=dry_run,
+                                   progress=progress)
+            listing = fetched.run()
             if dry_run:
-                return _dry_run(fetched, sid, index)
+                return _dry_run(fetched, listing.body, sid, index)
             sources.reload()
             info = sources.get(sid)
             if fetched.unchanged and info is not None and path.is_file():
                 fetched.finish()
                 return _report(fetched, "unchanged", sid, info.count, ())
-            return _imported(fetched, sid, index, import_paths, progress, warn)
+            return _imported(fetched, listing.body, sid, index, import_paths, progress, warn)
     except PaperTuiError as exc:
         pages = fetched.pages if fetched is not None else None
         return SourceFetch(source.text, "failed", sid, 0, (), pages.requests if pages else 0,
@@ -77,13 +78,13 @@ def _one(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
                            f"{source.text}: cannot write {path} ({exc.strerror or exc})")
 
 
-def _imported(fetched: runner.Fetched, sid: str, index: PaperIndex,
+def _imported(fetched: runner.Fetch, body: bytes, sid: str, index: PaperIndex,
               import_paths: ImportPaths, progress: FetchProgress | None,
               warn: Callable[[str], None] | None) -> SourceFetch:
     path = fetched.path
     previous = path.read_bytes() if path.is_file() else None
     before = index.ids_of_source(sid)
-    atomic.write_bytes(path, fetched.listing.body)
+    atomic.write_bytes(path, body)
     report = import_paths([path], progress)
     if sid not in report.sources:  # the file did not import: as it was before
         if previous is None:
@@ -101,14 +102,14 @@ def _imported(fetched: runner.Fetched, sid: str, index: PaperIndex,
     return _report(fetched, "fetched", sid, report.papers, new)
 
 
-def _dry_run(fetched: runner.Fetched, sid: str, index: PaperIndex) -> SourceFetch:
+def _dry_run(fetched: runner.Fetch, body: bytes, sid: str, index: PaperIndex) -> SourceFetch:
     """Count the papers the list holds and those new here, importing nothing."""
     from paper_tui.importers import import_file
     from paper_tui.model import Paper
 
     with tempfile.TemporaryDirectory(prefix="paper-tui-fetch-") as folder:
         path = Path(folder) / fetched.path.name
-        path.write_bytes(fetched.listing.body)
+        path.write_bytes(body)
         try:
             _, _, records = import_file(path, parallel=False)
             ids = {r.id for r in records if isinstance(r, Paper)}
@@ -118,7 +119,7 @@ def _dry_run(fetched: runner.Fetched, sid: str, index: PaperIndex) -> SourceFetc
     return _report(fetched, "dry-run", sid, len(ids), new)
 
 
-def _report(fetched: runner.Fetched, status: FetchStatus, sid: str, papers: int,
+def _report(fetched: runner.Fetch, status: FetchStatus, sid: str, papers: int,
             new: tuple[str, ...]) -> SourceFetch:
     pages = fetched.pages
     return SourceFetch(fetched.spec.text, status, sid, papers, new, pages.requests,
