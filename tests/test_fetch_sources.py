@@ -9,8 +9,6 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-import pytest
-
 from fetch_routes import (
     ACCEPTED,
     ICLR,
@@ -28,7 +26,6 @@ from fetch_routes import (
 from http_replay import ReplayServer, Reply
 from paper_tui.library import Library
 from paper_tui.model import Paper
-
 
 
 def by_forum(lib: Library, ids: Sequence[str]) -> dict[str, Paper]:
