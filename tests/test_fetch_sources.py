@@ -122,6 +122,16 @@ def test_arxiv_category_grows_and_defaults_to_its_last_fetch(
         assert lib.count() == 25
 
 
+def test_arxiv_is_asked_at_its_pace(tmp_path: Path, http_replay: ReplayServer) -> None:
+    serve_arxiv(http_replay)
+    with open_library(tmp_path / "lib", http_replay.url, arxiv_delay_s=0.3) as lib:
+        [done] = lib.fetch(["arxiv:cs.SE"], since=datetime.date(2000, 1, 1)).sources
+        assert (done.status, done.pages) == ("fetched", 3)
+    starts = [r.at for r in http_replay.requests]
+    assert len(starts) == 3
+    assert all(later - earlier >= 0.29 for earlier, later in zip(starts, starts[1:]))
+
+
 def test_arxiv_ids(tmp_path: Path, http_replay: ReplayServer) -> None:
     http_replay.route("/api/query?id_list=0808.05394%2C1707.08567&max_results=2",
                       Reply(body=(Path(__file__).parent / "data/formats/arxiv-api.atom")
