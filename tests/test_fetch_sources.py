@@ -5,6 +5,7 @@ file stored under the library and imported like any list."""
 from __future__ import annotations
 
 import datetime
+import itertools
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -129,7 +130,7 @@ def test_arxiv_is_asked_at_its_pace(tmp_path: Path, http_replay: ReplayServer) -
         assert (done.status, done.pages) == ("fetched", 3)
     starts = [r.at for r in http_replay.requests]
     assert len(starts) == 3
-    assert all(later - earlier >= 0.29 for earlier, later in zip(starts, starts[1:]))
+    assert all(later - earlier >= 0.29 for earlier, later in itertools.pairwise(starts))
 
 
 def test_arxiv_ids(tmp_path: Path, http_replay: ReplayServer) -> None:
