@@ -162,3 +162,17 @@ def test_rides_out_429_500_redirect_and_gzip(tmp_path: Path, http_replay: Replay
         assert done.requests == 5  # 429, 500, the page; the redirect and its target
         assert lib.count() == len(ACCEPTED)
     assert any("waiting" in stage and "429" in stage for stage in waits), waits
+
+
+def test_a_list_shorter_than_its_count_is_cut_off(tmp_path: Path,
+                                                  http_replay: ReplayServer) -> None:
+    page = data("openreview-iclr2018-offset0.json")
+    http_replay.route(openreview_path(ICLR, 0), Reply(body=page))
+    nothing = data("openreview-empty.json").replace(b'"count": 0', b'"count": 6')
+    http_replay.route(openreview_path(ICLR, 3), Reply(body=nothing))
+    with open_library(tmp_path / "lib", http_replay.url) as lib:
+        [done] = lib.fetch([f"openreview:{ICLR}"]).sources
+        assert done.status == "failed" and done.error is not None
+        assert done.error == (f"openreview:{ICLR}: the list was cut off: 3 of 6 notes of "
+                              f"{ICLR} came")
+        assert lib.count() == 0
