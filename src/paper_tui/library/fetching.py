@@ -59,11 +59,14 @@ def _one(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
             fetched = runner.start(source, root, settings_fetch, since=since,
                                    all_decisions=all_decisions, dry_run=dry_run,
                                    progress=progress)
+            info = sources.get(sid) if sid is not None and path.is_file() else None
+            if info is not None and not dry_run and fetched.unchanged_at_once():
+                fetched.finish()
+                return _report(fetched, "unchanged", sid, info.count, ())
             listing = fetched.run()
             if dry_run:
                 return _dry_run(fetched, listing.body, sid, index)
-            info = sources.get(sid) if sid is not None else None
-            if fetched.unchanged and info is not None and path.is_file():
+            if fetched.unchanged and info is not None:
                 fetched.finish()
                 return _report(fetched, "unchanged", sid, info.count, ())
             return _imported(fetched, listing.body, import_paths, progress, warn)
