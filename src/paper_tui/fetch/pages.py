@@ -6,7 +6,9 @@ gave, and ``state.json`` says which pages the fetch under way has done. So:
 - a fetch that was cut off (killed, offline, a bad page) resumes: the next one, within
   :data:`RESUME_WITHIN_S`, takes the pages already done from here and asks only the rest;
 - a re-fetch asks each page conditionally: a 304 takes the kept page, and when every page
-  is a 304 the source is unchanged (nothing transferred, nothing imported).
+  is a 304 the source is unchanged (nothing transferred, nothing imported). It first asks
+  the last fetch's pages in their order without reading one (:meth:`Pages.unchanged_since`),
+  so an unchanged list of 5 pages of 1,000 notes costs 5 requests and no parsing.
 
 Deleting the directory loses nothing but one full download.
 """
