@@ -155,6 +155,7 @@ def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: Imp
         sources.write(source_id, path, digest, fmt, indexed(), encoded)
         adder.delete(old_ids - seen)
     index.mark_sources({source_id: digest})
+    report.new_ids += adder.new_ids
     report.added += adder.count - replaced
     report.updated += replaced
     report.unchanged += len(seen) - adder.count
