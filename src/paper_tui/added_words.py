@@ -33,7 +33,7 @@ when there is no such watch."""
 
 _WORDS = re.compile(
     r"(\"[^\"]*\")"  # a phrase: left as it is
-    r"|(?<![\w\"-])(added|watch):(\"[^\"]*\"|[^\s()\"]*)", re.IGNORECASE)
+    r"|(?<![\w\"])(added|watch):(\"[^\"]*\"|[^\s()\"]*)", re.IGNORECASE)
 _RELATIVE = re.compile(r"([1-9]\d{0,4})d")
 _CMP = re.compile(r"(>=|<=|>|<)?(\d{4}-\d{2}-\d{2})")
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")

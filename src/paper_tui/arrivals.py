@@ -77,8 +77,8 @@ class _Read:
 class Arrivals:
     """The first-seen times of a library's papers (``sources/*.added.json``).
 
-    ``on_problem(message)`` hears of a damaged file (its source then counts as imported
-    when the manifest says, like a source from before these files)."""
+    ``on_problem(message)`` hears of a damaged file (one line; ``added:`` then leaves its
+    papers out, everything else goes on)."""
 
     def __init__(self, sources_dir: Path,
                  on_problem: Callable[[str], None] | None = None) -> None:
@@ -148,8 +148,9 @@ class Arrivals:
             try:
                 read.files[sid] = (file, read_times(path))
             except (OSError, ValueError, UnicodeError) as exc:
-                self._tell(f"{path}: damaged ({exc}); its papers count as added when "
-                           "the list was imported")
+                self._tell(f"{path}: damaged ({exc}); added: does not find its papers "
+                           "until it is deleted (they then count as added when the list "
+                           "was imported) or the list is imported again")
                 read.files[sid] = (file, {})
         first: dict[str, int] = {}
         for sid in manifest:
