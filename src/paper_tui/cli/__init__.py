@@ -26,6 +26,7 @@ COMMANDS = {
                      "tags", "orphans"), "annotate"),
     "cite": "cite",
     "recommend": "recommend",
+    "fetch": "fetch",
     "watch": "watch",
     "config": "settings",
     **dict.fromkeys(("sync", "merge-driver", "team"), "team"),

@@ -10,22 +10,59 @@ Contract (what the sources rely on):
 - 429 / 503 with ``Retry-After`` are waited out (``on_wait(reason, seconds)`` hears of it)
   up to ``max_wait_s``; 5xx and broken connections are retried ``retries`` times with
   back-off from ``retry_delay_s``; a body shorter than its ``Content-Length`` is an error.
+
+In detail:
+
+- Timeouts: ``timeout_s`` for connecting and for each read (a server that sends nothing
+  for that long), not for the whole transfer (a big list on a slow line is fine).
+- Retried, ``retries`` times, waiting ``retry_delay_s * 2**n`` (said through ``on_wait``):
+  a 5xx, a 429 without ``Retry-After``, a reset or dropped connection, a timeout, a body
+  cut short (a GET is safe to repeat). Never retried: other 4xx (each its own line), a
+  refused connection or an unknown host (offline: say so at once), TLS failures.
+- ``Retry-After`` (seconds or an HTTP date) of at most ``max_wait_s`` is waited out,
+  :data:`MAX_WAITS` times at most per request; these waits are not retries. Longer:
+  "asks to wait N s; try again later".
+- Redirects: :data:`MAX_REDIRECTS` at most, to http(s) only (never ``file:`` or ``ftp:``).
+- Sizes: a body over ``max_bytes`` (:data:`MAX_BODY`, 1 GiB) as sent, or gzip that
+  unpacks past :mod:`paper_tui.bounded_gzip`'s caps (a bomb), is an error.
+- ``min_interval_s``: at least that long between the starts of two requests of this client
+  (arXiv asks for 3 s); the wait is said through ``on_wait``.
+- ``requests`` and ``bytes_received`` count what went over the wire (retries and redirect
+  hops included; bytes as sent, before gzip is decoded), for the sources' summaries.
 """
 
 from __future__ import annotations
 
-import gzip
+import email.utils
+import http.client
+import json
+import math
+import socket
+import ssl
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
+import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from email.message import Message
+from typing import IO
 
 from paper_tui import __version__
+from paper_tui.bounded_gzip import MAX_RATIO, MAX_UNPACKED, RATIO_FROM
 from paper_tui.config import FetchSettings
 from paper_tui.errors import FetchError
 
 USER_AGENT = f"paper-tui/{__version__} (+https://github.com/paper-tui/paper-tui)"
+MAX_BODY = 1 << 30
+"""The most bytes one response may send (1 GiB: six times the biggest list seen)."""
+MAX_REDIRECTS = 5
+MAX_WAITS = 5
+"""The most ``Retry-After`` waits for one request (a server that always says "later")."""
+_CHUNK = 1 << 20
+_SCHEMES = ("http", "https")
 
 
 @dataclass(frozen=True)
@@ -51,6 +88,7 @@ class Response:
     status: int
     body: bytes
     headers: Mapping[str, str] = field(default_factory=dict)
+    """Lower-case names."""
 
     @property
     def unchanged(self) -> bool:
@@ -68,32 +106,292 @@ def with_params(url: str, params: Mapping[str, str | int] | None) -> str:
     return f"{url}{'&' if '?' in url else '?'}{urllib.parse.urlencode(params)}"
 
 
+class _Retry(Exception):
+    """One attempt failed in a way worth another: why, in a few words."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+class _AskedToWait(Exception):
+    """A 429 / 503 with a ``Retry-After`` of ``seconds``."""
+
+    def __init__(self, status: int, seconds: float) -> None:
+        super().__init__(status, seconds)
+        self.status = status
+        self.seconds = seconds
+
+
+class _Redirects(urllib.request.HTTPRedirectHandler):
+    """urllib's redirects, fewer of them, to http(s) only (urllib allows ``ftp:``), each
+    hop counted."""
+
+    max_redirections = MAX_REDIRECTS
+    max_repeats = MAX_REDIRECTS
+
+    def __init__(self, client: HttpClient) -> None:
+        self.client = client
+
+    def http_error_302(self, req: urllib.request.Request, fp: IO[bytes], code: int,
+                       msg: str, headers: http.client.HTTPMessage
+                       ) -> IO[bytes] | None:
+        location = headers.get("location") or headers.get("uri")
+        if location:
+            target = urllib.parse.urljoin(req.full_url, location)
+            if urllib.parse.urlsplit(target).scheme.lower() not in _SCHEMES:
+                fp.close()
+                raise FetchError(req.full_url, f"redirected to {target}: not an http(s) "
+                                 "address, refused")
+            self.client.requests += 1
+        return super().http_error_302(req, fp, code, msg, headers)
+
+    http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
+
+
 class HttpClient:
-    def __init__(self, settings: FetchSettings, *,
-                 on_wait: Callable[[str, float], None] | None = None) -> None:
+    def __init__(self, settings: FetchSettings, *, user_agent: str = USER_AGENT,
+                 on_wait: Callable[[str, float], None] | None = None,
+                 min_interval_s: float = 0.0, max_bytes: int = MAX_BODY) -> None:
         self.settings = settings
+        self.user_agent = user_agent
         self.on_wait = on_wait
+        self.min_interval_s = min_interval_s
+        self.max_bytes = max_bytes
+        self.requests = 0
+        """HTTP requests sent (retries and redirect hops included)."""
+        self.bytes_received = 0
+        """Body bytes received as sent (before gzip is decoded)."""
+        self._last_start: float | None = None
+        # ProxyHandler (in the default handlers) reads *_PROXY / NO_PROXY when built.
+        self._opener = urllib.request.build_opener(_Redirects(self))
 
     def get(self, url: str, *, params: Mapping[str, str | int] | None = None,
             validators: Validators | None = None) -> Response:
         full = with_params(url, params)
-        headers = {"User-Agent": USER_AGENT, "Accept-Encoding": "gzip"}
+        if urllib.parse.urlsplit(full).scheme.lower() not in _SCHEMES:
+            raise FetchError(full, "not an http(s) URL")
+        headers = {"User-Agent": self.user_agent, "Accept-Encoding": "gzip"}
         if validators:
             headers.update(validators.headers())
-        request = urllib.request.Request(full, headers=headers)
+        retried = waited = 0
+        while True:
+            try:
+                return self._attempt(full, headers)
+            except _AskedToWait as asked:
+                if asked.seconds > self.settings.max_wait_s or waited >= MAX_WAITS:
+                    raise FetchError(full, f"HTTP {asked.status}: asks to wait "
+                                     f"{math.ceil(asked.seconds)} s; try again later") from None
+                waited += 1
+                self._wait(f"{_host(full)} asks to wait (HTTP {asked.status})", asked.seconds)
+            except _Retry as failed:
+                if retried >= self.settings.retries:
+                    after = f" (after {retried} retries)" if retried else ""
+                    raise FetchError(full, f"{failed.why}{after}") from None
+                delay = self.settings.retry_delay_s * 2 ** retried
+                retried += 1
+                self._wait(f"{failed.why}; retry {retried} of {self.settings.retries}", delay)
+
+    def _wait(self, reason: str, seconds: float) -> None:
+        if self.on_wait is not None:
+            self.on_wait(reason, seconds)
+        if seconds > 0:
+            time.sleep(seconds)
+
+    def _space(self, url: str) -> None:
+        """Wait until ``min_interval_s`` has passed since the last request started."""
+        if self._last_start is not None and self.min_interval_s > 0:
+            left = self._last_start + self.min_interval_s - time.monotonic()
+            if left > 0:
+                self._wait(f"{_host(url)} asks for {self.min_interval_s:g} s between "
+                           "requests", left)
+        self._last_start = time.monotonic()
+
+    def _attempt(self, url: str, headers: Mapping[str, str]) -> Response:
+        """One request (and urllib's redirects): a response, or :class:`_Retry`,
+        :class:`_AskedToWait` or :class:`FetchError`."""
+        self._space(url)
+        self.requests += 1
+        request = urllib.request.Request(url, headers=dict(headers))
         try:
-            with urllib.request.urlopen(request, timeout=self.settings.timeout_s) as reply:
-                body = reply.read()
-                answered = {k.lower(): v for k, v in reply.headers.items()}
-                status = reply.status
-                final = reply.url
+            with self._opener.open(request, timeout=self.settings.timeout_s) as reply:
+                answered = _lower(reply.headers)
+                body = self._read(url, reply, answered)
+                status, final = reply.status, reply.url
         except urllib.error.HTTPError as exc:
-            if exc.code == 304:
-                return Response(full, 304, b"", {k.lower(): v for k, v in exc.headers.items()})
-            raise FetchError(full, f"HTTP {exc.code} {exc.reason}") from None
-        except (urllib.error.URLError, OSError) as exc:
-            reason = getattr(exc, "reason", exc)
-            raise FetchError(full, f"cannot connect ({reason})") from None
-        if answered.get("content-encoding") == "gzip":
-            body = gzip.decompress(body)
-        return Response(final, status, body, answered)
+            with exc:
+                answered = _lower(exc.headers)
+                if exc.code == 304:
+                    return Response(exc.url or url, 304, b"", answered)
+                said = self._read_error_body(exc)
+            raise self._refusal(url, exc.code, exc.reason, answered, said) from None
+        except urllib.error.URLError as exc:
+            raise self._unreachable(url, exc.reason) from None
+        except OSError as exc:  # during the response: reset, timed out
+            raise self._unreachable(url, exc) from None
+        except http.client.HTTPException as exc:
+            raise FetchError(url, f"not an HTTP answer ({type(exc).__name__})") from None
+        return Response(final, status, _decoded(final, body, answered), answered)
+
+    def _read(self, url: str, reply: http.client.HTTPResponse,
+              answered: Mapping[str, str]) -> bytes:
+        """The body as sent, within ``max_bytes``, all of its ``Content-Length``."""
+        length = answered.get("content-length")
+        expected = int(length) if length and length.isdigit() else None
+        if expected is not None and expected > self.max_bytes:
+            raise FetchError(url, f"too big ({expected:,} bytes; at most "
+                             f"{self.max_bytes:,} taken)")
+        parts, got = [], 0
+        while True:
+            try:
+                chunk = reply.read(_CHUNK)
+            except http.client.IncompleteRead as exc:  # a chunked body cut short
+                raise _Retry(f"cut off after {got + len(exc.partial):,} bytes") from None
+            if not chunk:
+                break
+            got += len(chunk)
+            self.bytes_received += len(chunk)
+            if got > self.max_bytes:
+                raise FetchError(url, f"too big (over {self.max_bytes:,} bytes)")
+            parts.append(chunk)
+        if expected is not None and got < expected:
+            raise _Retry(f"cut off after {got:,} bytes of {expected:,}")
+        return b"".join(parts)
+
+    def _read_error_body(self, exc: urllib.error.HTTPError) -> str:
+        """What an error reply's body says, in a few words ('' when nothing useful)."""
+        try:
+            body = exc.read(4096)
+        except (OSError, http.client.HTTPException):
+            return ""
+        self.bytes_received += len(body)
+        return _gist(body)
+
+    def _refusal(self, url: str, status: int, reason: str, answered: Mapping[str, str],
+                 said: str) -> Exception:
+        """What an HTTP error status becomes: a wait, a retry or a final error."""
+        if status in (429, 503) and "retry-after" in answered:
+            seconds = _retry_after(answered["retry-after"])
+            if seconds is not None:
+                return _AskedToWait(status, seconds)
+        if status >= 500 or status == 429:
+            return _Retry(f"HTTP {status} {reason}".rstrip())
+        if status in (301, 302, 303, 307, 308):
+            if "location" not in answered:
+                return FetchError(url, f"HTTP {status}: a redirect to nowhere (no Location)")
+            return FetchError(url, f"HTTP {status}: too many redirects (more than "
+                              f"{MAX_REDIRECTS}, or a loop)")
+        words = {401: "refused", 403: "refused", 404: "not found", 410: "gone",
+                 400: "bad request"}.get(status)
+        head = f"{words} (HTTP {status})" if words else f"HTTP {status} {reason}".rstrip()
+        return FetchError(url, f"{head}: {said}" if said else head)
+
+    def _unreachable(self, url: str, reason: object) -> Exception:
+        """What a failure below HTTP becomes: a retry or a final error."""
+        through = _proxy(url)
+        via = f" through proxy {through}" if through else ""
+        if isinstance(reason, ConnectionRefusedError):
+            return FetchError(url, f"cannot connect{via} (connection refused): offline?")
+        if isinstance(reason, socket.gaierror):
+            host = urllib.parse.urlsplit(through or url).hostname
+            return FetchError(url, f"cannot connect{via} (unknown host {host}): offline?")
+        if isinstance(reason, TimeoutError):
+            return _Retry(f"timed out (nothing for {self.settings.timeout_s:g} s)")
+        if isinstance(reason, ssl.SSLError):
+            return FetchError(url, f"TLS failed ({reason.reason or reason})")
+        if isinstance(reason, ConnectionError):
+            return _Retry(f"connection broken{via} ({_oserror(reason)})")
+        if isinstance(reason, OSError):
+            return FetchError(url, f"cannot connect{via} ({_oserror(reason)})")
+        return FetchError(url, f"cannot fetch ({reason})")
+
+
+def _decoded(url: str, body: bytes, answered: Mapping[str, str]) -> bytes:
+    encoding = answered.get("content-encoding", "identity").strip().lower()
+    if encoding in ("", "identity"):
+        return body
+    if encoding not in ("gzip", "x-gzip"):
+        raise FetchError(url, f"sent in an encoding paper-tui cannot read ({encoding})")
+    return gunzip_bounded(url, body)
+
+
+def gunzip_bounded(url: str, packed: bytes, *, max_unpacked: int = MAX_UNPACKED,
+                   max_ratio: int = MAX_RATIO) -> bytes:
+    """``packed`` (gzip, possibly several members) unpacked within
+    :mod:`paper_tui.bounded_gzip`'s caps; damaged data or a bomb is a :class:`FetchError`."""
+    parts: list[bytes] = []
+    unpacked = 0
+    rest = packed
+    try:
+        while rest:
+            unpacker = zlib.decompressobj(wbits=31)
+            data = unpacker.decompress(rest, _CHUNK)
+            while True:
+                unpacked += len(data)
+                if unpacked > max_unpacked:
+                    raise FetchError(url, f"gzip unpacks to more than {max_unpacked:,} "
+                                     "bytes: too big for a paper list (a gzip bomb?)")
+                if unpacked > RATIO_FROM and unpacked > max_ratio * len(packed):
+                    raise FetchError(url, f"gzip unpacks to more than {max_ratio} times "
+                                     "its size: not a paper list (a gzip bomb?)")
+                parts.append(data)
+                if unpacker.eof or not unpacker.unconsumed_tail:
+                    break
+                data = unpacker.decompress(unpacker.unconsumed_tail, _CHUNK)
+            if not unpacker.eof:
+                raise FetchError(url, "damaged gzip data (cut short)")
+            rest = unpacker.unused_data
+    except zlib.error as exc:
+        raise FetchError(url, f"damaged gzip data ({exc})") from None
+    return b"".join(parts)
+
+
+def _retry_after(value: str) -> float | None:
+    """``Retry-After``'s seconds from now (a number or an HTTP date); None if neither."""
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())
+
+
+def _proxy(url: str) -> str | None:
+    """The proxy a request to ``url`` goes through (from the environment), if any."""
+    parts = urllib.parse.urlsplit(url)
+    proxy = urllib.request.getproxies().get(parts.scheme)
+    if proxy and parts.hostname and urllib.request.proxy_bypass(parts.hostname):
+        return None
+    return proxy
+
+
+def _lower(headers: Message) -> dict[str, str]:
+    return {key.lower(): value for key, value in headers.items()}
+
+
+def _gist(body: bytes) -> str:
+    """An error body's message: a JSON ``message``, else its first line if it is text."""
+    text = body.decode("utf-8", "replace").strip()
+    if text.startswith("{"):
+        try:
+            said = json.loads(text)
+        except ValueError:
+            said = None
+        if isinstance(said, dict) and isinstance(said.get("message"), str):
+            text = said["message"].strip()
+    line = text.splitlines()[0].strip() if text else ""
+    if not line or line.startswith("<") or not line.isprintable():
+        return ""
+    return line if len(line) <= 120 else f"{line[:117]}..."
+
+
+def _oserror(exc: OSError) -> str:
+    return exc.strerror.lower() if exc.strerror else type(exc).__name__
+
+
+def _host(url: str) -> str:
+    return urllib.parse.urlsplit(url).netloc

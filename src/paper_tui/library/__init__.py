@@ -5,6 +5,7 @@ its methods take and return.
 - :mod:`.facade`: :class:`Library`, its methods grouped by concern;
 - :mod:`.records`: the frozen records it returns besides papers and result sets;
 - :mod:`.importing`: a file imported in one pass, the index kept in step with the sources;
+- :mod:`.fetching`: lists from the network fetched and imported as a file is;
 - :mod:`.context`: the config and the library as a front started from the command line
   opens them.
 
@@ -16,6 +17,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from paper_tui.fetch.report import FetchProgress, FetchReport, SourceFetch
     from paper_tui.index import Hit, Results, SearchPage
     from paper_tui.library.facade import Library
     from paper_tui.library.importing import Progress
@@ -29,9 +31,9 @@ if TYPE_CHECKING:
     from paper_tui.store import Annotation, ReadingList
     from paper_tui.vocabulary import FOR_YOU, SORTS
 
-__all__ = ["FOR_YOU", "SORTS", "Annotation", "Citation", "Hit", "Library", "MemberCoverage",
-           "MemberMarks", "PaperDetail", "Progress", "ReadingList", "Results", "SearchPage",
-           "TeamCoverage"]
+__all__ = ["FOR_YOU", "SORTS", "Annotation", "Citation", "FetchProgress", "FetchReport", "Hit",
+           "Library", "MemberCoverage", "MemberMarks", "PaperDetail", "Progress", "ReadingList",
+           "Results", "SearchPage", "SourceFetch", "TeamCoverage"]
 
 # Each name is imported on first use, not with the package: a command that needs only a
 # light part of it (``library.context`` for ``merge-driver``, ``library.words`` for a
@@ -44,7 +46,8 @@ _HOME = {"Hit": "paper_tui.index", "Results": "paper_tui.index",
          "TeamCoverage": "paper_tui.library.records",
          "PaperDetail": "paper_tui.library.records", "Annotation": "paper_tui.store",
          "ReadingList": "paper_tui.store", "FOR_YOU": "paper_tui.vocabulary",
-         "SORTS": "paper_tui.vocabulary"}
+         "SORTS": "paper_tui.vocabulary", "FetchReport": "paper_tui.fetch.report",
+         "FetchProgress": "paper_tui.fetch.report", "SourceFetch": "paper_tui.fetch.report"}
 
 
 def __getattr__(name: str) -> object:

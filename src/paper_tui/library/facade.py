@@ -11,6 +11,7 @@ agenda.
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
@@ -47,6 +48,7 @@ from paper_tui.team.layer import People, Team
 from paper_tui.vocabulary import FOR_YOU, TEAM_SORT
 
 if TYPE_CHECKING:
+    from paper_tui.fetch.report import FetchProgress, FetchReport
     from paper_tui.importers import Hints, ImportReport
     from paper_tui.recommend import Recommendations
     from paper_tui.team.assign import SplitOutcome
@@ -179,6 +181,25 @@ class Library:
             importing.import_paths(self.sources, self.index, targets, report, progress,
                                    force or hints != NO_HINTS, hints, self.arrivals)
         return report
+
+    def fetch(self, specs: Sequence[str], *, since: datetime.date | None = None,
+              all_decisions: bool = False, dry_run: bool = False,
+              progress: FetchProgress | None = None) -> FetchReport:
+        """Fetch each SOURCE (``openreview:VENUE_ID``, ``paperlists:NAMEYEAR``,
+        ``arxiv:CATEGORY``, ``arxiv:ID[,ID…]``, ``dblp:KEY``, a URL) and import its list
+        (:mod:`paper_tui.library.fetching`). One failing source does not stop the others;
+        each is all or nothing. ``since``: an arXiv category's oldest submission (default:
+        its last fetch, else 7 days ago); ``all_decisions``: OpenReview's rejected,
+        withdrawn and pending submissions too; ``dry_run``: fetch and count, import
+        nothing."""
+        from paper_tui.library import fetching  # the HTTP client: only when fetching
+
+        def import_paths(paths: list[Path], seen: FetchProgress | None) -> ImportReport:
+            return self.import_paths(paths, progress=seen)
+
+        return fetching.fetch(self.root, self.settings.fetch, self.sources, self.index,
+                              import_paths, specs, since=since, all_decisions=all_decisions,
+                              dry_run=dry_run, progress=progress, warn=self.warn)
 
     # -- papers out: look-up and search ----------------------------------------------------
     def resolve(self, id_or_prefix: str) -> str:

@@ -1,0 +1,105 @@
+"""``fetch``: lists from OpenReview, Paper Copilot, arXiv, DBLP or a URL into the library.
+
+One line per SOURCE on stdout (``openreview:ICLR.cc/2025/Conference: 3,704 papers, 3,704
+new (4 pages)``, ``… unchanged``); a source that failed is one line on stderr and the exit
+status is 1 at the end (the others were fetched). On a terminal a progress line shows the
+pages, the papers and any wait a source asks for; piped, nothing but the lines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import sys
+from typing import TYPE_CHECKING
+
+from paper_tui.cli.output import print_json
+from paper_tui.cli.streams import write_control
+from paper_tui.cli.terminal import warn
+from paper_tui.inert import inert_line
+from paper_tui.library.context import Context
+from paper_tui.vocabulary import count
+
+if TYPE_CHECKING:
+    from paper_tui.library import SourceFetch
+
+FORMS = ("openreview:VENUE_ID (e.g. openreview:ICLR.cc/2025/Conference), "
+         "paperlists:NAMEYEAR (paperlists:iclr2025), arxiv:CATEGORY (arxiv:cs.LG) or "
+         "arxiv:ID[,ID…], dblp:KEY (dblp:conf/nips/neurips2024) or an http(s):// URL of "
+         "a paper list")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("fetch", help="fetch paper lists from OpenReview, Paper Copilot, "
+                                     "arXiv, DBLP or a URL and import them")
+    p.add_argument("sources", nargs="+", metavar="SOURCE", help=FORMS)
+    p.add_argument("--since", metavar="DATE", type=_date, default=None,
+                   help="arXiv categories: submissions since DATE (YYYY-MM-DD; default: "
+                        "the category's last fetch, else 7 days ago)")
+    p.add_argument("--all", action="store_true", dest="all_decisions",
+                   help="OpenReview: rejected, withdrawn and undecided submissions too")
+    p.add_argument("--dry-run", action="store_true",
+                   help="fetch and count the papers, import nothing")
+    p.add_argument("--json", action="store_true",
+                   help="print a JSON summary: per source its status, papers, new ids, "
+                        "requests, bytes and error")
+    p.set_defaults(handler=cmd_fetch)
+
+
+def _date(text: str) -> datetime.date:
+    try:
+        return datetime.date.fromisoformat(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date (e.g. 2026-11-30)") \
+            from None
+
+
+def cmd_fetch(args: argparse.Namespace, ctx: Context) -> int:
+    lib = ctx.library
+    bar = ProgressBar() if sys.stderr.isatty() and not args.json else None
+    report = lib.fetch(args.sources, since=args.since, all_decisions=args.all_decisions,
+                       dry_run=args.dry_run, progress=bar)
+    if bar is not None:
+        bar.clear()
+    if args.json:
+        print_json(report.as_json())
+    for source in report.sources:
+        if source.status == "failed":
+            warn(source.error or f"{source.spec}: failed")
+        elif not args.json:
+            print(inert_line(summary(source)))
+    return 1 if report.failed else 0
+
+
+def summary(source: SourceFetch) -> str:
+    if source.status == "unchanged":
+        return f"{source.spec}: unchanged ({count(source.papers, 'paper')})"
+    pages = f" ({count(source.pages, 'page')}" + ("; dry run: nothing imported)"
+                                                    if source.status == "dry-run" else ")")
+    return (f"{source.spec}: {count(source.papers, 'paper')}, {len(source.new_ids):,} new"
+            f"{pages}")
+
+
+class ProgressBar:
+    """One line redrawn on stderr: the stage, a bar when the total is known, the count."""
+
+    WIDTH = 24
+
+    def __init__(self) -> None:
+        self.drawn = False
+
+    def __call__(self, stage: str, done: int, total: int | None) -> None:
+        if total:
+            filled = min(self.WIDTH, self.WIDTH * done // max(total, 1))
+            bar = f" [{'#' * filled}{'.' * (self.WIDTH - filled)}] {done:,}/{total:,}"
+        else:
+            bar = f" {done:,}" if done else ""
+        write_control(sys.stderr, "\r\x1b[K")
+        sys.stderr.write(inert_line(f"{stage}{bar}")[:200])
+        sys.stderr.flush()
+        self.drawn = True
+
+    def clear(self) -> None:
+        if self.drawn:
+            write_control(sys.stderr, "\r\x1b[K")
+            sys.stderr.flush()

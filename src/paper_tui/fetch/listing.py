@@ -1,0 +1,88 @@
+"""What every source module gives the runner: the list as one file, and how it was asked."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from paper_tui.config import FetchSettings
+from paper_tui.fetch.spec import Spec
+
+MAX_PAGES = 1000
+"""A source that keeps sending pages past this many is not paging as documented."""
+
+
+@dataclass(frozen=True)
+class Options:
+    settings: FetchSettings
+    since: datetime.date
+    """arXiv categories: the oldest submission date to fetch."""
+    all_decisions: bool = False
+    """OpenReview: rejected, withdrawn and pending submissions too."""
+    previous: Path | None = None
+    """The file this source's last fetch made (an arXiv category's list grows from it)."""
+
+
+@dataclass(frozen=True)
+class Listing:
+    """A fetched list: the file's bytes (in a format ``importers/`` reads) and how many
+    papers it holds."""
+
+    body: bytes
+    papers: int
+
+
+def json_page(body: bytes) -> Any:
+    """A page's JSON; ``ValueError`` naming what is wrong."""
+    try:
+        return json.loads(body)
+    except UnicodeDecodeError:
+        raise ValueError("the page is not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"the page is not JSON ({exc.msg} at line {exc.lineno} column "
+                         f"{exc.colno}{_cut(body)})") from None
+
+
+def _cut(body: bytes) -> str:
+    return "; cut off?" if body and not body.rstrip().endswith((b"}", b"]")) else ""
+
+
+def slug(text: str) -> str:
+    """File-name-safe, lower case: ``ICLR.cc/2025/Conference`` -> ``iclr-cc-2025-conference``."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "list"
+
+
+def file_name(spec: Spec) -> str:
+    """The name of the file a source's fetch makes under ``fetched/``: it names the
+    library source (``importers.registry.source_id``), so a re-fetch replaces it, and
+    for Paper Copilot and URLs of such files it starts with the list's NAMEYEAR, where the
+    importer reads venue and year."""
+    if spec.kind == "openreview":
+        return f"openreview-{slug(spec.value)}.json"
+    if spec.kind == "paperlists":
+        return f"{spec.value}.paperlists.json"
+    if spec.kind == "arxiv":
+        return f"arxiv-{slug(spec.value)}.atom"
+    if spec.kind == "arxiv-ids":
+        return f"arxiv-{slug(spec.value)[:80]}.atom"
+    if spec.kind == "dblp":
+        return f"dblp-{slug(spec.value)}.jsonl"
+    return url_file_name(spec.value)
+
+
+def url_file_name(url: str) -> str:
+    """``https://host/x/nips2018.json`` -> ``nips2018.host.json``: the list's own name first
+    (venue and year), the host (two URLs' lists of one name stay two), its extensions."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    last = parts.path.rstrip("/").rsplit("/", 1)[-1]
+    stem, dot, suffixes = last.partition(".")
+    host = slug(parts.hostname or "host")
+    stem = re.sub(r"[^A-Za-z0-9_\-]+", "-", stem).strip("-")[:80] or host
+    suffixes = re.sub(r"[^A-Za-z0-9.]+", "", suffixes)[:20]
+    return f"{stem}.{host}.{suffixes}" if dot and suffixes else f"{stem}.{host}"

@@ -1,0 +1,72 @@
+"""OpenReview, API v2: a venue's notes, ``GET /notes?content.venueid=V&limit=&offset=``,
+paged until the ``count`` the first page gives.
+
+The accepted papers of ``ICLR.cc/2025/Conference`` carry that venue id; with ``--all``,
+OpenReview's other venue ids of the venue are fetched too: ``…/Submission`` (under review
+or not yet decided), ``…/Rejected_Submission``, ``…/Withdrawn_Submission`` and
+``…/Desk_Rejected_Submission``. The stored file is ``{"notes": [...], "count": N}``, which
+``importers/openreview.py`` reads (decision and area from each note's ``venue``,
+``venueid`` and ``primary_area``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from paper_tui.errors import FetchError
+from paper_tui.fetch.listing import MAX_PAGES, Listing, Options, json_page
+from paper_tui.fetch.pages import Pages
+from paper_tui.fetch.spec import Spec
+
+LIMIT = 1000
+"""Notes per page: the most API v2 gives."""
+OTHER_DECISIONS = ("Submission", "Rejected_Submission", "Withdrawn_Submission",
+                   "Desk_Rejected_Submission")
+
+
+def venue_ids(venue: str, all_decisions: bool) -> list[str]:
+    return [venue, *(f"{venue}/{other}" for other in OTHER_DECISIONS)] if all_decisions \
+        else [venue]
+
+
+def fetch(spec: Spec, pages: Pages, options: Options) -> Listing:
+    notes: list[Any] = []
+    for venueid in venue_ids(spec.value, options.all_decisions):
+        notes += _venue_notes(spec, f"{options.settings.openreview_url}/notes", venueid,
+                              pages, len(notes))
+    if not notes:
+        tried = " or its other venue ids" if options.all_decisions else ""
+        raise FetchError(spec.text, f"OpenReview has no papers under venue id {spec.value!r}"
+                         f"{tried} (ids are case-sensitive, e.g. ICLR.cc/2025/Conference)")
+    body = json.dumps({"notes": notes, "count": len(notes)}, ensure_ascii=False)
+    return Listing(body.encode(), len(notes))
+
+
+def _venue_notes(spec: Spec, url: str, venueid: str, pages: Pages, before: int) -> list[Any]:
+    found: list[Any] = []
+    count: int | None = None
+    while count is None or len(found) < count:
+        if pages.pages >= MAX_PAGES:
+            raise FetchError(spec.text, f"more than {MAX_PAGES} pages: stopped")
+        page_count, notes = pages.get(url, {"content.venueid": venueid, "limit": LIMIT,
+                                            "offset": len(found)}, _page)
+        count = page_count if count is None else count
+        if pages.progress is not None:
+            pages.progress(f"{spec.text} page {pages.pages}", before + len(found) + len(notes),
+                           before + count)
+        if not notes and len(found) < count:
+            raise FetchError(spec.text, f"the list was cut off: {len(found):,} of "
+                             f"{count:,} notes of {venueid} came")
+        found += notes
+    return found
+
+
+def _page(body: bytes) -> tuple[int, list[Any]]:
+    data = json_page(body)
+    if not isinstance(data, dict) or not isinstance(data.get("notes"), list):
+        raise ValueError('not an OpenReview API v2 page: no "notes" array')
+    count = data.get("count")
+    if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+        raise ValueError('not an OpenReview API v2 page: no "count"')
+    return count, data["notes"]

@@ -1,0 +1,54 @@
+"""What a fetch did, source by source: what both fronts print and the watches build on."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+FetchStatus = Literal["fetched", "unchanged", "failed", "dry-run"]
+
+FetchProgress = Callable[[str, int, int | None], None]
+"""``progress(stage, done, total)``, the shape of the import's ``Progress``: stages like
+``openreview:X page 2/5`` (done, total: papers so far, papers expected or None) and
+``openreview:X waiting 30 s (HTTP 429)``."""
+
+
+@dataclass(frozen=True)
+class SourceFetch:
+    """One SOURCE of a fetch."""
+
+    spec: str
+    """The SOURCE as canonicalised, e.g. ``arxiv:cs.LG``."""
+    status: FetchStatus
+    source_id: str | None
+    """The library source (``sources/`` manifest id) it went into; None when it failed
+    before one was named (a SOURCE that could not be read)."""
+    papers: int
+    """Papers in the fetched list."""
+    new_ids: tuple[str, ...]
+    """Ids this library did not hold before this fetch."""
+    requests: int
+    bytes: int
+    """Bytes of the bodies received (0 when unchanged)."""
+    error: str | None = None
+    """One line, for ``failed``."""
+    pages: int = 0
+    """Pages the list came in (asked now or kept from a fetch that was cut off)."""
+
+    def as_json(self) -> dict[str, Any]:
+        found = asdict(self)
+        found["new_ids"] = list(self.new_ids)
+        return found
+
+
+@dataclass(frozen=True)
+class FetchReport:
+    sources: tuple[SourceFetch, ...]
+
+    @property
+    def failed(self) -> bool:
+        return any(s.status == "failed" for s in self.sources)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"sources": [s.as_json() for s in self.sources], "failed": self.failed}

@@ -1,0 +1,117 @@
+"""One SOURCE fetched: its pages asked (resumed, conditional, at the source's pace) and
+its list assembled, ready to be written under the library and imported.
+
+The library (``library/fetching.py``) imports what this returns; this module never
+touches ``sources/`` or the index.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+import filelock
+
+from paper_tui.config import FetchSettings
+from paper_tui.errors import FetchError
+from paper_tui.fetch import arxiv, dblp, openreview, paperlists, url
+from paper_tui.fetch.http import HttpClient
+from paper_tui.fetch.listing import Listing, Options, file_name
+from paper_tui.fetch.pages import Pages, PageStore
+from paper_tui.fetch.report import FetchProgress
+from paper_tui.fetch.spec import Spec
+
+SOURCES: dict[str, ModuleType] = {"openreview": openreview, "paperlists": paperlists,
+                                  "arxiv": arxiv, "arxiv-ids": arxiv, "dblp": dblp,
+                                  "url": url}
+DEFAULT_SINCE_DAYS = 7
+FETCHED = "fetched"
+"""Under the library: the file each source's last fetch made (what was imported)."""
+FETCHING = "fetching"
+"""Under the library: each source's kept pages (:mod:`paper_tui.fetch.pages`)."""
+
+
+@dataclass
+class Fetch:
+    """One source's fetch: :meth:`run` gets its list; the pages' counts stay readable
+    after a failure."""
+
+    spec: Spec
+    pages: Pages
+    options: Options
+    path: Path
+    """Where the list goes: ``fetched/<name>`` (its name names the library source)."""
+    listing: Listing | None = None
+
+    def run(self) -> Listing:
+        """The source's list (:class:`FetchError`, one line, when it cannot be had whole)."""
+        try:
+            self.listing = SOURCES[self.spec.kind].fetch(self.spec, self.pages, self.options)
+        except FetchError as exc:
+            if exc.where == self.spec.text:
+                raise
+            # the client names the URL: the SOURCE first, so a line says which of several
+            raise FetchError(self.spec.text, f"{exc.message} ({exc.where})") from None
+        return self.listing
+
+    @property
+    def unchanged(self) -> bool:
+        """Every page a 304 (or kept from a cut-off fetch that found nothing new)."""
+        return self.pages.all_unchanged
+
+    def finish(self) -> None:
+        """The list is in the library (or unchanged): the fetch is over."""
+        if self.pages.store is not None:
+            self.pages.store.finish(datetime.date.today().isoformat())
+
+    def forget(self) -> None:
+        """The list could not be imported: keep nothing of this fetch (the next one asks
+        every page again)."""
+        if self.pages.store is not None:
+            self.pages.store.forget()
+
+
+def target(root: Path, spec: Spec) -> Path:
+    return root / FETCHED / file_name(spec)
+
+
+@contextlib.contextmanager
+def source_lock(root: Path, spec: Spec) -> Iterator[None]:
+    """One fetch of a source at a time (a second says so in one line)."""
+    folder = root / FETCHING
+    folder.mkdir(parents=True, exist_ok=True)
+    lock = filelock.FileLock(str(folder / f"{file_name(spec)}.lock"), timeout=0)
+    try:
+        lock.acquire()
+    except filelock.Timeout:
+        raise FetchError(spec.text, "another paper-tui is fetching it right now") from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def start(spec: Spec, root: Path, settings: FetchSettings, *,
+          since: datetime.date | None = None, all_decisions: bool = False,
+          dry_run: bool = False, progress: FetchProgress | None = None) -> Fetch:
+    """A fetch of one source, ready to :meth:`~Fetch.run`. A dry run keeps no page and
+    asks nothing conditionally."""
+    path = target(root, spec)
+    store = PageStore(root / FETCHING / path.name)
+
+    def waited(reason: str, seconds: float) -> None:
+        if progress is not None:
+            progress(f"{spec.text} waiting {seconds:.0f} s ({reason})", 0, None)
+
+    pace = settings.arxiv_delay_s if spec.kind in ("arxiv", "arxiv-ids") else 0.0
+    client = HttpClient(settings, on_wait=waited, min_interval_s=pace)
+    pages = Pages(client, spec.text, None if dry_run else store, progress)
+    if since is None:
+        since = datetime.date.fromisoformat(store.last_fetched) if store.last_fetched else \
+            datetime.date.today() - datetime.timedelta(days=DEFAULT_SINCE_DAYS)
+    options = Options(settings, since, all_decisions, path if path.is_file() else None)
+    return Fetch(spec, pages, options, path)

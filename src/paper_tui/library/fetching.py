@@ -1,0 +1,130 @@
+"""Lists from the network into the library: each SOURCE fetched (``fetch/``), written
+under ``fetched/`` and imported like any file (so its papers keep their ids, a re-fetch
+replaces the source, annotations are never touched and a team sync shares it).
+
+Each source is all or nothing: a list that cannot be had whole, or whose file does not
+import, leaves the library as it was (the previous file of that source put back).
+"""
+
+from __future__ import annotations
+
+import datetime
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from paper_tui import atomic
+from paper_tui.config import FetchSettings
+from paper_tui.errors import FetchError, PaperTuiError
+from paper_tui.fetch import runner, spec
+from paper_tui.fetch.report import FetchProgress, FetchReport, FetchStatus, SourceFetch
+from paper_tui.index import PaperIndex
+from paper_tui.sources import SourceStore
+
+if TYPE_CHECKING:
+    from paper_tui.importers import ImportReport
+
+ImportPaths = Callable[[list[Path], FetchProgress | None], "ImportReport"]
+
+
+def fetch(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
+          index: PaperIndex, import_paths: ImportPaths, specs: Sequence[str], *,
+          since: datetime.date | None, all_decisions: bool, dry_run: bool,
+          progress: FetchProgress | None,
+          warn: Callable[[str], None] | None) -> FetchReport:
+    done = []
+    for text in specs:
+        try:
+            parsed = spec.parse(text)
+        except FetchError as exc:
+            done.append(SourceFetch(text, "failed", None, 0, (), 0, 0, str(exc)))
+            continue
+        done.append(_one(root, settings_fetch, sources, index, import_paths, parsed,
+                         since, all_decisions, dry_run, progress, warn))
+    return FetchReport(tuple(done))
+
+
+def _one(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
+         index: PaperIndex, import_paths: ImportPaths, source: spec.Spec,
+         since: datetime.date | None, all_decisions: bool, dry_run: bool,
+         progress: FetchProgress | None,
+         warn: Callable[[str], None] | None) -> SourceFetch:
+    from paper_tui.importers.registry import source_id
+
+    path = runner.target(root, source)
+    sid = source_id(path)
+    fetched = None
+    try:
+        with runner.source_lock(root, source):
+            fetched = runner.start(source, root, settings_fetch, since=since,
+                                   all_decisions=all_decisions, dry_run=dry_run,
+                                   progress=progress)
+            listing = fetched.run()
+            if dry_run:
+                return _dry_run(fetched, listing.body, sid, index)
+            sources.reload()
+            info = sources.get(sid)
+            if fetched.unchanged and info is not None and path.is_file():
+                fetched.finish()
+                return _report(fetched, "unchanged", sid, info.count, ())
+            return _imported(fetched, listing.body, sid, index, import_paths, progress, warn)
+    except PaperTuiError as exc:
+        pages = fetched.pages if fetched is not None else None
+        return SourceFetch(source.text, "failed", sid, 0, (), pages.requests if pages else 0,
+                           pages.received if pages else 0, _line(exc))
+    except OSError as exc:  # the library's disk: full, read-only
+        return SourceFetch(source.text, "failed", sid, 0, (), 0, 0,
+                           f"{source.text}: cannot write {path} ({exc.strerror or exc})")
+
+
+def _imported(fetched: runner.Fetch, body: bytes, sid: str, index: PaperIndex,
+              import_paths: ImportPaths, progress: FetchProgress | None,
+              warn: Callable[[str], None] | None) -> SourceFetch:
+    path = fetched.path
+    previous = path.read_bytes() if path.is_file() else None
+    before = index.ids_of_source(sid)
+    atomic.write_bytes(path, body)
+    report = import_paths([path], progress)
+    if sid not in report.sources:  # the file did not import: as it was before
+        if previous is None:
+            path.unlink(missing_ok=True)
+        else:
+            atomic.write_bytes(path, previous)
+        fetched.forget()
+        why = report.errors[0] if report.errors else "no papers in it"
+        raise FetchError(fetched.spec.text, f"the list does not import: {why}")
+    for problem in [*report.errors, *report.skipped]:
+        if warn is not None:
+            warn(f"{fetched.spec.text}: {problem}")
+    fetched.finish()
+    new = tuple(sorted(index.ids_of_source(sid) - before))
+    return _report(fetched, "fetched", sid, report.papers, new)
+
+
+def _dry_run(fetched: runner.Fetch, body: bytes, sid: str, index: PaperIndex) -> SourceFetch:
+    """Count the papers the list holds and those new here, importing nothing."""
+    from paper_tui.importers import import_file
+    from paper_tui.model import Paper
+
+    with tempfile.TemporaryDirectory(prefix="paper-tui-fetch-") as folder:
+        path = Path(folder) / fetched.path.name
+        path.write_bytes(body)
+        try:
+            _, _, records = import_file(path, parallel=False)
+            ids = {r.id for r in records if isinstance(r, Paper)}
+        except PaperTuiError as exc:
+            raise FetchError(fetched.spec.text, f"the list does not import: {exc}") from None
+    new = tuple(sorted(pid for pid in ids if index.get(pid) is None))
+    return _report(fetched, "dry-run", sid, len(ids), new)
+
+
+def _report(fetched: runner.Fetch, status: FetchStatus, sid: str, papers: int,
+            new: tuple[str, ...]) -> SourceFetch:
+    pages = fetched.pages
+    return SourceFetch(fetched.spec.text, status, sid, papers, new, pages.requests,
+                       0 if status == "unchanged" else pages.received, None, pages.pages)
+
+
+def _line(exc: PaperTuiError) -> str:
+    return " ".join(str(exc).split())
