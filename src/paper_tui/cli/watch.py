@@ -6,11 +6,16 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import sys
+from typing import TYPE_CHECKING
 
 from paper_tui.cli.output import print_json
+from paper_tui.cli.terminal import warn
 from paper_tui.inert import inert_line
 from paper_tui.library.context import Context
 from paper_tui.store.watches import Watch
+
+if TYPE_CHECKING:
+    from paper_tui.cli.fetch import ProgressBar
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -65,6 +70,27 @@ def cmd_watch(args: argparse.Namespace, ctx: Context) -> int:
         query = f'  "{watch.query}"' if watch.query else ""
         print(inert_line(f"{watch.name}  {watch.source}{query}  {last_run(watch)}"))
     return 0
+
+
+def fetch_watches(ctx: Context, *, as_json: bool, bar: ProgressBar | None) -> int:
+    """``paper-tui fetch --watches``: one line per watch on stdout (a failed one on
+    stderr); exit status 1 when any failed. For cron: nothing else is printed."""
+    lib = ctx.library
+    report = lib.fetch_watches(progress=None if as_json else bar)
+    if bar is not None:
+        bar.clear()
+    if not report.outcomes:
+        warn("no watches yet: paper-tui watch add NAME SOURCE [--query Q]")
+    if as_json:
+        print_json([{"name": o.watch.name, "source": o.watch.source,
+                     "query": o.watch.query, "new": o.new, "matched": o.matched,
+                     "fetch": o.fetch.as_json()} for o in report.outcomes])
+    for outcome in report.outcomes:
+        if outcome.failed:
+            warn(outcome.line())
+        elif not as_json:
+            print(inert_line(outcome.line()))
+    return 1 if report.failed else 0
 
 
 def last_run(watch: Watch) -> str:

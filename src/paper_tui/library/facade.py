@@ -50,6 +50,7 @@ from paper_tui.vocabulary import FOR_YOU, TEAM_SORT
 if TYPE_CHECKING:
     from paper_tui.fetch.report import FetchProgress, FetchReport
     from paper_tui.importers import Hints, ImportReport
+    from paper_tui.library.watching import WatchesReport
     from paper_tui.recommend import Recommendations
     from paper_tui.team.assign import SplitOutcome
     from paper_tui.team.split import Candidate
@@ -588,6 +589,7 @@ class Library:
 
     def watches_problem(self) -> str | None:
         """Why ``watches.yaml`` cannot be changed (one line), None when it can."""
+        self.watches_file.refresh()
         return self.watches_file.problem
 
     def add_watch(self, name: str, source: str, query: str = "") -> Watch:
@@ -602,6 +604,9 @@ class Library:
                                 "'-' (at most 64), e.g. cs.LG or iclr-orals")
         if not source:
             raise PaperTuiError("a watch needs a SOURCE, e.g. arxiv:cs.LG")
+        from paper_tui.fetch import spec  # (the watch command may load fetch/)
+
+        source = spec.parse(source).text  # FetchError, one line, for none of the forms
         if re.search(r"(?<![\w\"-])watch:", query, re.IGNORECASE):
             raise QueryError("a watch's query cannot name a watch (watch:)")
         if query:
@@ -625,6 +630,24 @@ class Library:
             raise PaperTuiError(f"there is no watch named {name!r} (`paper-tui watch` "
                                 "lists them)")
         return removed
+
+    def fetch_watches(self, progress: FetchProgress | None = None) -> WatchesReport:
+        """Fetch every watch's SOURCE (:meth:`fetch`; a source two watches share, once)
+        and say per watch how many papers are new to the library and how many of those
+        match its query; what each found is kept with it (:meth:`watches`)."""
+        from paper_tui.library.watching import run_watches  # the HTTP client: only now
+
+        def fetch(specs: Sequence[str], seen: FetchProgress | None) -> FetchReport:
+            return self.fetch(specs, progress=seen)
+
+        def matching(query: str) -> list[str]:
+            results = self.index.results(query)
+            try:
+                return [] if results.error else results.ids()
+            finally:
+                results.close()
+
+        return run_watches(self.watches_file, fetch, matching, progress)
 
     def first_seen(self) -> dict[str, float]:
         """Paper id -> when it entered this library (seconds since the epoch)."""
