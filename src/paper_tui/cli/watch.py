@@ -63,7 +63,7 @@ def cmd_watch(args: argparse.Namespace, ctx: Context) -> int:
     if args.json:
         print_json([_json(watch) for watch in watches])
         return 0
-    if not watches:
+    if not watches and not problem:
         print("no watches yet: paper-tui watch add NAME SOURCE [--query Q]",
               file=sys.stderr)
     for watch in watches:
