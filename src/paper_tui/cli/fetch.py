@@ -64,10 +64,13 @@ def cmd_fetch(args: argparse.Namespace, ctx: Context) -> int:
         if args.sources or args.since or args.all_decisions or args.dry_run:
             raise PaperTuiError("--watches fetches each watch as it was saved: give no "
                                 "SOURCE, --since, --all or --dry-run with it")
-        from paper_tui.cli.watch import fetch_watches
+        from paper_tui.cli.watch import print_watch_runs
 
-        return fetch_watches(ctx, as_json=args.json,
-                             bar=ProgressBar() if sys.stderr.isatty() else None)
+        bar = ProgressBar() if sys.stderr.isatty() and not args.json else None
+        watched = ctx.library.fetch_watches(progress=bar)
+        if bar is not None:
+            bar.clear()
+        return print_watch_runs(watched, as_json=args.json)
     if not args.sources:
         raise PaperTuiError(f"name a SOURCE to fetch ({FORMS}) or use --watches")
     lib = ctx.library

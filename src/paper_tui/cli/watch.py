@@ -15,7 +15,7 @@ from paper_tui.library.context import Context
 from paper_tui.store.watches import Watch
 
 if TYPE_CHECKING:
-    from paper_tui.cli.fetch import ProgressBar
+    from paper_tui.library.watching import WatchesReport
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -72,13 +72,9 @@ def cmd_watch(args: argparse.Namespace, ctx: Context) -> int:
     return 0
 
 
-def fetch_watches(ctx: Context, *, as_json: bool, bar: ProgressBar | None) -> int:
-    """``paper-tui fetch --watches``: one line per watch on stdout (a failed one on
-    stderr); exit status 1 when any failed. For cron: nothing else is printed."""
-    lib = ctx.library
-    report = lib.fetch_watches(progress=None if as_json else bar)
-    if bar is not None:
-        bar.clear()
+def print_watch_runs(report: WatchesReport, *, as_json: bool) -> int:
+    """What ``paper-tui fetch --watches`` prints: one line per watch on stdout (a failed
+    one on stderr); exit status 1 when any failed. For cron: nothing else is printed."""
     if not report.outcomes:
         warn("no watches yet: paper-tui watch add NAME SOURCE [--query Q]")
     if as_json:
