@@ -91,7 +91,7 @@ def _page(body: bytes) -> Page:
         raise ValueError("the page is not an Atom feed")
     entries = root.findall(f"{{{ATOM}}}entry")
     for entry in entries:  # the API says what it cannot do as an entry
-        if (entry.findtext(f"{{{ATOM}}}id") or "").startswith("http://arxiv.org/api/errors"):
+        if "arxiv.org/api/errors" in (entry.findtext(f"{{{ATOM}}}id") or ""):
             raise FetchError("", "arXiv says: " + " ".join(
                 (entry.findtext(f"{{{ATOM}}}summary") or "an error").split()))
     total_text = (root.findtext(f"{{{OPENSEARCH}}}totalResults") or "").strip()

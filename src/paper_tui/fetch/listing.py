@@ -83,6 +83,7 @@ def url_file_name(url: str) -> str:
     last = parts.path.rstrip("/").rsplit("/", 1)[-1]
     stem, dot, suffixes = last.partition(".")
     host = slug(parts.hostname or "host")
-    stem = re.sub(r"[^A-Za-z0-9_\-]+", "-", stem).strip("-")[:80] or host
+    stem = re.sub(r"[^A-Za-z0-9_\-]+", "-", stem).strip("-")[:80]
     suffixes = re.sub(r"[^A-Za-z0-9.]+", "", suffixes)[:20]
-    return f"{stem}.{host}.{suffixes}" if dot and suffixes else f"{stem}.{host}"
+    named = f"{stem}.{host}" if stem else host
+    return f"{named}.{suffixes}" if dot and suffixes else named

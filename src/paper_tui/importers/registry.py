@@ -46,6 +46,8 @@ class ImportReport:
     unchanged: int = 0
     papers: int = 0
     sources: list[str] = field(default_factory=list)
+    new_ids: list[str] = field(default_factory=list)
+    """The ids of papers the library did not hold before (in any source)."""
     errors: list[SourceError] = field(default_factory=list)
     skipped: list[SkippedRecord] = field(default_factory=list)
     notices: list[SourceNotice] = field(default_factory=list)

@@ -385,6 +385,8 @@ class Adder:
         self._reader = writer.searcher().reader() if writer.segments else None
         self._progress = progress
         self.count = 0
+        self.new_ids: list[str] = []
+        """Ids added that the index did not hold before (in any source)."""
         self.words: set[str] = set()
         self._run: Prepared | None = None
         self._docnums: list[int | None] = []
@@ -394,6 +396,8 @@ class Adder:
         in the run, when that was done ahead."""
         if self._reader is not None and ("id", paper.id.encode()) in self._reader:
             self._writer.delete_by_term("id", paper.id)
+        else:
+            self.new_ids.append(paper.id)
         lengths = None
         if prepared is not None:
             run, i = prepared

@@ -68,7 +68,7 @@ def _one(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
             if fetched.unchanged and info is not None and path.is_file():
                 fetched.finish()
                 return _report(fetched, "unchanged", sid, info.count, ())
-            return _imported(fetched, listing.body, sid, index, import_paths, progress, warn)
+            return _imported(fetched, listing.body, sid, import_paths, progress, warn)
     except PaperTuiError as exc:
         pages = fetched.pages if fetched is not None else None
         return SourceFetch(source.text, "failed", sid, 0, (), pages.requests if pages else 0,
@@ -78,12 +78,10 @@ def _one(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
                            f"{source.text}: cannot write {path} ({exc.strerror or exc})")
 
 
-def _imported(fetched: runner.Fetch, body: bytes, sid: str, index: PaperIndex,
-              import_paths: ImportPaths, progress: FetchProgress | None,
-              warn: Callable[[str], None] | None) -> SourceFetch:
+def _imported(fetched: runner.Fetch, body: bytes, sid: str, import_paths: ImportPaths,
+              progress: FetchProgress | None, warn: Callable[[str], None] | None) -> SourceFetch:
     path = fetched.path
     previous = path.read_bytes() if path.is_file() else None
-    before = index.ids_of_source(sid)
     atomic.write_bytes(path, body)
     report = import_paths([path], progress)
     if sid not in report.sources:  # the file did not import: as it was before
@@ -98,8 +96,7 @@ def _imported(fetched: runner.Fetch, body: bytes, sid: str, index: PaperIndex,
         if warn is not None:
             warn(f"{fetched.spec.text}: {problem}")
     fetched.finish()
-    new = tuple(sorted(index.ids_of_source(sid) - before))
-    return _report(fetched, "fetched", sid, report.papers, new)
+    return _report(fetched, "fetched", sid, report.papers, tuple(report.new_ids))
 
 
 def _dry_run(fetched: runner.Fetch, body: bytes, sid: str, index: PaperIndex) -> SourceFetch:

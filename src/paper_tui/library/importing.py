@@ -169,6 +169,7 @@ def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: Imp
     index.mark_sources({source_id: digest})
     if arrivals is not None:
         arrivals.record(source_id, seen, sources.manifest[source_id].imported_at)
+    report.new_ids += adder.new_ids
     report.added += adder.count - replaced
     report.updated += replaced
     report.unchanged += len(seen) - adder.count
