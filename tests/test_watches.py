@@ -149,3 +149,23 @@ def test_a_damaged_watches_file_is_one_line_and_never_written_over(
     with pytest.raises(PaperTuiError, match="read-only until the file is fixed"):
         lib.add_watch("other", "arxiv:cs.AI")
     assert path.read_text() == damaged
+
+
+def test_a_run_with_a_damaged_file_imports_and_says_it_could_not_keep_what_it_found(
+        tmp_path: Path, http_replay: ReplayServer) -> None:
+    config = config_mod.load(write_config(tmp_path / "config.yaml", http_replay.url))
+    with Library.open(tmp_path / "lib", config=config, bundled=False) as lib:
+        lib.add_watch("iclr", "paperlists:iclr2018")
+        lib.add_watch("later", "paperlists:iclr2018")  # a backup now
+    path = tmp_path / "lib" / "watches.yaml"
+    damaged = path.read_text().replace("\nwatches:", "\nwatches: [", 1)
+    path.write_text(damaged)
+    http_replay.route(PATH, Reply(body=records(28)))
+    with Library.open(tmp_path / "lib", config=config, bundled=False) as lib:
+        report = lib.fetch_watches()
+        assert [o.line() for o in report.outcomes] == ["iclr: 28 new"]  # the backup's
+        assert report.failed and report.not_kept is not None
+        assert report.not_kept.startswith("what the watches found is not kept: ")
+        assert str(path) in report.not_kept and "\n" not in report.not_kept
+        assert lib.count() == 28
+    assert path.read_text() == damaged

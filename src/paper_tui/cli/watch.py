@@ -86,6 +86,8 @@ def print_watch_runs(report: WatchesReport, *, as_json: bool) -> int:
             warn(outcome.line())
         elif not as_json:
             print(inert_line(outcome.line()))
+    if report.not_kept:
+        warn(report.not_kept)
     return 1 if report.failed else 0
 
 

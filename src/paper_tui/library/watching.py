@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
+from paper_tui.errors import StoreError
 from paper_tui.fetch.report import FetchProgress, FetchReport, SourceFetch
 from paper_tui.store.watches import Watch, Watches, WatchRun
 
@@ -41,10 +42,12 @@ class WatchOutcome:
 @dataclass(frozen=True)
 class WatchesReport:
     outcomes: tuple[WatchOutcome, ...]
+    not_kept: str | None = None
+    """Why what the watches found could not be kept in ``watches.yaml`` (one line)."""
 
     @property
     def failed(self) -> bool:
-        return any(o.failed for o in self.outcomes)
+        return self.not_kept is not None or any(o.failed for o in self.outcomes)
 
     @property
     def new(self) -> int:
@@ -76,7 +79,10 @@ def run_watches(watches: Watches, fetch: Fetch, matching: Matching,
         if watch.query and fetched.status != "failed":
             matched = len(set(new) & set(matching(watch.query))) if new else 0
         outcomes.append(WatchOutcome(watch, fetched, len(new), matched))
-    watches.record_runs({o.watch.name: _run(o) for o in outcomes}, time.time())
+    try:
+        watches.record_runs({o.watch.name: _run(o) for o in outcomes}, time.time())
+    except StoreError as exc:  # a damaged or unwritable file: the papers are in anyway
+        return WatchesReport(tuple(outcomes), f"what the watches found is not kept: {exc}")
     return WatchesReport(tuple(outcomes))
 
 

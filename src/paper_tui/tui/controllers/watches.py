@@ -84,9 +84,10 @@ class WatchesController:
         except PaperTuiError as exc:  # e.g. the library's lock held for too long
             self.host.post_message(WatchesDone((), 0, (), str(exc)))
             return
+        failed = tuple(o.line() for o in report.outcomes if o.failed)
         self.host.post_message(WatchesDone(
             tuple(o.line() for o in report.outcomes if not o.failed), report.new,
-            tuple(o.line() for o in report.outcomes if o.failed)))
+            failed + ((report.not_kept,) if report.not_kept else ())))
 
     def progress(self, message: WatchesProgress) -> None:
         of = f"/{message.total:,}" if message.total else ""
