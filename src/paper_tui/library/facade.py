@@ -1,12 +1,13 @@
 """The library: the one class both fronts call, for everything they do.
 
-Its parts (the sources, the index, the annotation store, the team layer) are built by
+Its parts (the sources, the index, the annotation store, the team layer, the first-seen
+times and the watches) are built by
 :meth:`Library.open` and handed in; a front never reaches past the methods below to a part
 (``tests/test_import_graph.py`` checks), so a change inside a part stays behind this door.
 The methods are grouped by concern, in this order: opening; papers in (import, the index
 kept in step with the sources); papers out (look-up, search, recommend); the reader's
-marks; reading lists; export and citations; the team; the team's split, coverage and
-agenda.
+marks; reading lists; export and citations; watches (and when papers arrived); the team;
+the team's split, coverage and agenda.
 """
 
 from __future__ import annotations
