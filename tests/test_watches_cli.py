@@ -48,6 +48,11 @@ def test_cron_runs_say_what_is_new_then_0_new(cli, http_replay: ReplayServer) ->
     out = cli("fetch", "--watches")
     assert (out.returncode, out.stdout, out.stderr) == \
         (0, 'iclr: 0 new, 0 match "title:adversarial"\n', "")
+    out = cli("fetch", "--watches", "--json")
+    assert (out.returncode, out.stderr) == (0, "")
+    (ran,) = json.loads(out.stdout)
+    assert (ran["name"], ran["new"], ran["matched"], ran["fetch"]["spec"]) == \
+        ("iclr", 0, 0, "paperlists:iclr2018")
 
     out = cli("watch")
     assert out.returncode == 0, out.stderr

@@ -43,7 +43,11 @@ async def test_fetch_watches_from_the_palette_says_what_is_new(
         assert "28 new in your watches" in status
         assert status.startswith(f"{BUNDLED + 28} hits")  # searched again: they are in
 
-        await pilot.press("slash", *"watch:iclr", "enter")
+        await pilot.press("slash", *"networks", "enter")  # not a look at what came in
+        await settle(pilot)
+        assert "28 new in your watches" in app.main.status_line.text.plain
+        await pilot.press("slash", *(["backspace"] * len("networks")), *"watch:iclr",
+                          "enter")
         await settle(pilot)
         status = app.main.status_line.text.plain
         assert status.startswith("3 hits") and "new in your watches" not in status
