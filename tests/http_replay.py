@@ -19,6 +19,7 @@ timeout), stop mid-body (``cut_at``), send ``gzip``, redirect, ask to wait
 
 from __future__ import annotations
 
+import functools
 import gzip as gzip_module
 import http.client
 import threading
@@ -79,7 +80,7 @@ class Reply:
         headers = dict(self.headers)
         body = self.body
         if self.gzip:
-            body = gzip_module.compress(body)
+            body = _packed(body)
             headers["Content-Encoding"] = "gzip"
         if self.etag is not None:
             headers["ETag"] = self.etag
@@ -102,6 +103,13 @@ class Seen:
     def header(self, name: str) -> str | None:
         """A request header, whatever the case of its name."""
         return _header(self.headers, name)
+
+
+@functools.lru_cache(maxsize=16)
+def _packed(body: bytes) -> bytes:
+    """``body`` gzipped, once for all the requests it answers (gzip's default level 9
+    takes seconds on a big list: a bench would time the server, not the client)."""
+    return gzip_module.compress(body, compresslevel=6, mtime=0)
 
 
 def _header(headers: Mapping[str, str], name: str) -> str | None:
@@ -168,7 +176,8 @@ class ReplayServer:
 
 class ForwardingProxy:
     """A plain-HTTP forward proxy: records each request line, asks the server its
-    absolute URL names (directly: no proxy, no redirects followed) and relays the answer."""
+    absolute URL names (directly: no proxy, no redirects followed) and relays the answer.
+    A ``CONNECT`` (an https:// URL's tunnel) is recorded and refused with a 502."""
 
     def __init__(self) -> None:
         self.request_lines: list[str] = []
@@ -191,6 +200,10 @@ class ForwardingProxy:
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
                 self.wfile.write(body)
+
+            def do_CONNECT(self) -> None:
+                proxy.request_lines.append(self.requestline)
+                self.send_error(502, "no tunnels here")
 
             def log_message(self, *args: object) -> None:
                 pass

@@ -11,7 +11,7 @@ import pytest
 
 from paper_tui import bounded_gzip
 from paper_tui import config as config_mod
-from paper_tui.bounded_gzip import gunzip, open_gzip
+from paper_tui.bounded_gzip import gunzip, gunzip_bytes, open_gzip
 from paper_tui.errors import SourceError
 from paper_tui.library import Library
 
@@ -112,3 +112,14 @@ def test_an_imported_bomb_fails_fast_and_the_rest_imports(tmp_path: Path) -> Non
     assert str(report.errors[0]).endswith(": unpacks to more than 100 times its size: not a "
                                           "paper list (a gzip bomb?)")
     assert report.added == 41
+
+
+def test_gzip_in_memory_keeps_the_caps_and_names_where_it_came_from() -> None:
+    """A fetched body (paper_tui.fetch.http): members joined, the caps kept, damage one
+    SourceError naming the URL."""
+    url = "https://example.org/list.json"
+    assert gunzip_bytes(gzip.compress(b"ab") + gzip.compress(b"cd"), url) == b"abcd"
+    with pytest.raises(SourceError, match=r"example\.org/list\.json: unpacks to more than"):
+        gunzip_bytes(gzip.compress(bytes(5000)), url, max_unpacked=1000)
+    with pytest.raises(SourceError, match=r"example\.org/list\.json: damaged gzip data"):
+        gunzip_bytes(gzip.compress(b"x" * 1000)[:-12], url)

@@ -162,3 +162,37 @@ def test_rides_out_429_500_redirect_and_gzip(tmp_path: Path, http_replay: Replay
         assert done.requests == 5  # 429, 500, the page; the redirect and its target
         assert lib.count() == len(ACCEPTED)
     assert any("waiting" in stage and "429" in stage for stage in waits), waits
+
+
+def test_a_list_shorter_than_its_count_is_cut_off(tmp_path: Path,
+                                                  http_replay: ReplayServer) -> None:
+    page = data("openreview-iclr2018-offset0.json")
+    http_replay.route(openreview_path(ICLR, 0), Reply(body=page))
+    nothing = data("openreview-empty.json").replace(b'"count": 0', b'"count": 6')
+    http_replay.route(openreview_path(ICLR, 3), Reply(body=nothing))
+    with open_library(tmp_path / "lib", http_replay.url) as lib:
+        [done] = lib.fetch([f"openreview:{ICLR}"]).sources
+        assert done.status == "failed" and done.error is not None
+        assert done.error == (f"openreview:{ICLR}: the list was cut off: 3 of 6 notes of "
+                              f"{ICLR} came")
+        assert lib.count() == 0
+
+
+def test_a_paged_refetch_asks_each_page_once(tmp_path: Path, http_replay: ReplayServer) -> None:
+    """Unchanged: one conditional request a page. Page 2 changed: page 1's 304 and page 2's
+    new answer are not asked again to read the list."""
+    serve_openreview(http_replay, etag=True)
+    with open_library(tmp_path / "lib", http_replay.url) as lib:
+        assert lib.fetch([f"openreview:{ICLR}"]).sources[0].status == "fetched"
+        [same] = lib.fetch([f"openreview:{ICLR}"]).sources
+        assert (same.status, same.requests, same.bytes, same.pages) == ("unchanged", 2, 0, 2)
+        assert all(r.header("If-None-Match") for r in http_replay.requests[2:])
+        page = json.loads(data("openreview-iclr2018-offset3.json"))
+        page["notes"][0]["content"]["title"]["value"] = "A Title Corrected After Review"
+        http_replay.route(openreview_path(ICLR, 3), Reply(body=json.dumps(page).encode(),
+                                                          etag='"or-3b"'))
+        [changed] = lib.fetch([f"openreview:{ICLR}"]).sources
+        assert (changed.status, changed.papers, changed.requests) == ("fetched", 6, 2)
+        assert [r.header("If-None-Match") for r in http_replay.requests[4:]] == \
+            ['"or-0"', '"or-3"']
+        assert lib.search('title:"corrected after review"').total == 1

@@ -1,7 +1,8 @@
 """Reading gzip files with limits, so a file that unpacks to far more than a paper list
 (a gzip bomb: 10 GB of zeros in 10 MB) fails fast, as one :class:`SourceError`.
 
-Two caps, for imported ``.gz`` files and the library's own ``sources/*.jsonl.gz`` alike:
+Two caps, for imported ``.gz`` files, the library's own ``sources/*.jsonl.gz`` and gzip
+bodies fetched over HTTP (:func:`gunzip_bytes`) alike:
 
 - :data:`MAX_UNPACKED`: 1 GiB unpacked. The 87,549-paper corpus is 168 MB unpacked
   (42 MB packed), so this is six times the biggest real library seen; a bigger list would
@@ -39,7 +40,7 @@ _PIECE = 1 << 14  # unpacked at a time: damage loses at most this much before it
 class _Bounded(io.RawIOBase):
     """The unpacked bytes of a gzip file, counted as they are read."""
 
-    def __init__(self, path: Path, packed: BinaryIO, max_unpacked: int, max_ratio: int,
+    def __init__(self, path: str | Path, packed: BinaryIO, max_unpacked: int, max_ratio: int,
                  piece: int = _PIECE) -> None:
         self._path = path
         self._packed = packed
@@ -118,8 +119,20 @@ def gunzip(path: Path, *, max_unpacked: int = MAX_UNPACKED, max_ratio: int = MAX
         packed = path.open("rb")
     except OSError as exc:
         raise SourceError(path, f"cannot read: {exc.strerror or exc}") from None
+    return _unpack_all(_Bounded(path, packed, max_unpacked, max_ratio, piece=_CHUNK))
+
+
+def gunzip_bytes(packed: bytes, where: str, *, max_unpacked: int = MAX_UNPACKED,
+                 max_ratio: int = MAX_RATIO) -> bytes:
+    """``packed`` (gzip data in memory: a downloaded body) unpacked within the caps; the
+    :class:`SourceError` of damage or a broken cap names ``where`` (its URL, say)."""
+    raw = _Bounded(where, io.BytesIO(packed), max_unpacked, max_ratio, piece=_CHUNK)
+    return _unpack_all(raw)
+
+
+def _unpack_all(raw: _Bounded) -> bytes:
     parts = []
-    with _Bounded(path, packed, max_unpacked, max_ratio, piece=_CHUNK) as raw:
+    with raw:
         while chunk := raw.read(_CHUNK):
             parts.append(chunk)
     return b"".join(parts)

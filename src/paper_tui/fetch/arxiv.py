@@ -118,9 +118,12 @@ def _merged(new: list[ET.Element], old: Iterable[ET.Element]) -> list[ET.Element
 
 
 def _listing(entries: list[ET.Element]) -> Listing:
-    for prefix, uri in _NAMESPACES.items():
-        ET.register_namespace(prefix, uri)
-    feed = ET.Element(f"{{{ATOM}}}feed")
-    ET.SubElement(feed, f"{{{ATOM}}}title").text = "arXiv API results fetched by paper-tui"
-    feed.extend(entries)
-    return Listing(ET.tostring(feed, encoding="utf-8", xml_declaration=True), len(entries))
+    def feed() -> bytes:
+        for prefix, uri in _NAMESPACES.items():
+            ET.register_namespace(prefix, uri)
+        root = ET.Element(f"{{{ATOM}}}feed")
+        ET.SubElement(root, f"{{{ATOM}}}title").text = "arXiv API results fetched by paper-tui"
+        root.extend(entries)
+        return ET.tostring(root, encoding="utf-8", xml_declaration=True)
+
+    return Listing(feed, len(entries))

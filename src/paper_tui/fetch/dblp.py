@@ -47,8 +47,8 @@ def fetch(spec: Spec, pages: Pages, options: Options) -> Listing:
         raise FetchError(spec.text, f"DBLP has no volume {spec.value!r} (its key is in the "
                          "volume's address: dblp.org/db/conf/nips/neurips2024.html -> "
                          "dblp:conf/nips/neurips2024)")
-    body = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
-    return Listing(body.encode(), len(records))
+    return Listing(lambda: "".join(json.dumps(r, ensure_ascii=False) + "\n"
+                                   for r in records).encode(), len(records))
 
 
 def _page(body: bytes) -> tuple[int, list[Any]]:

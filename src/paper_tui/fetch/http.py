@@ -43,7 +43,6 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -51,9 +50,9 @@ from email.message import Message
 from typing import IO
 
 from paper_tui import __version__
-from paper_tui.bounded_gzip import MAX_RATIO, MAX_UNPACKED, RATIO_FROM
+from paper_tui.bounded_gzip import gunzip_bytes
 from paper_tui.config import FetchSettings
-from paper_tui.errors import FetchError
+from paper_tui.errors import FetchError, SourceError
 
 USER_AGENT = f"paper-tui/{__version__} (+https://github.com/paper-tui/paper-tui)"
 MAX_BODY = 1 << 30
@@ -169,8 +168,7 @@ class HttpClient:
     def get(self, url: str, *, params: Mapping[str, str | int] | None = None,
             validators: Validators | None = None) -> Response:
         full = with_params(url, params)
-        if urllib.parse.urlsplit(full).scheme.lower() not in _SCHEMES:
-            raise FetchError(full, "not an http(s) URL")
+        _check_url(full)
         headers = {"User-Agent": self.user_agent, "Accept-Encoding": "gzip"}
         if validators:
             headers.update(validators.headers())
@@ -186,7 +184,8 @@ class HttpClient:
                 self._wait(f"{_host(full)} asks to wait (HTTP {asked.status})", asked.seconds)
             except _Retry as failed:
                 if retried >= self.settings.retries:
-                    after = f" (after {retried} retries)" if retried else ""
+                    after = f" (after {retried} {'retry' if retried == 1 else 'retries'})" \
+                        if retried else ""
                     raise FetchError(full, f"{failed.why}{after}") from None
                 delay = self.settings.retry_delay_s * 2 ** retried
                 retried += 1
@@ -229,6 +228,8 @@ class HttpClient:
             raise self._unreachable(url, exc.reason) from None
         except OSError as exc:  # during the response: reset, timed out
             raise self._unreachable(url, exc) from None
+        except http.client.InvalidURL as exc:
+            raise FetchError(url, f"not a valid URL ({exc})") from None
         except http.client.HTTPException as exc:
             raise FetchError(url, f"not an HTTP answer ({type(exc).__name__})") from None
         return Response(final, status, _decoded(final, body, answered), answered)
@@ -246,7 +247,9 @@ class HttpClient:
             try:
                 chunk = reply.read(_CHUNK)
             except http.client.IncompleteRead as exc:  # a chunked body cut short
-                raise _Retry(f"cut off after {got + len(exc.partial):,} bytes") from None
+                got += len(exc.partial)
+                self.bytes_received += len(exc.partial)
+                raise _Retry(f"cut off after {got:,} bytes") from None
             if not chunk:
                 break
             got += len(chunk)
@@ -306,44 +309,29 @@ class HttpClient:
         return FetchError(url, f"cannot fetch ({reason})")
 
 
+def _check_url(url: str) -> None:
+    """A :class:`FetchError` unless ``url`` is an http(s) URL on one line, without spaces."""
+    if not url.isprintable() or " " in url:
+        raise FetchError(url.encode("unicode_escape").decode("ascii"),
+                         "not a valid URL (spaces or control characters)")
+    try:
+        scheme = urllib.parse.urlsplit(url).scheme.lower()
+    except ValueError as exc:
+        raise FetchError(url, f"not a valid URL ({exc})") from None
+    if scheme not in _SCHEMES:
+        raise FetchError(url, "not an http(s) URL")
+
+
 def _decoded(url: str, body: bytes, answered: Mapping[str, str]) -> bytes:
     encoding = answered.get("content-encoding", "identity").strip().lower()
     if encoding in ("", "identity"):
         return body
     if encoding not in ("gzip", "x-gzip"):
         raise FetchError(url, f"sent in an encoding paper-tui cannot read ({encoding})")
-    return gunzip_bounded(url, body)
-
-
-def gunzip_bounded(url: str, packed: bytes, *, max_unpacked: int = MAX_UNPACKED,
-                   max_ratio: int = MAX_RATIO) -> bytes:
-    """``packed`` (gzip, possibly several members) unpacked within
-    :mod:`paper_tui.bounded_gzip`'s caps; damaged data or a bomb is a :class:`FetchError`."""
-    parts: list[bytes] = []
-    unpacked = 0
-    rest = packed
     try:
-        while rest:
-            unpacker = zlib.decompressobj(wbits=31)
-            data = unpacker.decompress(rest, _CHUNK)
-            while True:
-                unpacked += len(data)
-                if unpacked > max_unpacked:
-                    raise FetchError(url, f"gzip unpacks to more than {max_unpacked:,} "
-                                     "bytes: too big for a paper list (a gzip bomb?)")
-                if unpacked > RATIO_FROM and unpacked > max_ratio * len(packed):
-                    raise FetchError(url, f"gzip unpacks to more than {max_ratio} times "
-                                     "its size: not a paper list (a gzip bomb?)")
-                parts.append(data)
-                if unpacker.eof or not unpacker.unconsumed_tail:
-                    break
-                data = unpacker.decompress(unpacker.unconsumed_tail, _CHUNK)
-            if not unpacker.eof:
-                raise FetchError(url, "damaged gzip data (cut short)")
-            rest = unpacker.unused_data
-    except zlib.error as exc:
-        raise FetchError(url, f"damaged gzip data ({exc})") from None
-    return b"".join(parts)
+        return gunzip_bytes(body, url)
+    except SourceError as exc:
+        raise FetchError(url, exc.message) from None
 
 
 def _retry_after(value: str) -> float | None:
@@ -390,7 +378,8 @@ def _gist(body: bytes) -> str:
 
 
 def _oserror(exc: OSError) -> str:
-    return exc.strerror.lower() if exc.strerror else type(exc).__name__
+    said = exc.strerror or str(exc) or type(exc).__name__
+    return said[:1].lower() + said[1:]
 
 
 def _host(url: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,13 +28,19 @@ class Options:
     """The file this source's last fetch made (an arXiv category's list grows from it)."""
 
 
-@dataclass(frozen=True)
 class Listing:
-    """A fetched list: the file's bytes (in a format ``importers/`` reads) and how many
-    papers it holds."""
+    """A fetched list: how many papers it holds and the file's bytes (in a format
+    ``importers/`` reads), made when first asked for (an unchanged list never is)."""
 
-    body: bytes
-    papers: int
+    def __init__(self, body: bytes | Callable[[], bytes], papers: int) -> None:
+        self._body = body
+        self.papers = papers
+
+    @property
+    def body(self) -> bytes:
+        if callable(self._body):
+            self._body = self._body()
+        return self._body
 
 
 def json_page(body: bytes) -> Any:

@@ -39,8 +39,8 @@ def fetch(spec: Spec, pages: Pages, options: Options) -> Listing:
         tried = " or its other venue ids" if options.all_decisions else ""
         raise FetchError(spec.text, f"OpenReview has no papers under venue id {spec.value!r}"
                          f"{tried} (ids are case-sensitive, e.g. ICLR.cc/2025/Conference)")
-    body = json.dumps({"notes": notes, "count": len(notes)}, ensure_ascii=False)
-    return Listing(body.encode(), len(notes))
+    return Listing(lambda: json.dumps({"notes": notes, "count": len(notes)},
+                                      ensure_ascii=False).encode(), len(notes))
 
 
 def _venue_notes(spec: Spec, url: str, venueid: str, pages: Pages, before: int) -> list[Any]:

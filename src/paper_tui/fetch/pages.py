@@ -18,13 +18,13 @@ import hashlib
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 from paper_tui import atomic
 from paper_tui.errors import FetchError
-from paper_tui.fetch.http import HttpClient, Validators, with_params
+from paper_tui.fetch.http import HttpClient, Response, Validators, with_params
 
 T = TypeVar("T")
 RESUME_WITHIN_S = 24 * 3600
@@ -49,7 +49,11 @@ class PageStore:
         self.done: dict[str, bool] = {}
         """The fetch under way: URL -> whether that page was new (not a 304)."""
         self.last_fetched: str | None = None
-        self.used: set[str] = set()
+        self.last_pages: list[str] = []
+        """The pages of the last fetch that ended, in the order it asked them."""
+        self.last_asked: str | None = None
+        """What that fetch asked for (:attr:`paper_tui.fetch.runner.Fetch.asked`)."""
+        self.used: dict[str, None] = {}
         self._started = time.time()
         self._load()
 
@@ -66,6 +70,10 @@ class PageStore:
                 self.kept[url] = _Kept(kept["file"], _str(kept.get("etag")),
                                        _str(kept.get("last_modified")))
         self.last_fetched = _str(state.get("last_fetched"))
+        self.last_asked = _str(state.get("last_asked"))
+        last = state.get("last_pages")
+        self.last_pages = [u for u in last if isinstance(u, str) and u in self.kept] \
+            if isinstance(last, list) else []
         run = state.get("run")
         if isinstance(run, dict) and isinstance(run.get("started"), int | float) \
                 and time.time() - run["started"] < RESUME_WITHIN_S \
@@ -101,23 +109,23 @@ class PageStore:
             atomic.write_bytes(self.root / name, gzip.compress(body, 1, mtime=0))
         self.kept[url] = _Kept(name, validators.etag, validators.last_modified)
         self.done[url] = new
-        self.used.add(url)
+        self.used[url] = None
         self._save(run=True)
 
     def use(self, url: str) -> None:
-        self.used.add(url)
+        self.used[url] = None
 
     @property
     def any_new(self) -> bool:
         return any(self.done.values())
 
-    def finish(self, when: str | None) -> None:
+    def finish(self, when: str, asked: str) -> None:
         """The fetch is over (its list imported, or unchanged): forget it, and the pages it
-        did not use; ``when`` becomes the source's last fetch."""
+        did not use; ``when`` becomes the source's last fetch, ``asked`` what it asked."""
         self.kept = {url: kept for url, kept in self.kept.items() if url in self.used}
         self.done = {}
-        if when is not None:
-            self.last_fetched = when
+        self.last_fetched, self.last_asked = when, asked
+        self.last_pages = list(self.used)
         self._save(run=False)
         names = {kept.file for kept in self.kept.values()}
         for page in self.root.glob("page-*.gz"):
@@ -126,7 +134,7 @@ class PageStore:
 
     def forget(self) -> None:
         """Drop every kept page and the fetch under way."""
-        self.kept, self.done, self.used = {}, {}, set()
+        self.kept, self.done, self.used, self.last_pages = {}, {}, {}, []
         for page in self.root.glob("page-*.gz"):
             page.unlink(missing_ok=True)
         self._save(run=False)
@@ -135,7 +143,8 @@ class PageStore:
         state: dict[str, Any] = {
             "pages": {url: {"file": k.file, "etag": k.etag, "last_modified": k.last_modified}
                       for url, k in sorted(self.kept.items())},
-            "last_fetched": self.last_fetched}
+            "last_fetched": self.last_fetched, "last_asked": self.last_asked,
+            "last_pages": self.last_pages}
         if run:
             state["run"] = {"started": self._started, "done": self.done}
         atomic.write_text(self.root / STATE, json.dumps(state, indent=1))
@@ -157,6 +166,8 @@ class Pages:
     progress: Callable[[str, int, int | None], None] | None = None
     pages: int = 0
     all_unchanged: bool = True
+    _asked: dict[str, Response] = field(default_factory=dict, repr=False)
+    """Answers :meth:`unchanged_since` got, for :meth:`get` to take instead of asking."""
 
     @property
     def requests(self) -> int:
@@ -168,6 +179,26 @@ class Pages:
         """Body bytes received, as sent (gzip not yet decoded)."""
         return self.client.bytes_received
 
+    def unchanged_since(self, asked: str) -> bool:
+        """Whether every page of the last fetch that asked the same (``asked``) is still
+        the same, each asked conditionally in its order without reading one: a re-fetch
+        of an unchanged list costs its requests only. False at the first page that
+        changed (its answer kept for :meth:`get`), or when there is nothing to compare."""
+        store = self.store
+        if store is None or store.done or store.last_asked != asked or not store.last_pages:
+            return False
+        for full in store.last_pages:
+            validators = store.validators(full)
+            if validators is None or not (validators.etag or validators.last_modified):
+                return False
+            response = self._asked[full] = self.client.get(full, validators=validators)
+            if not response.unchanged:
+                return False
+        for full in store.last_pages:
+            store.use(full)
+        self.pages = len(store.last_pages)
+        return True
+
     def get(self, url: str, params: dict[str, str | int], read: Callable[[bytes], T]) -> T:
         """The page at ``url?params`` read by ``read`` (which raises :class:`FetchError`
         or ``ValueError`` for a page that is not what it should be: it is then not kept)."""
@@ -178,7 +209,8 @@ class Pages:
             self.all_unchanged &= not self.store.done[full]
             return self._read(full, body, read)
         validators = self.store.validators(full) if self.store is not None else None
-        response = self.client.get(url, params=params, validators=validators)
+        response = self._asked.pop(full, None) or \
+            self.client.get(url, params=params, validators=validators)
         new = not response.unchanged
         body = response.body
         if not new:

@@ -47,16 +47,33 @@ class Fetch:
     """Where the list goes: ``fetched/<name>`` (its name names the library source)."""
     listing: Listing | None = None
 
+    @property
+    def asked(self) -> str:
+        """What this fetch asks besides its SOURCE (a page's answer depends on it)."""
+        since = self.options.since.isoformat() if self.spec.kind == "arxiv" else ""
+        return f"since={since} all={self.options.all_decisions}"
+
+    def unchanged_at_once(self) -> bool:
+        """Every page of the last fetch still the same (asked conditionally, none read)."""
+        with self._named():
+            return self.pages.unchanged_since(self.asked)
+
     def run(self) -> Listing:
         """The source's list (:class:`FetchError`, one line, when it cannot be had whole)."""
-        try:
+        with self._named():
             self.listing = SOURCES[self.spec.kind].fetch(self.spec, self.pages, self.options)
+        return self.listing
+
+    @contextlib.contextmanager
+    def _named(self) -> Iterator[None]:
+        """The client's errors name the URL: the SOURCE goes first, so a line says which
+        of several failed."""
+        try:
+            yield
         except FetchError as exc:
             if exc.where == self.spec.text:
                 raise
-            # the client names the URL: the SOURCE first, so a line says which of several
             raise FetchError(self.spec.text, f"{exc.message} ({exc.where})") from None
-        return self.listing
 
     @property
     def unchanged(self) -> bool:
@@ -66,7 +83,7 @@ class Fetch:
     def finish(self) -> None:
         """The list is in the library (or unchanged): the fetch is over."""
         if self.pages.store is not None:
-            self.pages.store.finish(datetime.date.today().isoformat())
+            self.pages.store.finish(datetime.date.today().isoformat(), self.asked)
 
     def forget(self) -> None:
         """The list could not be imported: keep nothing of this fetch (the next one asks

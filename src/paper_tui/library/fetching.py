@@ -50,25 +50,26 @@ def _one(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
          since: datetime.date | None, all_decisions: bool, dry_run: bool,
          progress: FetchProgress | None,
          warn: Callable[[str], None] | None) -> SourceFetch:
-    from paper_tui.importers.registry import source_id
-
     path = runner.target(root, source)
-    sid = source_id(path)
+    sources.reload()
+    sid = _source_of(sources, path)  # (importers/ costs a re-fetch 0.2 s to load)
     fetched = None
     try:
         with runner.source_lock(root, source):
             fetched = runner.start(source, root, settings_fetch, since=since,
                                    all_decisions=all_decisions, dry_run=dry_run,
                                    progress=progress)
+            info = sources.get(sid) if sid is not None and path.is_file() else None
+            if info is not None and not dry_run and fetched.unchanged_at_once():
+                fetched.finish()
+                return _report(fetched, "unchanged", sid, info.count, ())
             listing = fetched.run()
             if dry_run:
                 return _dry_run(fetched, listing.body, sid, index)
-            sources.reload()
-            info = sources.get(sid)
-            if fetched.unchanged and info is not None and path.is_file():
+            if fetched.unchanged and info is not None:
                 fetched.finish()
                 return _report(fetched, "unchanged", sid, info.count, ())
-            return _imported(fetched, listing.body, sid, import_paths, progress, warn)
+            return _imported(fetched, listing.body, import_paths, progress, warn)
     except PaperTuiError as exc:
         pages = fetched.pages if fetched is not None else None
         return SourceFetch(source.text, "failed", sid, 0, (), pages.requests if pages else 0,
@@ -78,13 +79,13 @@ def _one(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
                            f"{source.text}: cannot write {path} ({exc.strerror or exc})")
 
 
-def _imported(fetched: runner.Fetch, body: bytes, sid: str, import_paths: ImportPaths,
+def _imported(fetched: runner.Fetch, body: bytes, import_paths: ImportPaths,
               progress: FetchProgress | None, warn: Callable[[str], None] | None) -> SourceFetch:
     path = fetched.path
     previous = path.read_bytes() if path.is_file() else None
     atomic.write_bytes(path, body)
     report = import_paths([path], progress)
-    if sid not in report.sources:  # the file did not import: as it was before
+    if len(report.sources) != 1:  # the file did not import: as it was before
         if previous is None:
             path.unlink(missing_ok=True)
         else:
@@ -96,10 +97,12 @@ def _imported(fetched: runner.Fetch, body: bytes, sid: str, import_paths: Import
         if warn is not None:
             warn(f"{fetched.spec.text}: {problem}")
     fetched.finish()
-    return _report(fetched, "fetched", sid, report.papers, tuple(report.new_ids))
+    return _report(fetched, "fetched", report.sources[0], report.papers,
+                   tuple(report.new_ids))
 
 
-def _dry_run(fetched: runner.Fetch, body: bytes, sid: str, index: PaperIndex) -> SourceFetch:
+def _dry_run(fetched: runner.Fetch, body: bytes, sid: str | None, index: PaperIndex
+             ) -> SourceFetch:
     """Count the papers the list holds and those new here, importing nothing."""
     from paper_tui.importers import import_file
     from paper_tui.model import Paper
@@ -108,7 +111,7 @@ def _dry_run(fetched: runner.Fetch, body: bytes, sid: str, index: PaperIndex) ->
         path = Path(folder) / fetched.path.name
         path.write_bytes(body)
         try:
-            _, _, records = import_file(path, parallel=False)
+            sid, _, records = import_file(path, parallel=False)
             ids = {r.id for r in records if isinstance(r, Paper)}
         except PaperTuiError as exc:
             raise FetchError(fetched.spec.text, f"the list does not import: {exc}") from None
@@ -116,11 +119,17 @@ def _dry_run(fetched: runner.Fetch, body: bytes, sid: str, index: PaperIndex) ->
     return _report(fetched, "dry-run", sid, len(ids), new)
 
 
-def _report(fetched: runner.Fetch, status: FetchStatus, sid: str, papers: int,
+def _report(fetched: runner.Fetch, status: FetchStatus, sid: str | None, papers: int,
             new: tuple[str, ...]) -> SourceFetch:
     pages = fetched.pages
     return SourceFetch(fetched.spec.text, status, sid, papers, new, pages.requests,
                        0 if status == "unchanged" else pages.received, None, pages.pages)
+
+
+def _source_of(sources: SourceStore, path: Path) -> str | None:
+    """The library source a fetched file went into, if it was imported."""
+    where = str(path.resolve())
+    return next((sid for sid, info in sources.manifest.items() if info.path == where), None)
 
 
 def _line(exc: PaperTuiError) -> str:
