@@ -239,3 +239,26 @@ def test_search_with_a_bad_added_value_is_one_line_and_exit_1(lib_dir: Path,
                          env=dict(os.environ), stdin=subprocess.DEVNULL)
     assert out.returncode == 0, out.stderr
     assert len(json.loads(out.stdout)) == 38  # the bundled list, first seen in this copy
+
+
+def test_an_import_killed_before_its_times_were_written_is_mended_on_next_open(
+        tmp_path: Path) -> None:
+    """The source was written, its times file not (still the previous import's): the next
+    open counts the papers it lacks as seen at that import and keeps the others' times."""
+    root = tmp_path / "lib"
+    with _open(root) as lib:
+        lib.import_paths([_write(tmp_path / "in" / "a.jsonl",
+                                 [_paper(n, "graphs") for n in range(4)])])
+        (source,) = lib.sources.manifest
+        imported = lib.sources.manifest[source].imported_at
+    path = file_of(root / "sources", source)
+    times = read_times(path)
+    lacking = sorted(times)[0]
+    earlier = int(imported) - 5 * DAY
+    write_times(path, {pid: earlier for pid in times if pid != lacking})
+    os.utime(path, (imported - 60, imported - 60))  # older than the source
+    with _open(root) as lib:
+        seen = lib.first_seen()
+        assert seen[lacking] == float(int(imported))
+        assert {at for pid, at in seen.items() if pid != lacking} == {float(earlier)}
+    assert path.stat().st_mtime >= imported

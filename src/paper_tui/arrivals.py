@@ -103,19 +103,25 @@ class Arrivals:
     def fill_missing(self, manifest: Mapping[str, SourceInfo],
                      ids_of: Callable[[str], Collection[str]]) -> None:
         """Write the file of each source that has none (a library from before first-seen
-        times; a source imported by a process killed before it wrote the file): its papers
-        (``ids_of(source_id)``, what the index holds) as seen when it was imported, unless
-        another source saw them first. A library that cannot be written keeps the times in
-        memory (read the same way each time)."""
-        missing = [sid for sid in sorted(manifest, key=lambda s: manifest[s].imported_at)
-                   if not file_of(self.root, sid).exists()]
-        for sid in missing:
+        times) or an older one than the source (an import killed between writing the
+        source and its times): its papers (``ids_of(source_id)``, what the index holds)
+        keep the times they have, the others count as seen when the source was imported.
+        A stat per source when nothing is missing. A library that cannot be written says
+        so once and keeps counting what it has."""
+        for sid in sorted(manifest, key=lambda s: manifest[s].imported_at):
+            path = file_of(self.root, sid)
+            try:
+                # (a file's time is the kernel's coarse clock: a second of slack)
+                current = path.stat().st_mtime >= manifest[sid].imported_at - 1
+            except FileNotFoundError:
+                current = False
+            if current:
+                continue
             try:
                 self.record(sid, ids_of(sid), manifest[sid].imported_at)
             except OSError as exc:
-                self._tell(f"{file_of(self.root, sid)}: cannot record when its papers "
-                           f"were added ({exc.strerror or exc}); added: counts them as "
-                           "added now")
+                self._tell(f"{path}: cannot record when its papers were added "
+                           f"({exc.strerror or exc}); added: does not find them")
                 return
 
     # -- reading ------------------------------------------------------------------------
