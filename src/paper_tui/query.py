@@ -9,6 +9,8 @@ parentheses, ``title:`` ``author:`` ``abstract:`` ``venue:`` ``name:`` ``keyword
 ``year:2024`` ``year:2019..2023`` ``year:>=2020``, ``tag:`` ``status:`` ``starred:yes``
 ``list:`` ``note:`` ``by:NAME`` (a team member annotated it), the team's words
 (``assigned:`` ``kept:N`` ``kept-by:`` ``disputed`` ``untouched``: :mod:`.team_words`),
+when a paper entered the library (``added:today`` ``added:7d`` ``added:>=2026-11-30``) and
+``watch:NAME`` (:mod:`.added_words`),
 ``word*`` (prefix) and ``word~`` / ``word~2`` (fuzzy). What the venue says: ``decision:oral``
 (``accepted``: every accepted kind), ``area:`` ``aff:`` ``country:``, ``has:code`` and numbers
 as years are written (``rating:>=6``, ``rating:5.5..7``, ``confidence:`` ``reviews:``
@@ -19,9 +21,10 @@ from __future__ import annotations
 
 import itertools
 import re
+import time
 import unicodedata
 
-from paper_tui import team_words
+from paper_tui import added_words, team_words
 from paper_tui.errors import QueryError
 from paper_tui.model import DECISIONS
 
@@ -35,11 +38,13 @@ FIELDS: dict[str, str] = {
     "country": "country", "has": "has", "rating": "rating", "confidence": "confidence",
     "reviews": "reviews", "cites": "cites", "citations": "cites",
     **{name: name for name in team_words.FIELDS},
+    **{name: name for name in added_words.FIELDS},
 }
 ANNOTATION_FIELDS = frozenset({"tags", "status", "starred", "lists", "note", "by",
-                               *team_words.FIELDS})
+                               *team_words.FIELDS, *added_words.FIELDS})
 """Answered from the reader's work at query time, never from the index (``by:`` and the
-team's words from the team's files)."""
+team's words from the team's files, ``added:`` and ``watch:`` from the first-seen times
+beside the sources)."""
 _ALIASES = frozenset({"authors", "keywords", "tags", "lists", "citations"})
 """Other names of a field, left out of the list of known fields an error names."""
 
@@ -258,13 +263,18 @@ def _canonical_fields(query: str) -> str:
     return _FIELD.sub(lambda m: f"{FIELDS.get(m.group(1).lower(), m.group(1))}:", query)
 
 
-def clean(query: str) -> str:
-    """The query as the engine parses it; :class:`QueryError` for what cannot be meant."""
+def clean(query: str, watch_query: added_words.WatchQuery | None = None,
+          now: float | None = None) -> str:
+    """The query as the engine parses it; :class:`QueryError` for what cannot be meant.
+
+    ``watch_query`` finds a watch's query for ``watch:NAME``; ``now`` is the time
+    ``added:today`` and ``added:7d`` count from (default: now)."""
     check_size(query)
     query = " ".join(strip_latex(query).split())
     if not query:
         return ""
     _check_balance(query)
+    query = added_words.rewrite(query, time.time() if now is None else now, watch_query)
     query = team_words.rewrite(query)
     _check_fields(query)
     _check_operators(query)

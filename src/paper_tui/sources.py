@@ -24,6 +24,9 @@ from paper_tui.model import Paper
 from paper_tui.surrogates import json_escape_surrogates
 
 MANIFEST = "manifest.json"
+ADDED_SUFFIX = ".added.json"
+"""``<id>.added.json`` beside a source's copy: when its papers entered the library
+(:mod:`paper_tui.arrivals`)."""
 VERSION = 2
 """What the stored papers hold: 1, before the venue's signals (decision, reviews, area,
 citations, links, affiliations: :mod:`paper_tui.venue_signals`); 2, with them, and every
@@ -191,6 +194,7 @@ class SourceStore:
         self.manifest.pop(source_id, None)
         self._save_manifest()
         self.file(source_id).unlink(missing_ok=True)
+        (self.root / f"{source_id}{ADDED_SUFFIX}").unlink(missing_ok=True)
 
     def papers(self, source_id: str) -> Iterator[Paper]:
         """The source's papers; a damaged copy raises :class:`SourceError` (naming the
@@ -240,6 +244,12 @@ _INFO_TYPES: dict[str, type | tuple[type, ...]] = {
     "id": str, "path": str, "checksum": str, "format": str, "count": int,
     "imported_at": (int, float)}
 """A manifest entry's fields and their types (a bool is no count)."""
+
+
+def read_manifest(path: Path) -> dict[str, SourceInfo]:
+    """The manifest's entries as the file holds them (nothing rebuilt, nothing told):
+    ``OSError`` when it cannot be read, ``ValueError`` when it is not a manifest."""
+    return _manifest_from_json(atomic.read_regular(path)[0].decode("utf-8"))[0]
 
 
 def _manifest_from_json(text: str) -> tuple[dict[str, SourceInfo], int]:

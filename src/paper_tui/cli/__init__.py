@@ -27,6 +27,7 @@ COMMANDS = {
     "cite": "cite",
     "recommend": "recommend",
     "fetch": "fetch",
+    "watch": "watch",
     "config": "settings",
     **dict.fromkeys(("sync", "merge-driver", "team"), "team"),
     **dict.fromkeys(("completion", "__complete"), "completion"),

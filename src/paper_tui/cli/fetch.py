@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from paper_tui.cli.output import print_json
 from paper_tui.cli.streams import write_control
 from paper_tui.cli.terminal import warn
+from paper_tui.errors import PaperTuiError
 from paper_tui.inert import inert_line
 from paper_tui.library.context import Context
 from paper_tui.vocabulary import count
@@ -32,7 +33,11 @@ FORMS = ("openreview:VENUE_ID (e.g. openreview:ICLR.cc/2025/Conference), "
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("fetch", help="fetch paper lists from OpenReview, Paper Copilot, "
                                      "arXiv, DBLP or a URL and import them")
-    p.add_argument("sources", nargs="+", metavar="SOURCE", help=FORMS)
+    p.add_argument("sources", nargs="*", metavar="SOURCE", help=FORMS)
+    p.add_argument("--watches", action="store_true",
+                   help="fetch every watch's SOURCE (`paper-tui watch`) and print per "
+                        "watch: NAME: N new, M match \"QUERY\" (for cron or a timer: exit "
+                        "status 1 when one failed)")
     p.add_argument("--since", metavar="DATE", type=_date, default=None,
                    help="arXiv categories: submissions since DATE (YYYY-MM-DD; default: "
                         "the category's last fetch, else 7 days ago)")
@@ -55,6 +60,19 @@ def _date(text: str) -> datetime.date:
 
 
 def cmd_fetch(args: argparse.Namespace, ctx: Context) -> int:
+    if args.watches:
+        if args.sources or args.since or args.all_decisions or args.dry_run:
+            raise PaperTuiError("--watches fetches each watch as it was saved: give no "
+                                "SOURCE, --since, --all or --dry-run with it")
+        from paper_tui.cli.watch import print_watch_runs
+
+        bar = ProgressBar() if sys.stderr.isatty() and not args.json else None
+        watched = ctx.library.fetch_watches(progress=bar)
+        if bar is not None:
+            bar.clear()
+        return print_watch_runs(watched, as_json=args.json)
+    if not args.sources:
+        raise PaperTuiError(f"name a SOURCE to fetch ({FORMS}) or use --watches")
     lib = ctx.library
     bar = ProgressBar() if sys.stderr.isatty() and not args.json else None
     report = lib.fetch(args.sources, since=args.since, all_decisions=args.all_decisions,

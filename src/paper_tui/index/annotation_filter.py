@@ -16,6 +16,8 @@ from typing import NamedTuple, Protocol
 
 from whoosh import query as wq
 
+from paper_tui.added_words import FIELDS as ARRIVAL_FIELDS
+from paper_tui.added_words import WatchQuery
 from paper_tui.index.lazy import np
 from paper_tui.index.versions import Versions
 from paper_tui.index.vocabulary import distance
@@ -34,6 +36,13 @@ class AnnotationSets(Protocol):
     def versions(self, field: str) -> dict[str, int]: ...
     def values(self, field: str) -> list[str]: ...
     def note_phrase(self, words: list[str]) -> frozenset[str]: ...
+
+
+class ArrivalSets(AnnotationSets, Protocol):
+    """What answers ``added:`` (values: first-seen times, :func:`~paper_tui.added_words.
+    time_value`) and ``watch:`` (values: watch names), and finds a watch's query."""
+
+    def watch_query(self, name: str) -> tuple[str, str] | None: ...
 
 
 class Snapshot(Protocol):
@@ -75,10 +84,13 @@ class AnnotationFilter:
     :data:`~paper_tui.team_words.COMPLEMENTS` finds every paper but another value's."""
 
     def __init__(self, sets: AnnotationSets, people: AnnotationSets | None = None,
-                 lab: AnnotationSets | None = None) -> None:
+                 lab: AnnotationSets | None = None,
+                 arrivals: ArrivalSets | None = None) -> None:
+        """``arrivals`` answers ``added:`` and ``watch:``."""
         self.sets = sets
         self.people = people
         self.lab = lab
+        self.arrivals = arrivals
         self._lock = threading.Lock()
         self._cache: dict[tuple[str, str], _Mapped] = {}
         self._view: weakref.ref | None = None  # the view the cache maps into
@@ -108,9 +120,16 @@ class AnnotationFilter:
             found = self._cache[(field, value)] = _Mapped(version, docs, mask)
             return found
 
+    @property
+    def watch_query(self) -> WatchQuery | None:
+        """How ``watch:NAME`` finds the watch's query (None: no watches known here)."""
+        return self.arrivals.watch_query if self.arrivals is not None else None
+
     def _sets_of(self, field: str) -> AnnotationSets | None:
         if field in TEAM_FIELDS:
             return self.lab
+        if field in ARRIVAL_FIELDS:
+            return self.arrivals
         return self.people if field == "by" else self.sets
 
     def value_docs(self, snap: Snapshot, field: str, value: str) -> np.ndarray:

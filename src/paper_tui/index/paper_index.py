@@ -20,7 +20,7 @@ from whoosh.query.qcore import QueryError as WhooshQueryError
 
 from paper_tui import atomic
 from paper_tui.errors import QueryError
-from paper_tui.index.annotation_filter import AnnotationFilter, AnnotationSets
+from paper_tui.index.annotation_filter import AnnotationFilter, AnnotationSets, ArrivalSets
 from paper_tui.index.plan import Plan, build_parser, loosen, positive_terms
 from paper_tui.index.results import ResultSet, SearchPage, page_of
 from paper_tui.index.schema import (
@@ -65,11 +65,12 @@ class PaperIndex:
         self.on_rebuild = on_rebuild
 
     def use_annotations(self, sets: AnnotationSets, people: AnnotationSets | None = None,
-                        lab: AnnotationSets | None = None) -> None:
+                        lab: AnnotationSets | None = None,
+                        arrivals: ArrivalSets | None = None) -> None:
         """Answer ``tag:``/``status:``/``starred:``/``list:``/``note:`` from ``sets``,
         ``by:NAME`` from ``people``, the team's words (``assigned:``, ``kept:``, …) from
-        ``lab``."""
-        self.annotations = AnnotationFilter(sets, people, lab)
+        ``lab``, ``added:`` and ``watch:`` from ``arrivals``."""
+        self.annotations = AnnotationFilter(sets, people, lab, arrivals)
         self._drop_snapshot()
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -283,7 +284,8 @@ class PaperIndex:
     def plan(self, query: str, snap: Snapshot | None = None) -> Plan | None:
         """Our query language -> Whoosh queries; None for the empty query;
         :class:`QueryError` when it cannot be parsed."""
-        cleaned = clean(query)
+        cleaned = clean(query, self.annotations.watch_query
+                        if self.annotations is not None else None)
         if not cleaned:
             return None
         snap = snap or self.view()

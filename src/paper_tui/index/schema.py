@@ -23,7 +23,7 @@ from whoosh.fields import BOOLEAN, COLUMN, ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.lang import stemmer_for_language
 from whoosh.system import pack_uint
 
-from paper_tui import team_words
+from paper_tui import added_words, team_words
 from paper_tui.index.positions import PackedPositions, pickled_as
 from paper_tui.index.whoosh_internals import codec_arguments
 from paper_tui.model import Paper, fullness, version_key
@@ -252,6 +252,9 @@ def query_schema() -> Schema:
     for name in (team_words.ASSIGNED, team_words.KEPT_BY):
         schema.add(name, KEYWORD(commas=True, lowercase=True))
     for name in (team_words.KEPT, team_words.TEAM):
+        schema.add(name, ID())
+    # added:[t TO] and watch:NAME (paper_tui/added_words.py), answered from arrivals
+    for name in added_words.FIELDS:
         schema.add(name, ID())
     for name in NUMBER_FIELDS:  # rating:[6 TO] parses as a term range the column answers
         schema.add(name, ID())

@@ -1,17 +1,19 @@
 """The library: the one class both fronts call, for everything they do.
 
-Its parts (the sources, the index, the annotation store, the team layer) are built by
+Its parts (the sources, the index, the annotation store, the team layer, the first-seen
+times and the watches) are built by
 :meth:`Library.open` and handed in; a front never reaches past the methods below to a part
 (``tests/test_import_graph.py`` checks), so a change inside a part stays behind this door.
 The methods are grouped by concern, in this order: opening; papers in (import, the index
 kept in step with the sources); papers out (look-up, search, recommend); the reader's
-marks; reading lists; export and citations; the team; the team's split, coverage and
-agenda.
+marks; reading lists; export and citations; watches (and when papers arrived); the team;
+the team's split, coverage and agenda.
 """
 
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -21,11 +23,13 @@ import filelock
 
 from paper_tui import config as config_mod
 from paper_tui import paths
+from paper_tui.arrivals import Arrivals
 from paper_tui.config import Settings
 from paper_tui.errors import PaperTuiError, QueryError, StoreError, StyleError, UnknownPaperError
 from paper_tui.index import PaperIndex, Results, SearchPage, page_of
 from paper_tui.index.schema import note_terms
 from paper_tui.library import importing
+from paper_tui.library.arrival_sets import ArrivalSets
 from paper_tui.library.importing import Progress
 from paper_tui.library.records import (
     Citation,
@@ -39,6 +43,7 @@ from paper_tui.sources import SourceStore
 from paper_tui.store import Annotation, Annotations, ReadingList
 from paper_tui.store.bib_links import BibLinks
 from paper_tui.store.citekeys import CiteKeys
+from paper_tui.store.watches import Watch, Watches
 from paper_tui.team.coverage import Coverage, Lab, verdict
 from paper_tui.team.layer import People, Team
 from paper_tui.vocabulary import FOR_YOU, TEAM_SORT
@@ -46,6 +51,7 @@ from paper_tui.vocabulary import FOR_YOU, TEAM_SORT
 if TYPE_CHECKING:
     from paper_tui.fetch.report import FetchProgress, FetchReport
     from paper_tui.importers import Hints, ImportReport
+    from paper_tui.library.watching import WatchesReport
     from paper_tui.recommend import Recommendations
     from paper_tui.team.assign import SplitOutcome
     from paper_tui.team.split import Candidate
@@ -61,12 +67,15 @@ class Library:
 
     def __init__(self, root: Path, settings: Settings, *, sources: SourceStore,
                  index: PaperIndex, annotations: Annotations, team: Team,
+                 arrivals: Arrivals, watches: Watches,
                  warn: Callable[[str], None] | None = None) -> None:
         """The parts, made and connected by :meth:`open`; ``warn`` as there."""
         self.root = root
         self.warn = warn
         self.settings = settings
         self.sources = sources
+        self.arrivals = arrivals
+        self.watches_file = watches
         self.index = index
         self.annotations = annotations
         self.team = team
@@ -107,10 +116,15 @@ class Library:
         # The index never holds the reader's work: its annotation words are answered from
         # the store's in-memory sets, so a change is seen by the next search at once.
         sources = SourceStore(root / "sources", indexed=index.indexed_sources, on_problem=warn)
+        # When each paper entered the library (added:, watch:): beside the sources.
+        arrivals = Arrivals(root / "sources", on_problem=warn)
+        watches = Watches(root)
         library = cls(root, settings, sources=sources, index=index,
-                      annotations=annotations, team=team, warn=warn)
+                      annotations=annotations, team=team, arrivals=arrivals,
+                      watches=watches, warn=warn)
         index.use_annotations(annotations.overlay, People(
-            team, annotations.annotated_ids, lambda: store.version), library._coverage)
+            team, annotations.annotated_ids, lambda: store.version), library._coverage,
+            ArrivalSets(arrivals, watches))
         root.mkdir(parents=True, exist_ok=True)
         # Left by versions that mirrored annotations into the index.
         (root / ".annotations-indexed.json").unlink(missing_ok=True)
@@ -151,7 +165,8 @@ class Library:
         Serialised across processes: two commands started at once on a fresh or damaged
         library must not both rebuild (one would delete what the other is writing)."""
         with self._lock:
-            importing.reindex_changed_sources(self.sources, self.index, progress, self.warn)
+            importing.reindex_changed_sources(self.sources, self.index, progress, self.warn,
+                                              self.arrivals)
 
     def import_paths(self, targets: Iterable[Path | str], progress: Progress | None = None,
                      force: bool = False, hints: Hints | None = None) -> ImportReport:
@@ -166,7 +181,7 @@ class Library:
         with self._lock:
             self.sources.reload()  # another process may have imported since we read it
             importing.import_paths(self.sources, self.index, targets, report, progress,
-                                   force or hints != NO_HINTS, hints)
+                                   force or hints != NO_HINTS, hints, self.arrivals)
         return report
 
     def fetch(self, specs: Sequence[str], *, since: datetime.date | None = None,
@@ -565,6 +580,79 @@ class Library:
             return
         self._bib_state = state
         self.bib_problems = self.update_linked_bibs()
+
+    # -- watches: saved fetches, and when papers arrived ------------------------------------
+    def watches(self) -> list[Watch]:
+        """Every watch, by name, with what its last run found (as the file holds them now;
+        a damaged file: its backup, and :meth:`watches_problem` says why)."""
+        self.watches_file.refresh()
+        return self.watches_file.all()
+
+    def watches_problem(self) -> str | None:
+        """Why ``watches.yaml`` cannot be changed (one line), None when it can."""
+        self.watches_file.refresh()
+        return self.watches_file.problem
+
+    def add_watch(self, name: str, source: str, query: str = "") -> Watch:
+        """Save a watch: ``source`` as ``paper-tui fetch`` takes it, the new papers it
+        brings matched against ``query``. :class:`PaperTuiError` (one line) for a name
+        taken or not a name, an empty source, a query that cannot be read."""
+        from paper_tui.added_words import NAME
+
+        name, source, query = name.strip(), source.strip(), " ".join(query.split())
+        if not NAME.fullmatch(name):
+            raise PaperTuiError(f"watch name {name!r}: use letters, digits, '.', '_' and "
+                                "'-' (at most 64), e.g. cs.LG or iclr-orals")
+        if not source:
+            raise PaperTuiError("a watch needs a SOURCE, e.g. arxiv:cs.LG")
+        from paper_tui.fetch import spec  # (the watch command may load fetch/)
+
+        source = spec.parse(source).text  # FetchError, one line, for none of the forms
+        if re.search(r"(?<![\w\"-])watch:", query, re.IGNORECASE):
+            raise QueryError("a watch's query cannot name a watch (watch:)")
+        if query:
+            self.index.plan(query)  # QueryError, one line, for one that cannot be read
+        self.watches_file.refresh()
+        taken = self.watches_file.get(name)
+        if taken is not None:
+            raise PaperTuiError(f"there is a watch named {taken.name} already "
+                                f"({taken.source}): `paper-tui watch remove {taken.name}` "
+                                "first")
+        watch = Watch(name, source, query)
+        self.watches_file.add(watch)
+        return watch
+
+    def remove_watch(self, name: str) -> Watch:
+        """Drop a watch (the papers it brought stay); :class:`PaperTuiError` when there
+        is none of that name."""
+        self.watches_file.refresh()
+        removed = self.watches_file.remove(name)
+        if removed is None:
+            raise PaperTuiError(f"there is no watch named {name!r} (`paper-tui watch` "
+                                "lists them)")
+        return removed
+
+    def fetch_watches(self, progress: FetchProgress | None = None) -> WatchesReport:
+        """Fetch every watch's SOURCE (:meth:`fetch`; a source two watches share, once)
+        and say per watch how many papers are new to the library and how many of those
+        match its query; what each found is kept with it (:meth:`watches`)."""
+        from paper_tui.library.watching import run_watches  # the HTTP client: only now
+
+        def fetch(specs: Sequence[str], seen: FetchProgress | None) -> FetchReport:
+            return self.fetch(specs, progress=seen)
+
+        def matching(query: str) -> list[str]:
+            results = self.index.results(query)
+            try:
+                return [] if results.error else results.ids()
+            finally:
+                results.close()
+
+        return run_watches(self.watches_file, fetch, matching, progress)
+
+    def first_seen(self) -> dict[str, float]:
+        """Paper id -> when it entered this library (seconds since the epoch)."""
+        return {pid: float(at) for pid, at in self.arrivals.first_seen().items()}
 
     # -- the team --------------------------------------------------------------------------
     def in_team(self) -> bool:

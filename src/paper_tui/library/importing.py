@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from paper_tui.arrivals import Arrivals
 from paper_tui.errors import SkippedRecord, SourceError, SourceNotice
 from paper_tui.index import PaperIndex
 from paper_tui.index.writer import Prepared, prepare
@@ -33,11 +34,20 @@ def prepare_import(papers: list[Paper]) -> tuple[list[bytes], Prepared]:
 # -- the index in step with the sources ----------------------------------------------------
 def reindex_changed_sources(sources: SourceStore, index: PaperIndex,
                             progress: Progress | None,
-                            warn: Callable[[str], None] | None = None) -> None:
+                            warn: Callable[[str], None] | None = None,
+                            arrivals: Arrivals | None = None) -> None:
     """Bring an older library's sources up to date (:mod:`.upgrade`); open the index; fill
     it from every source when it had to be made anew; else re-index the sources whose
     checksum changed since they were indexed or that the upgrade rewrote, and drop the
-    papers of sources that are gone."""
+    papers of sources that are gone. Then give ``arrivals`` the first-seen times of
+    sources that have none (a library from before them)."""
+    _reindex(sources, index, progress, warn)
+    if arrivals is not None:
+        arrivals.fill_missing(sources.manifest, index.ids_of_source)
+
+
+def _reindex(sources: SourceStore, index: PaperIndex, progress: Progress | None,
+             warn: Callable[[str], None] | None) -> None:
     rewritten = upgrade_sources(sources, warn, progress)
     manifest = sources.manifest
     if index.open():
@@ -70,9 +80,10 @@ def _reindex_source(sources: SourceStore, index: PaperIndex, source_id: str, dig
 # -- import --------------------------------------------------------------------------------
 def import_paths(sources: SourceStore, index: PaperIndex, targets: Iterable[Path | str],
                  report: ImportReport, progress: Progress | None, force: bool,
-                 hints: Hints) -> None:
+                 hints: Hints, arrivals: Arrivals | None = None) -> None:
     """Import files and directories into ``report``; bad files and records are reported
-    there, never raised."""
+    there, never raised. ``arrivals`` records when each imported paper entered the
+    library."""
     from paper_tui.importers import iter_files
 
     for item in iter_files([Path(t) for t in targets]):
@@ -80,13 +91,14 @@ def import_paths(sources: SourceStore, index: PaperIndex, targets: Iterable[Path
             report.errors.append(item)
             continue
         try:
-            _import_one(sources, index, item, report, progress, force, hints)
+            _import_one(sources, index, item, report, progress, force, hints, arrivals)
         except SourceError as exc:
             report.errors.append(exc)
 
 
 def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: ImportReport,
-                progress: Progress | None, force: bool, hints: Hints) -> None:
+                progress: Progress | None, force: bool, hints: Hints,
+                arrivals: Arrivals | None) -> None:
     from paper_tui.importers import Prepare, import_file
     from paper_tui.importers.registry import STABLE_ID_FORMATS
 
@@ -155,6 +167,8 @@ def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: Imp
         sources.write(source_id, path, digest, fmt, indexed(), encoded)
         adder.delete(old_ids - seen)
     index.mark_sources({source_id: digest})
+    if arrivals is not None:
+        arrivals.record(source_id, seen, sources.manifest[source_id].imported_at)
     report.new_ids += adder.new_ids
     report.added += adder.count - replaced
     report.updated += replaced

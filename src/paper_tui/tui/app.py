@@ -176,6 +176,8 @@ class PaperApp(App[None]):
         """Textual's commands and every live key's; a results key runs on the results
         screen the palette was opened over."""
         yield from super().get_system_commands(screen)
+        yield SystemCommand("Fetch watches", "Fetch every watch's source and say what is "
+                            "new (paper-tui fetch --watches)", self.main.action_fetch_watches)
         for key in self.live_keys():
             if key.id in ("command-palette", "quit"):
                 continue

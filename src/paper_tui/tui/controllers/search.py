@@ -20,6 +20,7 @@ from textual.message import Message
 from textual.timer import Timer
 
 from paper_tui.library import FOR_YOU, SORTS, Results
+from paper_tui.tui.controllers.watches import LOOKED
 from paper_tui.tui.host import ResultsPane
 from paper_tui.tui.widgets.status_line import status_text
 
@@ -95,6 +96,8 @@ class SearchController:
         self._share: tuple[int, int] | None = None
         """(triaged, assigned) of the reader's share of the team's split, if any."""
         self._total: int | None = None
+        self.watch_news: int | None = None
+        """Papers the last fetch of the watches brought, until a query looks at them."""
         self._recount: Timer | None = None
         """The last query's error (its results are not shown: the previous ones stay)."""
 
@@ -102,6 +105,8 @@ class SearchController:
         """Search ``query`` now, or right after the search running (replacing any text that
         was waiting: only the newest is searched)."""
         self.query = query
+        if self.watch_news is not None and LOOKED.search(query):
+            self.watch_news = None  # the reader is looking at what came in
         paper = self.host.current_paper() if keep else None
         # The first screen in the list's order; the "for you" one follows (learning from
         # the labels imports the learner's libraries: first paint does not wait for that)
@@ -215,4 +220,4 @@ class SearchController:
                 results.suggestion
         self.host.status_line.show(status_text(
             hits, self.searching, self._triaged, self._total, sort, self.mode,
-            self.error, suggestion, self._share))
+            self.error, suggestion, self._share, self.watch_news))

@@ -22,6 +22,11 @@ from textual.widgets import Footer, Input
 from paper_tui.tui import collector
 from paper_tui.tui.controllers.search import ResultsReady, SearchController
 from paper_tui.tui.controllers.sync import SyncController, SyncDone, SyncProgress
+from paper_tui.tui.controllers.watches import (
+    WatchesController,
+    WatchesDone,
+    WatchesProgress,
+)
 from paper_tui.tui.query_thread import QueryThread
 from paper_tui.tui.screens.results_screen import (
     CITE_AND_MARK_KEYS,
@@ -108,6 +113,7 @@ class MainScreen(ResultsScreen):
         self.search = SearchController(self, settings.search, self.queries)
         self.team_sync = SyncController(self)
         self.sync_minutes = settings.sync.every_minutes
+        self.watch_fetch = WatchesController(self)
 
     def compose(self) -> ComposeResult:
         yield SearchBox(history_size=self.history_size,
@@ -252,6 +258,22 @@ class MainScreen(ResultsScreen):
 
     def on_sync_done(self, message: SyncDone) -> None:
         self.team_sync.done(message)
+
+    def action_fetch_watches(self) -> None:
+        """The palette's "Fetch watches": ``paper-tui fetch --watches`` in a worker."""
+        if self.watch_fetch.start():
+            self.run_worker(self.watch_fetch.run, thread=True, group="watches")
+
+    def on_watches_progress(self, message: WatchesProgress) -> None:
+        self.watch_fetch.progress(message)
+
+    def on_watches_done(self, message: WatchesDone) -> None:
+        self.watch_fetch.done(message)
+
+    def watch_news(self, new: int | None) -> None:
+        """Say ``12 new in your watches`` in the status line (None: say nothing)."""
+        self.search.watch_news = new
+        self.search.update_status()
 
     def action_team(self) -> None:
         from paper_tui.tui.screens.team_screen import TeamScreen

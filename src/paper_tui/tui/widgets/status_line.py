@@ -23,9 +23,11 @@ line through Textual's style pipeline on every key)."""
 
 def status_text(hits: int | None, busy: bool, triaged: int | None, total: int | None,
                 sort: str, mode: str = "", error: str | None = None,
-                suggestion: str | None = None, share: tuple[int, int] | None = None) -> Text:
+                suggestion: str | None = None, share: tuple[int, int] | None = None,
+                watch_news: int | None = None) -> Text:
     """``hits`` is None before the first search finishes; ``busy`` while a newer runs;
-    ``share``: (triaged, assigned) of the reader's share of the team's split."""
+    ``share``: (triaged, assigned) of the reader's share of the team's split;
+    ``watch_news``: papers the last fetch of the watches brought."""
     out = Text(no_wrap=True, overflow="ellipsis")
     if error:
         out.append(error, "bold red")
@@ -42,6 +44,8 @@ def status_text(hits: int | None, busy: bool, triaged: int | None, total: int | 
     if share is not None:
         out.append(f"  │  your share: {share[0]:,} / {share[1]:,}")
     out.append(f"  │  sort: {sort}")
+    if watch_news:
+        out.append(f"  │  {watch_news:,} new in your watches", "bold")
     if mode:
         out.append(f"  │  {mode}", "italic")
     return out
