@@ -126,6 +126,13 @@ class _QuietServer(ThreadingHTTPServer):
         pass  # a client that hung up on a delayed or cut reply is what the test wanted
 
 
+def _serve(handler: type[BaseHTTPRequestHandler]) -> tuple[_QuietServer, str]:
+    """A server on a free port of 127.0.0.1, answering in a daemon thread, and its URL."""
+    httpd = _QuietServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True).start()
+    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}"
+
+
 class ReplayServer:
     def __init__(self) -> None:
         self.routes: dict[str, list[Reply]] = {}
@@ -152,11 +159,7 @@ class ReplayServer:
             def log_message(self, *args: object) -> None:
                 pass
 
-        self.httpd = _QuietServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.05,),
-                                       daemon=True)
-        self.thread.start()
+        self.httpd, self.url = _serve(Handler)
 
     def route(self, path: str, *replies: Reply) -> None:
         self.routes[path] = list(replies)
@@ -208,11 +211,7 @@ class ForwardingProxy:
             def log_message(self, *args: object) -> None:
                 pass
 
-        self.httpd = _QuietServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.05,),
-                                       daemon=True)
-        self.thread.start()
+        self.httpd, self.url = _serve(Handler)
 
     def stop(self) -> None:
         self.httpd.shutdown()

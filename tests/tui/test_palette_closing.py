@@ -36,25 +36,27 @@ class SlowPaletteApp(PaperApp):
     COMMANDS = PaperApp.COMMANDS | {SlowProvider}
 
 
+async def _palette_searching(pilot) -> None:
+    """Open the palette on a query nothing matches (its list hidden), then type the one
+    character that makes the slow provider answer: hits are on their way."""
+    await pilot.pause()
+    await pilot.press("ctrl+p", "z", "q")
+    await pilot.pause(0.3)
+    await pilot.press("!")
+    await pilot.pause(0.1)
+
+
 async def test_quitting_with_the_palette_searching_ends_cleanly(library):
     app = SlowPaletteApp(library, config_mod.defaults())
     async with app.run_test(size=(100, 32)) as pilot:
-        await pilot.pause()
-        await pilot.press("ctrl+p", "z", "q")
-        await pilot.pause(0.3)  # no match: the list is hidden
-        await pilot.press("!")
-        await pilot.pause(0.1)
+        await _palette_searching(pilot)
     assert app.return_code in (0, None)
 
 
 async def test_escape_with_the_palette_searching_keeps_the_app_running(library):
     app = SlowPaletteApp(library, config_mod.defaults())
     async with app.run_test(size=(100, 32)) as pilot:
-        await pilot.pause()
-        await pilot.press("ctrl+p", "z", "q")
-        await pilot.pause(0.3)  # no match: the list is hidden
-        await pilot.press("!")
-        await pilot.pause(0.1)
+        await _palette_searching(pilot)
         await pilot.press("escape")
         await pilot.pause(1.2)
         assert app.is_running
