@@ -74,7 +74,7 @@ def test_watch_word_finds_the_sources_papers_matching_its_query(
         lib: Library, http_replay: ReplayServer) -> None:
     lib.add_watch("iclr", "paperlists:iclr2018", QUERY)
     lib.add_watch("everything", "paperlists:iclr2018")
-    assert len(lib.results("watch:iclr")) == 0  # never run: no source yet
+    assert len(lib.results("watch:iclr")) == 0  # never run, never fetched: no papers yet
     http_replay.route(PATH, Reply(body=records(28)))
     report = lib.fetch_watches()
     # two watches of one source: one fetch, one request
@@ -90,6 +90,15 @@ def test_watch_word_finds_the_sources_papers_matching_its_query(
     assert len(lib.results("watch:everything -title:adversarial")) == 25
     assert len(lib.results("added:today")) == 28
     assert set(lib.results("watch:iclr added:today").ids()) == adversarial
+
+
+def test_a_watch_on_a_list_fetched_before_finds_its_papers_before_its_first_run(
+        lib: Library, http_replay: ReplayServer) -> None:
+    http_replay.route(PATH, Reply(body=records(28)))
+    assert not lib.fetch(["paperlists:iclr2018"]).failed
+    lib.add_watch("iclr", "paperlists:iclr2018", QUERY)
+    assert lib.watches()[0].outcome == "never"
+    assert len(lib.results("watch:iclr")) == 3
 
 
 def test_one_failing_watch_does_not_stop_the_others(lib: Library,

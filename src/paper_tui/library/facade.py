@@ -606,8 +606,13 @@ class Library:
         if not source:
             raise PaperTuiError("a watch needs a SOURCE, e.g. arxiv:cs.LG")
         from paper_tui.fetch import spec  # (the watch command may load fetch/)
+        from paper_tui.fetch.runner import target
+        from paper_tui.importers.registry import source_id
 
-        source = spec.parse(source).text  # FetchError, one line, for none of the forms
+        parsed = spec.parse(source)  # FetchError, one line, for none of the forms
+        # the source its fetches go into is known now: watch:NAME finds a list fetched
+        # before the watch was added, without waiting for its first run
+        into = source_id(target(self.root, parsed))
         if re.search(r"(?<![\w\"-])watch:", query, re.IGNORECASE):
             raise QueryError("a watch's query cannot name a watch (watch:)")
         if query:
@@ -618,7 +623,7 @@ class Library:
             raise PaperTuiError(f"there is a watch named {taken.name} already "
                                 f"({taken.source}): `paper-tui watch remove {taken.name}` "
                                 "first")
-        watch = Watch(name, source, query)
+        watch = Watch(name, parsed.text, query, into)
         self.watches_file.add(watch)
         return watch
 

@@ -121,8 +121,10 @@ class Watches:
 
     def add(self, watch: Watch) -> None:
         """Save a new watch (the caller checked that its name is free)."""
-        self.store.put(watch.name, {"source": watch.source, "query": watch.query},
-                       time.time())
+        record = {"source": watch.source, "query": watch.query}
+        if watch.source_id:
+            record["source_id"] = watch.source_id
+        self.store.put(watch.name, record, time.time())
         self.store.save()
 
     def remove(self, name: str) -> Watch | None:
