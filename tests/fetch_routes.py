@@ -75,7 +75,8 @@ def config_file(folder: Path, server_url: str, **more: object) -> Path:
     """A config pointing every source at ``server_url``, with no wait between tries."""
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "config.yaml"
-    keys = {"openreview_url": server_url, "paperlists_url": server_url,
+    keys = {"openreview_url": server_url, "openreview_v1_url": f"{server_url}/v1",
+            "paperlists_url": server_url,
             "arxiv_url": server_url, "dblp_url": server_url, "arxiv_delay_s": 0,
             "retry_delay_s": 0, "retries": 2, "timeout_s": 5, "max_wait_s": 5, **more}
     path.write_text("bundled_lists: false\nfetch:\n" + "".join(

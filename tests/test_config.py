@@ -93,6 +93,7 @@ def test_settings_are_typed_once_and_frozen(tmp_path: Path) -> None:
         sync=config.SyncSettings(every_minutes=5.0),
         fetch=config.FetchSettings(
             openreview_url="https://api2.openreview.net",
+            openreview_v1_url="https://api.openreview.net",
             paperlists_url="https://raw.githubusercontent.com/papercopilot/paperlists/main",
             arxiv_url="http://127.0.0.1:9", dblp_url="https://dblp.org", arxiv_delay_s=0.0,
             timeout_s=30.0, retries=1, retry_delay_s=2.0, max_wait_s=300.0))

@@ -72,6 +72,25 @@ def test_openreview_all_adds_rejected_and_withdrawn(tmp_path: Path,
         assert openreview_path(f"{ICLR}/{name}", 0) in asked
 
 
+def test_a_venue_api_v2_has_nothing_of_is_asked_of_api_v1(tmp_path: Path,
+                                                          http_replay: ReplayServer) -> None:
+    """Two real API v1 notes (``formats/openreview-v1-dblp.json``: plain values, no
+    ``count``) under their venue id; API v2 answers with no notes."""
+    venue = "dblp.org/conf/ICML/2010"
+    v1 = json.loads((Path(__file__).parent / "data/formats/openreview-v1-dblp.json")
+                    .read_text("utf-8"))
+    http_replay.route("/notes", Reply(body=data("openreview-empty.json")))
+    http_replay.route("/v1" + openreview_path(venue, 0),
+                      Reply(body=json.dumps({"notes": v1["notes"]}).encode()))
+    with open_library(tmp_path / "lib", http_replay.url) as lib:
+        [done] = lib.fetch([f"openreview:{venue}"]).sources
+        assert (done.status, done.papers, done.pages) == ("fetched", 2, 2)
+        titles = sorted(lib.paper(pid).title for pid in done.new_ids)
+        assert titles[0].startswith("High-Performance Semi-Supervised Learning")
+    assert [r.path for r in http_replay.requests] == [
+        openreview_path(venue, 0), "/v1" + openreview_path(venue, 0)]
+
+
 def test_openreview_unknown_venue_says_so(tmp_path: Path, http_replay: ReplayServer) -> None:
     http_replay.route("/notes", Reply(body=data("openreview-empty.json")))
     with open_library(tmp_path / "lib", http_replay.url) as lib:

@@ -57,6 +57,7 @@ class FetchSettings:
     """Where ``paper-tui fetch`` goes and how politely (``fetch:`` in config.yaml)."""
 
     openreview_url: str
+    openreview_v1_url: str
     paperlists_url: str
     arxiv_url: str
     dblp_url: str
@@ -126,6 +127,7 @@ def _fetch_settings(values: Mapping[str, Any]) -> FetchSettings:
 
     return FetchSettings(
         openreview_url=str(values["openreview_url"]).rstrip("/"),
+        openreview_v1_url=str(values["openreview_v1_url"]).rstrip("/"),
         paperlists_url=str(values["paperlists_url"]).rstrip("/"),
         arxiv_url=str(values["arxiv_url"]).rstrip("/"),
         dblp_url=str(values["dblp_url"]).rstrip("/"),

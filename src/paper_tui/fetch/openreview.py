@@ -1,5 +1,7 @@
-"""OpenReview, API v2: a venue's notes, ``GET /notes?content.venueid=V&limit=&offset=``,
-paged until the ``count`` the first page gives.
+"""OpenReview: a venue's notes, ``GET /notes?content.venueid=V&limit=&offset=``, through
+API v2, paged until the ``count`` the first page gives; a venue API v2 has nothing of
+(OpenReview's venues before 2024 live on API v1) is asked of API v1 the same way, paged
+until a page comes back short (v1 need not say its count).
 
 The accepted papers of ``ICLR.cc/2025/Conference`` carry that venue id; with ``--all``,
 OpenReview's other venue ids of the venue are fetched too: ``…/Submission`` (under review
@@ -31,27 +33,44 @@ def venue_ids(venue: str, all_decisions: bool) -> list[str]:
 
 
 def fetch(spec: Spec, pages: Pages, options: Options) -> Listing:
+    ids = venue_ids(spec.value, options.all_decisions)
     notes: list[Any] = []
-    for venueid in venue_ids(spec.value, options.all_decisions):
-        notes += _venue_notes(spec, f"{options.settings.openreview_url}/notes", venueid,
-                              pages, len(notes))
+    for venueid in ids:
+        notes += _venue_notes(spec, options.settings.openreview_url, venueid, pages,
+                              len(notes), 2)
+    v1_said = ""
+    if not notes:
+        try:
+            for venueid in ids:
+                notes += _venue_notes(spec, options.settings.openreview_v1_url, venueid,
+                                      pages, len(notes), 1)
+        except FetchError as exc:
+            if notes:  # v1 has the venue and failed on the way: that is the news
+                raise
+            v1_said = f"; API v1: {exc.message}"
     if not notes:
         tried = " or its other venue ids" if options.all_decisions else ""
         raise FetchError(spec.text, f"OpenReview has no papers under venue id {spec.value!r}"
-                         f"{tried} (ids are case-sensitive, e.g. ICLR.cc/2025/Conference)")
+                         f"{tried} (ids are case-sensitive, e.g. ICLR.cc/2025/Conference"
+                         f"{v1_said})")
     return Listing(lambda: json.dumps({"notes": notes, "count": len(notes)},
                                       ensure_ascii=False).encode(), len(notes))
 
 
-def _venue_notes(spec: Spec, url: str, venueid: str, pages: Pages, before: int) -> list[Any]:
+def _venue_notes(spec: Spec, base: str, venueid: str, pages: Pages, before: int,
+                 api: int) -> list[Any]:
+    url = f"{base}/notes"
     found: list[Any] = []
     count: int | None = None
+    read = _page_v2 if api == 2 else _page_v1
     while count is None or len(found) < count:
         if pages.pages >= MAX_PAGES:
             raise FetchError(spec.text, f"more than {MAX_PAGES} pages: stopped")
         page_count, notes = pages.get(url, {"content.venueid": venueid, "limit": LIMIT,
-                                            "offset": len(found)}, _page)
-        count = page_count if count is None else count
+                                            "offset": len(found)}, read)
+        if page_count is None:  # API v1: a short page is the last
+            page_count = len(found) + len(notes) + (LIMIT if len(notes) >= LIMIT else 0)
+        count = page_count if count is None or api == 1 else count
         if pages.progress is not None:
             pages.progress(f"{spec.text} page {pages.pages}", before + len(found) + len(notes),
                            before + count)
@@ -62,11 +81,19 @@ def _venue_notes(spec: Spec, url: str, venueid: str, pages: Pages, before: int) 
     return found
 
 
-def _page(body: bytes) -> tuple[int, list[Any]]:
+def _notes(body: bytes, api: int) -> tuple[Any, list[Any]]:
     data = json_page(body)
     if not isinstance(data, dict) or not isinstance(data.get("notes"), list):
-        raise ValueError('not an OpenReview API v2 page: no "notes" array')
-    count = data.get("count")
+        raise ValueError(f'not an OpenReview API v{api} page: no "notes" array')
+    return data.get("count"), data["notes"]
+
+
+def _page_v2(body: bytes) -> tuple[int | None, list[Any]]:
+    count, notes = _notes(body, 2)
     if not isinstance(count, int) or isinstance(count, bool) or count < 0:
         raise ValueError('not an OpenReview API v2 page: no "count"')
-    return count, data["notes"]
+    return count, notes
+
+
+def _page_v1(body: bytes) -> tuple[int | None, list[Any]]:
+    return None, _notes(body, 1)[1]
