@@ -1,7 +1,8 @@
 """Snapshots of every screen and dialog: the main screen (80x24, 160x48, the facets panel
 open, the light and high-contrast themes), help, the reading lists, an opened list, the
 tag and note editors, the list and style pickers, the export dialog, a confirmation; and
-the rows and the abstract view of papers the venue says much about.
+the rows and the abstract view of papers the venue says much about; the status line's news
+after a fetch of the watches.
 
 Deterministic: the bundled list in a fresh temp library, the shipped paper-dark theme, no
 clock on screen, searches settled before the shot. Update with ``pytest --snapshot-update``
@@ -134,3 +135,13 @@ def test_what_the_venue_says_in_the_rows_and_the_abstract_view(make_app, snap_co
 
     assert snap_compare(make_app(search={"sort": "rating"}), terminal_size=(120, 36),
                         run_before=orals_by_rating)
+
+
+def test_main_screen_says_what_the_watches_brought(make_app, snap_compare, settle):
+    """After "Fetch watches": the status line's news, until a query looks at it."""
+    async def news(pilot: Pilot) -> None:
+        await settle(pilot)
+        pilot.app.main.watch_news(12)
+        await settle(pilot)
+
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=news)
