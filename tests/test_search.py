@@ -88,6 +88,10 @@ def test_boolean_operators_and_parentheses(lib: Library) -> None:
     assert first_words(lib, "memory OR lean") == {"MemR³", "L²EAP"}
     assert first_words(lib, "rough NOT robots") == {"Rough"}
     assert first_words(lib, "rough -robots") == {"Rough"}
+    # exclusions alone: every paper but those (they found nothing)
+    assert len(lib.results("-robots")) == len(lib.results("NOT robots")) == len(PAPERS) - 1
+    assert len(lib.results("-robots -graph")) == len(lib.results("NOT robots NOT graph"))
+    assert len(lib.results("-robots -graph")) < len(PAPERS) - 1
     assert first_words(lib, "(memory OR lean) AND proofs") == {"L²EAP"}
     assert first_words(lib, "graph AND xyzzy") == set()  # a word no paper has
     assert first_words(lib, "graph xyzzy") == {"Graph", "Attention"}  # …listed as partial
@@ -226,6 +230,7 @@ def test_annotation_fields_are_searchable_right_after_a_change(lib: Library) -> 
     assert len(lib.results("starred:no")) == len(PAPERS) - 1
     assert len(lib.results("NOT tag:to-cite")) == len(PAPERS) - 1
     assert len(lib.results("-tag:to-cite graph")) == len(lib.results("graph"))
+    assert len(lib.results("-tag:to-cite")) == len(PAPERS) - 1
     assert lib.facets("")["tag"] == {"memory": 1, "to-cite": 1}
     assert lib.facets("graph")["tag"] == {}
     notes.remove_tags([paper.id], ["to-cite", "memory"])

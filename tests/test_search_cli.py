@@ -59,6 +59,19 @@ def test_sort_and_similar(home: Path) -> None:
     assert "Attention Is Not All You Need for Graphs" in [p["title"] for p in similar]
 
 
+def test_a_query_of_one_excluded_word_is_a_query_not_an_option(home: Path) -> None:
+    every = json.loads(run("search", "", "--json", "--limit", "1000", cwd=home).stdout)
+    out = run("search", "-molecules", "--json", "--limit", "1000", cwd=home)
+    assert out.returncode == 0, out.stderr
+    titles = {p["title"] for p in json.loads(out.stdout)}
+    molecules = {p["title"] for p in json.loads(
+        run("search", "molecules", "--json", "--limit", "1000", cwd=home).stdout)}
+    assert "Graph Neural Networks for Molecules" in molecules
+    assert titles == {p["title"] for p in every} - molecules
+    out = run("search", "--jsn", cwd=home)  # an option it does not know is still one
+    assert out.returncode == 2 and "unrecognized arguments: --jsn" in out.stderr
+
+
 def test_errors_are_one_line_and_exit_1(home: Path) -> None:
     out = run("search", "(graph", cwd=home)
     assert (out.returncode, out.stdout) == (1, "")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -131,8 +132,24 @@ def _error_line(line: str, status: int) -> int:
     return status
 
 
+QUERY_COMMANDS = frozenset({"search", "recommend"})
+"""Commands whose one positional is a QUERY and that have no short option but ``-h``."""
+_EXCLUSION = re.compile(r"-[^\s\-]\S+")
+
+
+def query_exclusions_as_words(argv: list[str]) -> list[str]:
+    """``paper-tui search -robots``: a QUERY that is one excluded word is a query, not an
+    option argparse does not know. Such a word gets a leading space, which argparse reads
+    as a positional argument and the query language ignores."""
+    needed = commands_needed(argv)
+    if not needed or needed[0] not in QUERY_COMMANDS:
+        return argv
+    return [f" {token}" if _EXCLUSION.fullmatch(token) else token for token in argv]
+
+
 def _main(argv: list[str]) -> int:
     argv, open_paths = split_open_paths(argv, frozenset(COMMANDS))
+    argv = query_exclusions_as_words(argv)
     args = build_parser(commands_needed(argv)).parse_args(argv)
     from paper_tui.cli.terminal import progress_printer, warn  # after parsing (--help, errors)
     from paper_tui.library.context import Context

@@ -293,6 +293,8 @@ class PaperIndex:
             self._parser = build_parser(query_schema())
         try:
             strict = self._parser.parse(cleaned)
+            if strict is wq.NullQuery and (negated := _exclusions_alone(cleaned)):
+                strict = self._parser.parse(negated)
         except Exception as exc:
             shown = query if len(query) <= 100 else query[:99] + "…"
             raise QueryError(f"cannot read the query {shown!r}: {exc}") from None
@@ -398,3 +400,13 @@ class PaperIndex:
 
         return self.reading(read)
 
+
+_MINUS = re.compile(r"(?<![^\s(])-(?=[^\s\-])")
+
+
+def _exclusions_alone(cleaned: str) -> str | None:
+    """``-diffusion -tag:x`` as ``NOT diffusion NOT tag:x``: a query of exclusions alone
+    means every paper but those (Whoosh's ``-`` excludes from the other words, and with
+    none it matched nothing); None when the query has no ``-`` word."""
+    negated = _MINUS.sub("NOT ", cleaned)
+    return negated if negated != cleaned else None
