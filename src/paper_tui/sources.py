@@ -11,6 +11,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import shlex
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -32,6 +33,23 @@ VERSION = 2
 citations, links, affiliations: :mod:`paper_tui.venue_signals`); 2, with them, and every
 record of a list a paper (with or without an abstract). An older library's sources are
 re-read from their original files on first open (:mod:`paper_tui.library.upgrade`)."""
+
+
+MAX_SOURCE_ID = 120
+
+
+def source_id(path: Path) -> str:
+    """A source is named by its file name: re-importing that file replaces it. A name of
+    more than :data:`MAX_SOURCE_ID` characters is cut, and ends with a hash of the whole
+    (the library's copy, its temp file and the index must fit a file name's 255 bytes)."""
+    name = path.name
+    if name.endswith(".gz"):
+        name = name[:-3]
+    sid = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "source"
+    if len(sid) <= MAX_SOURCE_ID:
+        return sid
+    digest = hashlib.sha256(sid.encode()).hexdigest()[:10]
+    return f"{sid[:MAX_SOURCE_ID - 11].rstrip('-')}-{digest}"
 
 
 @dataclass(frozen=True)

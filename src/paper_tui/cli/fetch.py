@@ -9,13 +9,14 @@ pages, the papers and any wait a source asks for; piped, nothing but the lines.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import sys
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from paper_tui.cli.output import print_json
-from paper_tui.cli.streams import write_control
-from paper_tui.cli.terminal import warn
+from paper_tui.cli.terminal import ProgressBar, warn
 from paper_tui.errors import PaperTuiError
 from paper_tui.inert import inert_line
 from paper_tui.library.context import Context
@@ -66,19 +67,15 @@ def cmd_fetch(args: argparse.Namespace, ctx: Context) -> int:
                                 "SOURCE, --since, --all or --dry-run with it")
         from paper_tui.cli.watch import print_watch_runs
 
-        bar = ProgressBar() if sys.stderr.isatty() and not args.json else None
-        watched = ctx.library.fetch_watches(progress=bar)
-        if bar is not None:
-            bar.clear()
+        with _progress(args) as bar:
+            watched = ctx.library.fetch_watches(progress=bar)
         return print_watch_runs(watched, as_json=args.json)
     if not args.sources:
         raise PaperTuiError(f"name a SOURCE to fetch ({FORMS}) or use --watches")
-    lib = ctx.library
-    bar = ProgressBar() if sys.stderr.isatty() and not args.json else None
-    report = lib.fetch(args.sources, since=args.since, all_decisions=args.all_decisions,
-                       dry_run=args.dry_run, progress=bar)
-    if bar is not None:
-        bar.clear()
+    with _progress(args) as bar:
+        report = ctx.library.fetch(args.sources, since=args.since,
+                                   all_decisions=args.all_decisions, dry_run=args.dry_run,
+                                   progress=bar)
     if args.json:
         print_json(report.as_json())
     for source in report.sources:
@@ -89,6 +86,17 @@ def cmd_fetch(args: argparse.Namespace, ctx: Context) -> int:
     return 1 if report.failed else 0
 
 
+@contextlib.contextmanager
+def _progress(args: argparse.Namespace) -> Iterator[ProgressBar | None]:
+    """A progress bar on a terminal (gone when the fetch ends), none when piped or --json."""
+    bar = ProgressBar() if sys.stderr.isatty() and not args.json else None
+    try:
+        yield bar
+    finally:
+        if bar is not None:
+            bar.clear()
+
+
 def summary(source: SourceFetch) -> str:
     if source.status == "unchanged":
         return f"{source.spec}: unchanged ({count(source.papers, 'paper')})"
@@ -96,28 +104,3 @@ def summary(source: SourceFetch) -> str:
                                                     if source.status == "dry-run" else ")")
     return (f"{source.spec}: {count(source.papers, 'paper')}, {len(source.new_ids):,} new"
             f"{pages}")
-
-
-class ProgressBar:
-    """One line redrawn on stderr: the stage, a bar when the total is known, the count."""
-
-    WIDTH = 24
-
-    def __init__(self) -> None:
-        self.drawn = False
-
-    def __call__(self, stage: str, done: int, total: int | None) -> None:
-        if total:
-            filled = min(self.WIDTH, self.WIDTH * done // max(total, 1))
-            bar = f" [{'#' * filled}{'.' * (self.WIDTH - filled)}] {done:,}/{total:,}"
-        else:
-            bar = f" {done:,}" if done else ""
-        write_control(sys.stderr, "\r\x1b[K")
-        sys.stderr.write(inert_line(f"{stage}{bar}")[:200])
-        sys.stderr.flush()
-        self.drawn = True
-
-    def clear(self) -> None:
-        if self.drawn:
-            write_control(sys.stderr, "\r\x1b[K")
-            sys.stderr.flush()

@@ -1,5 +1,6 @@
-"""What the command line draws on the terminal besides its output: warnings and the
-progress line of an import or an index rebuild (handed to the library's context)."""
+"""What the command line draws on the terminal besides its output: warnings, the
+progress line of an import or an index rebuild (handed to the library's context) and a
+fetch's progress bar."""
 
 from __future__ import annotations
 
@@ -26,8 +27,36 @@ def progress_printer() -> Progress | None:
     def show(stage: str, done: int, total: int | None) -> None:
         of = f"/{total:,}" if total else ""
         end = "\n" if total and done >= total else ""
-        write_control(sys.stderr, "\r\x1b[K")  # the line drawn again: the CLI's own
-        sys.stderr.write(f"{inert_line(stage)}: {done:,}{of} papers{end}")
-        sys.stderr.flush()
+        _redraw(f"{inert_line(stage)}: {done:,}{of} papers{end}")
 
     return show
+
+
+def _redraw(line: str) -> None:
+    """``line`` over the progress line drawn before (the CLI's own control sequence)."""
+    write_control(sys.stderr, "\r\x1b[K")
+    sys.stderr.write(line)
+    sys.stderr.flush()
+
+
+class ProgressBar:
+    """One line redrawn on stderr: the stage, a bar when the total is known, the count."""
+
+    WIDTH = 24
+
+    def __init__(self) -> None:
+        self.drawn = False
+
+    def __call__(self, stage: str, done: int, total: int | None) -> None:
+        if total:
+            filled = min(self.WIDTH, self.WIDTH * done // max(total, 1))
+            bar = f" [{'#' * filled}{'.' * (self.WIDTH - filled)}] {done:,}/{total:,}"
+        else:
+            bar = f" {done:,}" if done else ""
+        _redraw(inert_line(f"{stage}{bar}")[:200])
+        self.drawn = True
+
+    def clear(self) -> None:
+        if self.drawn:
+            write_control(sys.stderr, "\r\x1b[K")
+            sys.stderr.flush()

@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 from paper_tui import atomic
 from paper_tui.errors import FetchError
 from paper_tui.fetch.http import HttpClient, Response, Validators, with_params
+from paper_tui.fetch.report import FetchProgress
 
 T = TypeVar("T")
 RESUME_WITHIN_S = 24 * 3600
@@ -165,7 +166,7 @@ class Pages:
     client: HttpClient
     spec: str
     store: PageStore | None = None
-    progress: Callable[[str, int, int | None], None] | None = None
+    progress: FetchProgress | None = None
     pages: int = 0
     all_unchanged: bool = True
     _asked: dict[str, Response] = field(default_factory=dict, repr=False)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +23,7 @@ from paper_tui.importers import (
 from paper_tui.importers.common import NO_HINTS, Hints, read_head
 from paper_tui.importers.parallel import PARALLEL_BYTES, Prepare, read_in_worker
 from paper_tui.model import Paper
+from paper_tui.sources import source_id
 
 # Order matters for sniffing: the most specific signatures first (an OpenReview or CSL-JSON
 # array before the paperlists array, arXiv's Atom before DBLP's XML).
@@ -33,7 +32,6 @@ IMPORTERS: tuple[ModuleType, ...] = (jsonl, openreview, csljson, paperlists, bib
 STABLE_ID_FORMATS = frozenset({arxiv.FORMAT})
 """Formats whose paper ids are the source's own (arXiv's), not derived from the text: a
 paper re-imported under such an id may have new text, so it replaces the indexed one."""
-MAX_SOURCE_ID = 120
 _IGNORED = {".yaml", ".yml", ".md", ".py", ".lock", ".pdf"}
 
 
@@ -80,20 +78,6 @@ def sniff(path: Path) -> ModuleType:
     raise SourceError(path, "unknown format (expected a paper list: .txt, .json, .jsonl, "
                       ".bib, .csv, .ris, OpenReview or CSL-JSON .json, arXiv Atom or DBLP "
                       ".xml)")
-
-
-def source_id(path: Path) -> str:
-    """A source is named by its file name: re-importing that file replaces it. A name of
-    more than :data:`MAX_SOURCE_ID` characters is cut, and ends with a hash of the whole
-    (the library's copy, its temp file and the index must fit a file name's 255 bytes)."""
-    name = path.name
-    if name.endswith(".gz"):
-        name = name[:-3]
-    sid = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "source"
-    if len(sid) <= MAX_SOURCE_ID:
-        return sid
-    digest = hashlib.sha256(sid.encode()).hexdigest()[:10]
-    return f"{sid[:MAX_SOURCE_ID - 11].rstrip('-')}-{digest}"
 
 
 def iter_files(paths: list[Path]) -> Iterator[Path | SourceError]:

@@ -607,7 +607,7 @@ class Library:
             raise PaperTuiError("a watch needs a SOURCE, e.g. arxiv:cs.LG")
         from paper_tui.fetch import spec  # (the watch command may load fetch/)
         from paper_tui.fetch.runner import target
-        from paper_tui.importers.registry import source_id
+        from paper_tui.sources import source_id
 
         parsed = spec.parse(source)  # FetchError, one line, for none of the forms
         # the source its fetches go into is known now: watch:NAME finds a list fetched

@@ -20,7 +20,7 @@ from paper_tui.errors import FetchError, PaperTuiError
 from paper_tui.fetch import runner, spec
 from paper_tui.fetch.report import FetchProgress, FetchReport, FetchStatus, SourceFetch
 from paper_tui.index import PaperIndex
-from paper_tui.sources import SourceStore
+from paper_tui.sources import SourceStore, source_id
 
 if TYPE_CHECKING:
     from paper_tui.importers import ImportReport
@@ -52,7 +52,7 @@ def _one(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
          warn: Callable[[str], None] | None) -> SourceFetch:
     path = runner.target(root, source)
     sources.reload()
-    sid = _source_of(sources, path)  # (importers/ costs a re-fetch 0.2 s to load)
+    sid = _source_of(sources, path)
     fetched = None
     try:
         with runner.source_lock(root, source):
@@ -127,9 +127,11 @@ def _report(fetched: runner.Fetch, status: FetchStatus, sid: str | None, papers:
 
 
 def _source_of(sources: SourceStore, path: Path) -> str | None:
-    """The library source a fetched file went into, if it was imported."""
-    where = str(path.resolve())
-    return next((sid for sid, info in sources.manifest.items() if info.path == where), None)
+    """The library source a fetched file went into, if it was imported (and not replaced
+    since by another file of its name)."""
+    sid = source_id(path)
+    info = sources.manifest.get(sid)
+    return sid if info is not None and info.path == str(path.resolve()) else None
 
 
 def _line(exc: PaperTuiError) -> str:

@@ -423,7 +423,7 @@ class _Sync:
             self.state.save(self.root)
 
     def _import_sources(self, changed: list[str], head: str) -> None:
-        from paper_tui.importers.registry import source_id  # only when lists came in
+        from paper_tui.sources import source_id
 
         tree = self._tree(head)
         manifest = self.lib.sources.manifest
