@@ -15,7 +15,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.widgets import Footer, Label, OptionList
+from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from paper_tui.errors import PaperTuiError
@@ -31,6 +31,7 @@ from paper_tui.tui.screens.results_screen import (
 )
 from paper_tui.tui.screens.style_picker import StylePicker, copy_citations
 from paper_tui.tui.widgets.abstract import AbstractView
+from paper_tui.tui.widgets.footer import KeyFooter
 from paper_tui.tui.widgets.results import ResultsList
 from paper_tui.vocabulary import count
 
@@ -220,7 +221,7 @@ class ListsScreen(_ListActions, ReaderScreen):
     def compose(self) -> ComposeResult:
         yield self._title_label
         yield self._lists_box
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self._show()
@@ -304,7 +305,7 @@ class ReadingListScreen(_ListActions, ResultsScreen):
         with Horizontal(id="list-panes"):
             yield self.results_list
             yield self.abstract
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self._load()

@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.widgets import Footer, Input
+from textual.widgets import Input
 
 from paper_tui.tui import collector
 from paper_tui.tui.controllers.search import ResultsReady, SearchController
@@ -37,6 +37,7 @@ from paper_tui.tui.screens.results_screen import (
 )
 from paper_tui.tui.widgets.abstract import AbstractView
 from paper_tui.tui.widgets.facets import FacetsPanel, narrow
+from paper_tui.tui.widgets.footer import KeyFooter
 from paper_tui.tui.widgets.import_progress import ImportProgress, summary
 from paper_tui.tui.widgets.results import ResultsList
 from paper_tui.tui.widgets.search_box import SearchBox
@@ -123,7 +124,7 @@ class MainScreen(ResultsScreen):
             yield ResultsList(self.library.annotation, announce=False, id="results")
             yield AbstractView(id="abstract")
         yield StatusLine(id="status")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.status_line = self.query_one(StatusLine)

@@ -17,7 +17,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.message import Message
-from textual.widgets import Footer, Label, OptionList
+from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from paper_tui.errors import PaperTuiError
@@ -25,6 +25,7 @@ from paper_tui.inert import inert_line
 from paper_tui.library import Library, MemberCoverage, TeamCoverage
 from paper_tui.tui.query_thread import QueryThread
 from paper_tui.tui.screens.results_screen import TEAM_SCREEN_KEYS, ReaderScreen
+from paper_tui.tui.widgets.footer import KeyFooter
 from paper_tui.vocabulary import count
 
 BAR = 20
@@ -122,7 +123,7 @@ class TeamScreen(ReaderScreen):
     def compose(self) -> ComposeResult:
         yield self._title
         yield self._rows
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self._title.update(self._heading("counting…"))
