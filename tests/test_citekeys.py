@@ -113,6 +113,7 @@ def test_a_sync_shares_the_keys_and_a_second_machine_keeps_them(tmp_path: Path) 
         "smith2020deep,smith2020deepa"
     bob.sync()
     # Alice's laptop gave a key before it ever synced: the older key wins the merge.
+    time.sleep(1.1)  # keys are stamped to the second: the laptop's is a second younger
     assert laptop.run("cite", ids[3], "-f", "key").stdout.strip() == "smith2020deep"
     time.sleep(1.1)  # keys are stamped to the second
     alice.sync()
