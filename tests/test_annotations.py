@@ -124,10 +124,12 @@ def test_undo_restores_only_the_fields_it_changed(notes: Annotations, tmp_path: 
     assert notes.get("a").starred is True
 
 
-def test_a_change_is_on_disk_within_a_second_without_flush(notes: Annotations,
-                                                           tmp_path: Path) -> None:
+def test_a_change_reaches_the_disk_without_flush(notes: Annotations, tmp_path: Path) -> None:
+    """The saver writes on its own, 0.05 s after a burst: within a second on a quiet machine.
+    The test waits up to 5 s: in the full suite the other workers' fsyncs (git, every
+    store) can hold this one's for over a second."""
     notes.set_status(["a"], "skipped")
-    deadline = time.time() + 1.0
+    deadline = time.time() + 5.0
     while time.time() < deadline:
         path = tmp_path / "annotations.yaml"
         if path.exists() and "skipped" in path.read_text():
