@@ -34,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import traceback
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -149,9 +150,11 @@ def serve(path: str) -> None:
 
 
 def _leave(code: object) -> None:
-    """End a child as the interpreter's own shutdown does in everything a command can see —
-    ``SystemExit``'s code (``None`` is 0, text is printed and is 1), non-daemon threads
-    joined, ``atexit`` functions run, the standard streams flushed — then ``os._exit``.
+    """End a child as the interpreter's own shutdown does in everything a command can see,
+    then ``os._exit``: ``SystemExit``'s code (``None`` is 0, text is printed and is 1),
+    non-daemon threads joined, ``atexit`` functions run, then standard output and error
+    flushed — a failure there is the interpreter's: standard output's reported as an
+    ignored exception, either makes the status 120.
 
     What it skips is the rest of ``Py_FinalizeEx``: tearing down every module and freeing
     every object. That only frees memory, and in a child forked from a server holding
@@ -168,10 +171,28 @@ def _leave(code: object) -> None:
         if thread is not threading.main_thread() and not thread.daemon:
             thread.join()
     atexit._run_exitfuncs()  # the interpreter's own call at shutdown; atexit has no public one
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(Exception):
-            stream.flush()
+    out_flushed = _flushed(sys.stdout, report=True)
+    err_flushed = _flushed(sys.stderr, report=False)
+    if not (out_flushed and err_flushed):
+        status = 120
     os._exit(status & 0xFF)
+
+
+def _flushed(stream: IO[str] | None, report: bool) -> bool:
+    """Flush ``stream`` as the interpreter does at exit: False if that failed (reported as
+    the interpreter reports an ignored exception when ``report``)."""
+    if stream is None or getattr(stream, "closed", False):
+        return True
+    try:
+        stream.flush()
+    except Exception as exc:  # whatever the stream raises
+        if report:
+            with contextlib.suppress(Exception):
+                sys.stderr.write(f"Exception ignored in: {stream!r}\n"
+                                 + "".join(traceback.format_exception_only(exc)))
+                sys.stderr.flush()
+        return False
+    return True
 
 
 def _main() -> None:

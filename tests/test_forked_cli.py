@@ -58,3 +58,52 @@ def test_a_command_is_a_process_of_its_own_that_a_signal_ends(tmp_path: Path) ->
     assert proc.poll() is None
     proc.kill()
     assert proc.wait(60) == -signal.SIGKILL
+
+
+LEAVING = """
+import sys, threading, atexit
+sys.path.insert(0, {tests!r})
+late = []
+threading.Thread(target=lambda: (__import__("time").sleep(0.2), late.append(1))).start()
+atexit.register(lambda: print("atexit saw", len(late), file=sys.stderr))
+sys.stdout.write({text!r})
+{exit}
+"""
+
+
+@pytest.mark.parametrize("ending", ["pass", "sys.exit(3)", "sys.exit('bye')"])
+@pytest.mark.parametrize("stdout", ["pipe", "closed pipe", "/dev/full"])
+def test_leaving_is_the_interpreters_shutdown_as_a_command_sees_it(
+        ending: str, stdout: str) -> None:
+    """A forked child ends through ``forked_cli._leave``, not the interpreter's shutdown:
+    the same status, output and error as a real interpreter's, standard output unwritable
+    included (an ignored exception and status 120)."""
+    outcomes = []
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
+    for leave in (ending, f"import forked_cli\ntry:\n    {ending}\n"
+                          "except SystemExit as done:\n    forked_cli._leave(done.code)\n"
+                          "forked_cli._leave(None)"):
+        code = LEAVING.format(tests=str(Path(__file__).parent), text="x" * 100,
+                              exit=leave)
+        read, write = os.pipe()
+        if stdout == "closed pipe":
+            os.close(read)
+        target = open("/dev/full", "w") if stdout == "/dev/full" else write  # noqa: SIM115
+        try:
+            proc = subprocess.Popen([sys.executable, "-c", code], stdout=target, env=env,
+                                    stderr=subprocess.PIPE, text=True)
+            if stdout == "pipe":
+                os.close(write)
+                with os.fdopen(read) as out:
+                    written = len(out.read())
+            else:
+                written = None
+            err = proc.communicate(timeout=60)[1]
+        finally:
+            if stdout == "/dev/full":
+                target.close()
+            if stdout != "pipe":
+                os.close(write)
+        lines = err.splitlines()
+        outcomes.append((proc.returncode, written, lines[:1], lines[-1:]))
+    assert outcomes[0] == outcomes[1]
