@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+import forked_cli
 from hostile_helpers import (
     ACTIVE,
     CLIPBOARD,
@@ -43,7 +44,7 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
 def run(library: Path, *args: str, **streams) -> subprocess.CompletedProcess[str]:
     """``paper-tui --library LIBRARY ARGS``, its output captured unless ``streams`` say."""
     streams = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, **streams}
-    return subprocess.run([sys.executable, "-m", "paper_tui", "--library", str(library),
+    return forked_cli.run([sys.executable, "-m", "paper_tui", "--library", str(library),
                            *args], text=True, timeout=120, **streams)
 
 
@@ -154,7 +155,7 @@ def test_the_progress_line_keeps_its_own_sequences_on_a_terminal(tmp_path: Path)
     source = write_hostile_list(tmp_path / f"list{PANE_TITLE}.jsonl")
     master, slave = pty.openpty()
     try:
-        done = subprocess.run([sys.executable, "-m", "paper_tui", "--library",
+        done = forked_cli.run([sys.executable, "-m", "paper_tui", "--library",
                                str(tmp_path / "library"), "import", str(source)],
                               stdout=subprocess.PIPE, stderr=slave, text=True, timeout=120)
         seen = b""

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import subprocess
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -19,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+import forked_cli
 from paper_tui import config as config_mod
 from paper_tui.library import Library
 
@@ -133,7 +133,7 @@ def imported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     config = base / "config.yaml"
     config.write_text("bundled_lists: false\n")
     library = base / "library"
-    out = subprocess.run([sys.executable, "-m", "paper_tui", "--config", str(config),
+    out = forked_cli.run([sys.executable, "-m", "paper_tui", "--config", str(config),
                           "--library", str(library), "import", *map(str, SAMPLES)],
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
@@ -147,7 +147,7 @@ def cli(imported: tuple[Path, Path]) -> Callable[..., str]:
     config, library = imported
 
     def run(*args: str) -> str:
-        out = subprocess.run([sys.executable, "-m", "paper_tui", "--config", str(config),
+        out = forked_cli.run([sys.executable, "-m", "paper_tui", "--config", str(config),
                               "--library", str(library), *args],
                              capture_output=True, text=True, timeout=120)
         assert out.returncode == 0, out.stderr
@@ -219,7 +219,7 @@ def test_sort_within_a_query(cli: Callable[..., str]) -> None:
 
 
 def test_a_bad_value_is_one_line(tmp_path: Path) -> None:
-    out = subprocess.run([sys.executable, "-m", "paper_tui", "--library", str(tmp_path / "l"),
+    out = forked_cli.run([sys.executable, "-m", "paper_tui", "--library", str(tmp_path / "l"),
                           "search", "reviews:many"], capture_output=True,
                          text=True, timeout=120)
     assert out.returncode == 1

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+import forked_cli
 from paper_tui import config as config_mod
 from paper_tui import export
 from paper_tui.importers import import_file
@@ -59,7 +60,7 @@ def papers(lib: Library) -> list[Paper]:
 
 def run(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PAPER_TUI_HOME=str(home), NO_COLOR="1")
-    return subprocess.run([sys.executable, "-m", "paper_tui", *args], capture_output=True,
+    return forked_cli.run([sys.executable, "-m", "paper_tui", *args], capture_output=True,
                           text=True, env=env, timeout=120)
 
 

@@ -15,13 +15,14 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
+import forked_cli
 from paper_tui.tui.screens.team_screen import TeamScreen
 
 WHEN = "2026-11-20T10:00:00Z"
 
 
 def _cli(library: Path, *args: str) -> subprocess.CompletedProcess:
-    done = subprocess.run([sys.executable, "-m", "paper_tui", "--library", str(library),
+    done = forked_cli.run([sys.executable, "-m", "paper_tui", "--library", str(library),
                            *args], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, (args, done.stderr)
     return done
