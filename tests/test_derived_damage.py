@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from built_once import built_once
 from paper_tui.cli import main
 
 DATA = Path(__file__).parent / "data"
@@ -27,17 +28,20 @@ def run(capsys: pytest.CaptureFixture[str], library: Path, *args: str) -> tuple[
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A library of the bundled list (38 papers, two sources) and a sample (41), with a
     tag on one paper and the recommender's cache written; copied for each test."""
-    root = tmp_path_factory.mktemp("built") / "lib"
-    assert main(["--library", str(root), "import", str(DATA / "papers-ml-sample.jsonl")]) == 0
-    first = sorted(p.name for p in (root / "sources").glob("*.jsonl.gz"))
-    assert len(first) == 3
-    ids = sorted(json.loads(line)["id"] for line in  # a paper of the sample, not bundled
-                 gzip.decompress((root / "sources" / first[2]).read_bytes()).splitlines())
-    assert main(["--library", str(root), "tag", ids[0], "kept"]) == 0
-    assert main(["--library", str(root), "recommend"]) == 0
-    assert list((root / "cache").glob("recommend-terms-*.npz"))
-    (root / "tagged").write_text(ids[0])
-    return root
+    def build(folder: Path) -> None:
+        root = folder / "lib"
+        assert main(["--library", str(root), "import",
+                     str(DATA / "papers-ml-sample.jsonl")]) == 0
+        first = sorted(p.name for p in (root / "sources").glob("*.jsonl.gz"))
+        assert len(first) == 3
+        ids = sorted(json.loads(line)["id"] for line in  # a paper of the sample, not bundled
+                     gzip.decompress((root / "sources" / first[2]).read_bytes()).splitlines())
+        assert main(["--library", str(root), "tag", ids[0], "kept"]) == 0
+        assert main(["--library", str(root), "recommend"]) == 0
+        assert list((root / "cache").glob("recommend-terms-*.npz"))
+        (root / "tagged").write_text(ids[0])
+
+    return built_once(tmp_path_factory, "derived-damage", build) / "lib"
 
 
 @pytest.fixture

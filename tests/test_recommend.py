@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from built_once import built_once
 from paper_tui import config as config_mod
 from paper_tui.index import PaperIndex
 from paper_tui.index.schema import terms_of
@@ -29,13 +30,15 @@ def is_topic(paper) -> bool:
 @pytest.fixture(scope="module")
 def sample_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A library of the sample, imported once (tests copy it before labelling)."""
-    root = tmp_path_factory.mktemp("sample") / "library"
-    source = root.parent / "papers.jsonl"
-    source.write_bytes(gzip.decompress(SAMPLE.read_bytes()))
-    with Library.open(root, config=config_mod.defaults(), bundled=False) as lib:
-        report = lib.import_paths([source])
-        assert not report.failed
-    return root
+    def build(folder: Path) -> None:
+        source = folder / "papers.jsonl"
+        source.write_bytes(gzip.decompress(SAMPLE.read_bytes()))
+        with Library.open(folder / "library", config=config_mod.defaults(), bundled=False
+                          ) as lib:
+            report = lib.import_paths([source])
+            assert not report.failed
+
+    return built_once(tmp_path_factory, "recommend-sample", build) / "library"
 
 
 @pytest.fixture

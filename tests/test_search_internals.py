@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from whoosh.matching.wrappers import FilterMatcher
 
+from built_once import built_once, copy_of
 from paper_tui import config as config_mod
 from paper_tui.index.packed import narrowest, pack_block, read_block
 from paper_tui.index.positions import PackedPositions
@@ -46,12 +47,18 @@ def papers(n: int, seed: int = 7) -> list[dict]:
 def big(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
     """Enough papers that common words fill more than one ranked page and more than one
     posting block (1,024 postings)."""
-    root = tmp_path_factory.mktemp("internals")
-    source = root / "in" / "papers.jsonl"
-    source.parent.mkdir(parents=True)
-    source.write_text("".join(json.dumps(p) + "\n" for p in papers(1500)), encoding="utf-8")
-    library = Library.open(root / "lib", config=config_mod.defaults(), bundled=False)
-    assert library.import_paths([source]).added == 1500
+    def build(root: Path) -> None:
+        source = root / "in" / "papers.jsonl"
+        source.parent.mkdir(parents=True)
+        source.write_text("".join(json.dumps(p) + "\n" for p in papers(1500)),
+                          encoding="utf-8")
+        with Library.open(root / "lib", config=config_mod.defaults(), bundled=False
+                          ) as library:
+            assert library.import_paths([source]).added == 1500
+
+    root = copy_of(tmp_path_factory, built_once(tmp_path_factory, "internals", build) / "lib",
+                   "lib")
+    library = Library.open(root, config=config_mod.defaults(), bundled=False)
     yield library
     library.close()
 

@@ -8,12 +8,14 @@ import math
 import random
 from array import array
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
 from whoosh import query as wq
 from whoosh.filedb.structfile import BufferFile
 
+from built_once import built_once, copy_of
 from paper_tui import config as config_mod
 from paper_tui.index.packed import narrowest, pack_block
 from paper_tui.index.positions import (
@@ -48,24 +50,30 @@ def papers(n: int, start: int, seed: int) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def lib(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
-    root = tmp_path_factory.mktemp("masks")
-    library = Library.open(root / "lib", config=config_mod.defaults(), bundled=False)
-    sources = []
-    for k, (n, start) in enumerate([(1400, 0), (300, 1400)]):  # two imports: two segments
-        source = root / f"papers-{k}.jsonl"
-        source.write_text("".join(json.dumps(p) + "\n" for p in papers(n, start, k)),
-                          encoding="utf-8")
-        library.import_paths([source])
-        sources.append(source)
-    # A re-import without some of the papers deletes them: deletions in both segments
-    for source in sources:
-        lines = source.read_text(encoding="utf-8").splitlines(keepends=True)
-        source.write_text("".join(line for i, line in enumerate(lines) if i % 89),
-                          encoding="utf-8")
-        library.import_paths([source])
-    ids = library.results("").ids()
-    library.annotations.set_status(ids[::97], "read")
-    library.annotations.add_tags(ids[5::131], ["later"])
+    def build(root: Path) -> None:
+        with Library.open(root / "lib", config=config_mod.defaults(), bundled=False
+                          ) as library:
+            sources = []
+            # two imports: two segments
+            for k, (n, start) in enumerate([(1400, 0), (300, 1400)]):
+                source = root / f"papers-{k}.jsonl"
+                source.write_text("".join(json.dumps(p) + "\n" for p in papers(n, start, k)),
+                                  encoding="utf-8")
+                library.import_paths([source])
+                sources.append(source)
+            # A re-import without some of the papers deletes them: deletions in both segments
+            for source in sources:
+                lines = source.read_text(encoding="utf-8").splitlines(keepends=True)
+                source.write_text("".join(line for i, line in enumerate(lines) if i % 89),
+                                  encoding="utf-8")
+                library.import_paths([source])
+            ids = library.results("").ids()
+            library.annotations.set_status(ids[::97], "read")
+            library.annotations.add_tags(ids[5::131], ["later"])
+
+    root = copy_of(tmp_path_factory, built_once(tmp_path_factory, "masks", build) / "lib",
+                   "lib")
+    library = Library.open(root, config=config_mod.defaults(), bundled=False)
     yield library
     library.close()
 

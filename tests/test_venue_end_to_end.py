@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 import forked_cli
+from built_once import built_once, copy_of
 from paper_tui import config as config_mod
 from paper_tui.library import Library
 
@@ -129,16 +130,19 @@ WORDS: list[tuple[str, Callable[[Record], bool]]] = [
 def imported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """A configuration (no bundled lists) and a library of the samples, imported through
     ``paper-tui import``."""
-    base = tmp_path_factory.mktemp("venue-e2e")
-    config = base / "config.yaml"
-    config.write_text("bundled_lists: false\n")
-    library = base / "library"
-    out = forked_cli.run([sys.executable, "-m", "paper_tui", "--config", str(config),
-                          "--library", str(library), "import", *map(str, SAMPLES)],
-                         capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.startswith(f"{len(RECORDS)} papers from {len(SAMPLES)} file(s)")
-    return config, library
+    def build(base: Path) -> None:
+        config = base / "config.yaml"
+        config.write_text("bundled_lists: false\n")
+        out = forked_cli.run([sys.executable, "-m", "paper_tui", "--config", str(config),
+                              "--library", str(base / "library"), "import",
+                              *map(str, SAMPLES)], capture_output=True, text=True,
+                             timeout=300)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.startswith(f"{len(RECORDS)} papers from {len(SAMPLES)} file(s)")
+
+    base = copy_of(tmp_path_factory, built_once(tmp_path_factory, "venue-e2e", build),
+                   "venue-e2e")
+    return base / "config.yaml", base / "library"
 
 
 @pytest.fixture(scope="module")

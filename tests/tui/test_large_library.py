@@ -8,15 +8,13 @@ Building the library (writing 50,000 JSON lines, importing and indexing them thr
 from __future__ import annotations
 
 import json
-import os
 import random
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
-import filelock
 import pytest
 
+from built_once import built_once
 from paper_tui import config as config_mod
 from paper_tui.library import Library
 from paper_tui.tui.app import PaperApp
@@ -42,21 +40,15 @@ def big_library_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The 50,000-paper library, built once per run: under pytest-xdist the workers share
     the run's temp dir, and the first to get here builds it while the others wait (two
     workers each building it cost 20-40 s of CPU)."""
-    base = tmp_path_factory.getbasetemp()
-    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
-    root = shared / "big-50k"
-    with filelock.FileLock(str(shared / "big-50k.lock")):
-        if not (root / "built").exists():
-            shutil.rmtree(root, ignore_errors=True)
-            root.mkdir()
-            source = root / "generated.jsonl"
-            write_papers(source, N_PAPERS)
-            with Library.open(root / "library", config=config_mod.defaults(),
-                              bundled=False) as lib:
-                report = lib.import_paths([source])
-            assert report.papers == N_PAPERS, report.errors[:3]
-            (root / "built").touch()
-    return root / "library"
+    def build(root: Path) -> None:
+        source = root / "generated.jsonl"
+        write_papers(source, N_PAPERS)
+        with Library.open(root / "library", config=config_mod.defaults(),
+                          bundled=False) as lib:
+            report = lib.import_paths([source])
+        assert report.papers == N_PAPERS, report.errors[:3]
+
+    return built_once(tmp_path_factory, "big-50k", build) / "library"
 
 
 @pytest.fixture
