@@ -25,6 +25,7 @@ from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
 from paper_tui import atomic, paths
+from paper_tui.config import SafeLoader
 
 _COLOR_FIELDS = ("primary", "secondary", "warning", "error", "success", "accent",
                  "foreground", "background", "surface", "panel", "boost")
@@ -35,7 +36,7 @@ STATE_FILE = "state.yaml"
 def load_theme_file(path: Path) -> Theme:
     """One theme file -> a Theme; ValueError with a one-line reason when it is unusable."""
     try:
-        data = yaml.safe_load(path.read_text("utf-8"))
+        data = yaml.load(path.read_text("utf-8"), Loader=SafeLoader)
     except OSError as exc:
         raise ValueError(f"cannot read ({exc.strerror})") from None
     except yaml.YAMLError as exc:
@@ -93,7 +94,7 @@ def _state_file() -> Path:
 def saved_theme() -> str | None:
     """The theme the reader last picked in the app (it wins over the config's ``theme``)."""
     try:
-        data = yaml.safe_load(_state_file().read_text("utf-8"))
+        data = yaml.load(_state_file().read_text("utf-8"), Loader=SafeLoader)
     except (OSError, yaml.YAMLError):
         return None
     value = data.get("theme") if isinstance(data, dict) else None
@@ -104,7 +105,7 @@ def save_theme(name: str) -> None:
     """Remember the chosen theme (atomically, in the user's config directory)."""
     path = _state_file()
     try:
-        data = yaml.safe_load(path.read_text("utf-8"))
+        data = yaml.load(path.read_text("utf-8"), Loader=SafeLoader)
     except (OSError, yaml.YAMLError):
         data = None
     state = data if isinstance(data, dict) else {}
