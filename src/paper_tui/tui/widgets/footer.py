@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual.app import ComposeResult
+from textual.reactive import Reactive
 from textual.widgets import Footer
 
 
@@ -26,6 +28,17 @@ class KeyFooter(Footer):
              binding.action, binding.show, binding.group, enabled, tooltip)
             for _node, binding, enabled, tooltip in self.screen.active_bindings.values())
         return (self.compact, self.show_command_palette, self.combine_groups, bindings)
+
+    def compose(self) -> ComposeResult:
+        """Textual's keys, each told the footer's ``compact`` before it mounts: a key starts
+        compact and is bound to the footer's (not compact), so each mounted key was styled
+        through the whole stylesheet twice more, once per class it gained and lost. The
+        command palette's key is not bound to it and stays as Textual makes it."""
+        for widget in super().compose():
+            compact = getattr(type(widget), "compact", None)
+            if isinstance(compact, Reactive) and not widget.has_class("-command-palette"):
+                widget.set_reactive(compact, self.compact)
+            yield widget
 
     async def recompose(self) -> None:
         if not self.is_attached:
