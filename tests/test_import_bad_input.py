@@ -302,13 +302,23 @@ def test_a_bug_in_the_worker_is_one_line_and_its_traceback_is_kept(
 
 
 # -- limits ----------------------------------------------------------------------------------
+def _bytes_read() -> int:
+    """Bytes this process has read from files and pipes so far (Linux's ``rchar``)."""
+    for line in Path("/proc/self/io").read_text().splitlines():
+        if line.startswith("rchar:"):
+            return int(line.split()[1])
+    raise AssertionError("no rchar in /proc/self/io")
+
+
 def test_a_plain_file_over_1_gib_is_refused_unread(capsys: pytest.CaptureFixture[str],
                                                     tmp_path: Path, lib: Path) -> None:
     path = tmp_path / "huge.json"
     with path.open("wb") as out:  # sparse: nothing is written but its first byte
         out.write(b"[")
         out.truncate((1 << 30) + 1)
+    before = _bytes_read()
     status, _, err = imported(capsys, lib, path)
+    assert _bytes_read() - before < 64 << 20  # not read through (it was, for a checksum)
     assert status == 1
     assert err == (f"paper-tui: {path}: is more than 1 GiB: too big for a paper list read "
                    "whole (JSON Lines is read as it goes)\n")

@@ -115,8 +115,12 @@ def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: Imp
                 prepared.setdefault(paper.id, (result[1], i))
 
     source_id, fmt, records = import_file(path, Prepare(prepare_import, sink), hints=hints)
-    digest = checksum(path)
-    if not force and sources.is_current(source_id, digest):
+    # The checksum reads the whole file: only to tell an unchanged source before parsing
+    # it; a new one is summed once its first paper was read (a file refused at once, such
+    # as a plain list over 1 GiB, is then never read through).
+    known = not force and sources.get(source_id) is not None
+    digest = checksum(path) if known else ""
+    if known and sources.is_current(source_id, digest):
         count = sources.manifest[source_id].count
         report.unchanged += count
         report.papers += count
@@ -146,6 +150,7 @@ def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: Imp
         first = next(stream, None)
         if first is None:
             raise SourceError(path, "no papers could be imported from this file")
+        digest = digest or checksum(path)
 
         replace = fmt in STABLE_ID_FORMATS  # an arXiv id's text may be a newer version
         replaced = 0
