@@ -25,8 +25,9 @@ In detail:
 - Redirects: :data:`MAX_REDIRECTS` at most, to http(s) only (never ``file:`` or ``ftp:``).
 - Sizes: a body over ``max_bytes`` (:data:`MAX_BODY`, 1 GiB) as sent, or gzip that
   unpacks past :mod:`paper_tui.bounded_gzip`'s caps (a bomb), is an error.
-- ``min_interval_s``: at least that long between the starts of two requests of this client
-  (arXiv asks for 3 s); the wait is said through ``on_wait``.
+- ``min_interval_s``: at least that long from the end of one request of this client to the
+  start of the next (arXiv asks for 3 s between requests); the wait is said through
+  ``on_wait``.
 - ``requests`` and ``bytes_received`` count what went over the wire (retries and redirect
   hops included; bytes as sent, before gzip is decoded), for the sources' summaries.
 """
@@ -161,7 +162,7 @@ class HttpClient:
         """HTTP requests sent (retries and redirect hops included)."""
         self.bytes_received = 0
         """Body bytes received as sent (before gzip is decoded)."""
-        self._last_start: float | None = None
+        self._last_end: float | None = None
         # ProxyHandler (in the default handlers) reads *_PROXY / NO_PROXY when built.
         self._opener = urllib.request.build_opener(_Redirects(self))
 
@@ -198,20 +199,25 @@ class HttpClient:
             time.sleep(seconds)
 
     def _space(self, url: str) -> None:
-        """Wait until ``min_interval_s`` has passed since the last request started."""
-        if self._last_start is not None and self.min_interval_s > 0:
-            left = self._last_start + self.min_interval_s - time.monotonic()
+        """Wait until ``min_interval_s`` has passed since the last request ended."""
+        if self._last_end is not None and self.min_interval_s > 0:
+            left = self._last_end + self.min_interval_s - time.monotonic()
             if left > 0:
                 self._wait(f"{_host(url)} asks for {self.min_interval_s:g} s between "
                            "requests", left)
-        self._last_start = time.monotonic()
 
     def _attempt(self, url: str, headers: Mapping[str, str]) -> Response:
         """One request (and urllib's redirects): a response, or :class:`_Retry`,
         :class:`_AskedToWait` or :class:`FetchError`."""
         self._space(url)
         self.requests += 1
-        request = urllib.request.Request(url, headers=dict(headers))
+        try:
+            return self._exchange(url, urllib.request.Request(url, headers=dict(headers)))
+        finally:  # a failed request ended too
+            self._last_end = time.monotonic()
+
+    def _exchange(self, url: str, request: urllib.request.Request) -> Response:
+        """Send ``request`` and read its answer whole (see :meth:`_attempt`)."""
         try:
             with self._opener.open(request, timeout=self.settings.timeout_s) as reply:
                 answered = _lower(reply.headers)
