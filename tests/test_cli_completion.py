@@ -264,6 +264,10 @@ def test_zsh_completes_by_tab_in_a_terminal(scripts, annotated: Path, tmp_path: 
             time.sleep(0.1)
         tmux("send-keys", "-t", session, "C-c")
         tmux("send-keys", "-t", session, "C-l")
+        # the next line is typed at a clear prompt, not while zsh still redraws this one
+        while tmux("capture-pane", "-p", "-t", session).strip() != "zsh>":
+            assert time.monotonic() < deadline, "zsh never cleared the screen"
+            time.sleep(0.05)
 
     tmux("new-session", "-d", "-s", session, "-x", "150", "-y", "30", "-c", str(tmp_path),
          "zsh -i")
