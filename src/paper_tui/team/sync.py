@@ -158,6 +158,7 @@ class _Sync:
         self.written = False  # a team file was written by this sync
         self.dropped = False  # the repo lost records of ours: write them back
         self._trees: dict[str, dict[str, _Entry]] = {}
+        self._blobs: dict[str, str] = {}  # blob id -> text (git's objects never change)
 
     # -- the steps -------------------------------------------------------------------------
     def run(self, remote: str | None, name: str | None) -> SyncReport:
@@ -376,7 +377,9 @@ class _Sync:
             raise files.TeamFileError(f"{rel} in the team repo is {entry.size / (1 << 20):,.1f} "
                                       f"MB, more than the {repo.MAX_BYTES >> 20} MB a team file "
                                       "may hold; not read")
-        return self._out("cat-file", "blob", entry.blob)
+        if entry.blob not in self._blobs:
+            self._blobs[entry.blob] = self._out("cat-file", "blob", entry.blob)
+        return self._blobs[entry.blob]
 
     def _diff_keys(self, schema: Schema, rel: str, base: str | None, head: str
                    ) -> tuple[dict[str, Record], dict[str, Record], list[str]]:
