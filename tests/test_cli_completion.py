@@ -262,12 +262,20 @@ def test_zsh_completes_by_tab_in_a_terminal(scripts, annotated: Path, tmp_path: 
         while expected not in (screen := tmux("capture-pane", "-p", "-t", session)):
             assert time.monotonic() < deadline, f"{expected!r} never shown:\n{screen}"
             time.sleep(0.1)
-        tmux("send-keys", "-t", session, "C-c")
-        tmux("send-keys", "-t", session, "C-l")
-        # the next line is typed at a clear prompt, not while zsh still redraws this one
-        while tmux("capture-pane", "-p", "-t", session).strip() != "zsh>":
-            assert time.monotonic() < deadline, "zsh never cleared the screen"
-            time.sleep(0.05)
+        # The next line is typed at a cleared, empty prompt. A key zsh reads while it still
+        # finishes this completion can be lost: Ctrl-C and Ctrl-L are sent until the
+        # screen is clear (both are harmless at an empty prompt).
+        cleared_by = time.monotonic() + 30
+        while True:
+            tmux("send-keys", "-t", session, "C-c")
+            tmux("send-keys", "-t", session, "C-l")
+            retry = time.monotonic() + 1
+            while (screen := tmux("capture-pane", "-p", "-t", session)).strip() != "zsh>" \
+                    and time.monotonic() < retry:
+                time.sleep(0.05)
+            if screen.strip() == "zsh>":
+                break
+            assert time.monotonic() < cleared_by, f"zsh never cleared the screen:\n{screen}"
 
     tmux("new-session", "-d", "-s", session, "-x", "150", "-y", "30", "-c", str(tmp_path),
          "zsh -i")
