@@ -58,5 +58,4 @@ class ProgressBar:
 
     def clear(self) -> None:
         if self.drawn:
-            write_control(sys.stderr, "\r\x1b[K")
-            sys.stderr.flush()
+            _redraw("")
