@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import cProfile
+import dataclasses
 import os
 import random
 import time
@@ -214,6 +216,34 @@ def test_schema_and_syntax_errors_name_file_line_and_column(tmp_path: Path, text
     assert message.startswith(f"{path}{where}: "), message
     assert words in message
     assert "\n" not in message
+
+
+def test_a_file_over_its_record_limit_is_refused_by_the_fast_reader_alone(
+        tmp_path: Path) -> None:
+    """A team-mate's file of a million papers was read twice: the fast reader gave up at the
+    first record too many, then libyaml parsed everything up to it again to name its line
+    (3 s for each sync and ``show``). The fast reader names the same place itself."""
+    schema = dataclasses.replace(SCHEMA, max_records=3)
+    text = "version: 1\npapers:\n" + "".join(f'  "p{i}":\n    status: read\n' for i in range(5))
+    path = tmp_path / "people" / "eve.yaml"
+    with pytest.raises(StoreError) as by_yaml:
+        read_yaml(text, path, schema)
+    profile = cProfile.Profile()
+    profile.enable()
+    try:
+        with pytest.raises(StoreError) as caught:
+            parse(text, path, schema)
+    finally:
+        profile.disable()
+    assert str(caught.value) == str(by_yaml.value) == (
+        f"{path}:9:3: more than 3 records, the most this file may hold")
+    yaml_code = [entry.code for entry in profile.getstats()
+                 if f"{os.sep}yaml{os.sep}" in getattr(entry.code, "co_filename", "")]
+    assert yaml_code == []
+    # a duplicate before the limit is still the YAML reader's to name
+    twice = text.replace('"p1"', '"p0"')
+    with pytest.raises(StoreError, match=r":5:3: paper id 'p0' appears twice"):
+        parse(twice, path, schema)
 
 
 def _write_good_then_break(tmp_path: Path) -> tuple[YamlStore, bytes]:

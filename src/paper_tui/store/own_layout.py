@@ -1,17 +1,18 @@
 """The fast reader: the layout the store writes itself, read line by line.
 
 It yields exactly what the YAML reader (:mod:`.yaml_format`) would, or gives up (returns
-None) and leaves the file to it: hand edits in another layout, and every error, go through
-the YAML reader. It is kept because it pays: an uncached load of the 20,000-record store
-(3.4 MB; ``python bench/annotations.py --readers``, 2026-12-01, 3 runs of 10 interleaved
-rounds) takes 0.14 s of CPU (median wall 0.57 s at load average 10) with it and 0.31-0.34 s
-(1.2-1.35 s) with libyaml's events alone, of which 0.14 s is libyaml making the events; a
-refresh after another process's save and a merge save re-read the whole file the same way.
+None) and leaves the file to it: hand edits in another layout, and every error but one
+record too many (:class:`TooManyRecords`), go through the YAML reader. It is kept because
+it pays: an uncached load of the 20,000-record store (3.4 MB; ``python bench/annotations.py
+--readers``, 2026-12-01, 3 runs of 10 interleaved rounds) takes 0.14 s of CPU (median wall
+0.57 s at load average 10) with it and 0.31-0.34 s (1.2-1.35 s) with libyaml's events
+alone, of which 0.14 s is libyaml making the events; a refresh after another process's save
+and a merge save re-read the whole file the same way.
 
-It accepts only: a comment header, ``version: N``, the section, then records of
-``  "key":`` with ``    field: value``, ``    - item`` lists and literal blocks; plain scalars
-without ``: ``, `` #`` or a leading indicator; quoted scalars on one line. Tests check it
-against the YAML reader.
+It accepts only: a comment header, ``version: N``, the section, then records of `` "key":``
+with `` field: value``, `` - item`` lists and literal blocks; plain scalars without ``: ``,
+`` #`` or a leading indicator; quoted scalars on one line. Tests check it against the YAML
+reader.
 """
 
 from __future__ import annotations
@@ -27,6 +28,16 @@ class _Bail(Exception):
     """Not the store's own layout: read it with the YAML parser."""
 
 
+class TooManyRecords(Exception):
+    """The file holds more records than its schema allows; ``line`` (from 1) is the first
+    one too many. Raised, not left to the YAML reader, which would parse everything up to
+    it again to name the same line (3 s for a team-mate's file of a million papers)."""
+
+    def __init__(self, line: int) -> None:
+        super().__init__(line)
+        self.line = line
+
+
 _KEY = re.compile(r'  "((?:[^"\\]|\\.)*)":')
 _FIELD = re.compile(r"    ([a-z]+):(?: (.*))?")
 _DOUBLE = re.compile(r'"((?:[^"\\]|\\.)*)"')
@@ -40,7 +51,8 @@ _PLAIN_START = frozenset("-?:,[]{}#&*!|>'\"%@` ")
 
 
 def read(text: str, schema: Schema) -> Parsed | None:
-    """The records of a file in the store's own layout; None for anything else."""
+    """The records of a file in the store's own layout; None for anything else.
+    :class:`TooManyRecords` when the records before the first one too many are all in it."""
     if not text.endswith("\n") or AWKWARD.search(text):
         return None
     try:
@@ -134,8 +146,10 @@ def _read_lines(lines: list[str], schema: Schema) -> Parsed:
         while i < n and lines[i]:
             start = i
             key, record, as_written, i = _record(lines, i, schema, whole)
-            if key in records or len(records) == schema.max_records:
+            if key in records:
                 raise _Bail  # the YAML reader names the line
+            if len(records) == schema.max_records:
+                raise TooManyRecords(start + 1)
             records[key] = record
             if as_written:
                 fragments[key] = "\n".join(lines[start:i]) + "\n"

@@ -30,6 +30,7 @@ from yaml.events import (
 )
 
 from paper_tui.errors import StoreError
+from paper_tui.store.own_layout import TooManyRecords
 from paper_tui.store.own_layout import read as read_own_layout
 from paper_tui.store.schema import (
     AWKWARD,
@@ -58,8 +59,16 @@ def parse(text: str, path: Path, schema: Schema) -> Parsed:
     """Records from a file's text; :class:`StoreError` naming file:line:column if invalid.
 
     The store's own layout is read line by line (:mod:`.own_layout`, twice as fast);
-    anything else, and every error, goes through the YAML parser."""
-    return read_own_layout(text, schema) or read_yaml(text, path, schema)
+    anything else, and every error but one record too many, goes through the YAML parser."""
+    try:
+        return read_own_layout(text, schema) or read_yaml(text, path, schema)
+    except TooManyRecords as exc:  # the key's column: 3, as the YAML reader says it
+        raise StoreError(f"{path}:{exc.line}:3: {too_many(schema)}") from None
+
+
+def too_many(schema: Schema) -> str:
+    """What a file over :attr:`Schema.max_records` is told, by either reader."""
+    return f"more than {schema.max_records:,} records, the most this file may hold"
 
 
 def read_yaml(text: str, path: Path, schema: Schema) -> Parsed:
@@ -174,8 +183,7 @@ class _Reader:
             if key in self.records:
                 raise self.fail(event, f"{self.schema.what} {key!r} appears twice")
             if len(self.records) == self.schema.max_records:
-                raise self.fail(event, f"more than {len(self.records):,} records, the most "
-                                       f"this file may hold")
+                raise self.fail(event, too_many(self.schema))
             record, as_written = self.record(key)
             self.records[key] = record
             self.spans.append((key, mark.line,
