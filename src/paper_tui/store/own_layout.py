@@ -9,10 +9,10 @@ it pays: an uncached load of the 20,000-record store (3.4 MB; ``python bench/ann
 alone, of which 0.14 s is libyaml making the events; a refresh after another process's save
 and a merge save re-read the whole file the same way.
 
-It accepts only: a comment header, ``version: N``, the section, then records of `` "key":``
-with `` field: value``, `` - item`` lists and literal blocks; plain scalars without ``: ``,
-`` #`` or a leading indicator; quoted scalars on one line. Tests check it against the YAML
-reader.
+It accepts only: a comment header, ``version: N``, the section, then records of
+``  "key":`` with ``    field: value``, ``    - item`` lists and literal blocks; plain scalars
+without ``: ``, `` #`` or a leading indicator; quoted scalars on one line. Tests check it
+against the YAML reader.
 """
 
 from __future__ import annotations
