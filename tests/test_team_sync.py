@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from pathlib import Path
@@ -48,6 +49,32 @@ def test_two_members_share_triage_and_each_keeps_their_own(tmp_path: Path) -> No
     text = (bob.team / "people" / "alice.yaml").read_text()
     title = alice.show(a)["title"]
     assert f'  "{a}":  # {title}\n    status: to-read\n' in text
+
+
+def test_taking_in_a_team_mates_work_reads_the_repo_in_few_git_runs(tmp_path: Path) -> None:
+    """Each git run costs a process: a sync that merges a team-mate's changes reads every
+    team file it compares in one ``cat-file --batch`` (it ran a ``cat-file blob`` per file
+    and side: four here), finds the changed files in the trees it lists anyway (it ran two
+    ``diff``) and asks for HEAD again only after moving it (at the start, after the merge,
+    after its commit)."""
+    remote, (alice, bob) = _members(tmp_path, "alice", "bob")
+    alice.sync(remote)
+    bob.sync(remote)
+    a, b = bob.ids()[:2]
+    bob.run("star", a)
+    bob.run("tag", b, "causal")
+    bob.sync()
+    alice.run("status", a, "to-read")
+    trace = tmp_path / "git-trace.txt"
+    done = alice.run("sync", env={**os.environ, "GIT_TRACE": str(trace)})
+    assert done.stdout.strip() == "2 papers from bob; sent 1 change"
+    runs = [line.split("built-in: git ", 1)[1] for line in trace.read_text().splitlines()
+            if "built-in: git " in line]
+    assert [r for r in runs if r.startswith("cat-file")] == ["cat-file --batch"]
+    assert not [r for r in runs if r.startswith("diff --name-only")]
+    assert len([r for r in runs if r.startswith("rev-parse --verify --quiet 'HEAD")]) == 3
+    assert alice.show(a)["team"]["bob"]["starred"] is True
+    assert alice.show(b)["team"]["bob"]["tags"] == ["causal"]
 
 
 def test_three_members_and_shared_lists(tmp_path: Path) -> None:

@@ -94,18 +94,42 @@ class Git:
     def run(self, *args: str, timeout: float = LOCAL_TIMEOUT, stdin: str | None = None
             ) -> Result:
         """Run ``git ARGS`` in the work tree; never raises for git's own exit status."""
+        done = self._spawn(args, timeout, stdin, text=True)
+        return Result(done.returncode, done.stdout, done.stderr)
+
+    def objects(self, ids: list[str]) -> dict[str, bytes]:
+        """The contents of git objects, read by one ``git cat-file --batch`` (one process
+        for any number); an id git does not have is left out. :class:`GitError` when git
+        fails."""
+        done = self._spawn(("cat-file", "--batch"), LOCAL_TIMEOUT,
+                           "".join(f"{oid}\n" for oid in ids).encode(), text=False)
+        if done.returncode != 0:
+            raise GitError(f"git cat-file failed in {self.work_tree}: "
+                           f"{last_line(done.stderr.decode('utf-8', 'replace'))}")
+        out, at, found = done.stdout, 0, {}
+        for _ in ids:  # "ID TYPE SIZE\nCONTENT\n" each, or "NAME missing\n"
+            end = out.index(b"\n", at)
+            header = out[at:end].split()
+            at = end + 1
+            if len(header) == 3:
+                size = int(header[2])
+                found[header[0].decode()] = out[at:at + size]
+                at += size + 1
+        return found
+
+    def _spawn(self, args: tuple[str, ...], timeout: float, stdin: str | bytes | None,
+               text: bool) -> subprocess.CompletedProcess:
         try:
-            done = subprocess.run(
+            return subprocess.run(
                 [self.exe, "-c", "commit.gpgsign=false", "-c", "core.autocrlf=false", *args],
-                cwd=self.work_tree, env=self.env, input=stdin, capture_output=True, text=True,
-                timeout=timeout, errors="replace")
+                cwd=self.work_tree, env=self.env, input=stdin, capture_output=True, text=text,
+                timeout=timeout, errors="replace" if text else None)
         except subprocess.TimeoutExpired:
             raise GitError(f"git {args[0]} took more than {timeout:.0f} s and was stopped; "
                            "nothing local changed, run sync again") from None
         except OSError as exc:
             raise GitError(f"cannot run git ({exc.strerror or exc}); nothing local changed"
                            ) from None
-        return Result(done.returncode, done.stdout, done.stderr)
 
     def out(self, *args: str, timeout: float = LOCAL_TIMEOUT) -> str:
         """Run ``git ARGS`` and return its output; :class:`GitError` if it fails."""

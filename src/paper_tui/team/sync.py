@@ -158,6 +158,8 @@ class _Sync:
         self.written = False  # a team file was written by this sync
         self.dropped = False  # the repo lost records of ours: write them back
         self._trees: dict[str, dict[str, _Entry]] = {}
+        self._head_at: str | None = None
+        self._head_known = False  # _head_at is HEAD's commit (until this sync moves HEAD)
         self._blobs: dict[str, str] = {}  # blob id -> text (git's objects never change)
 
     # -- the steps -------------------------------------------------------------------------
@@ -168,8 +170,9 @@ class _Sync:
         for attempt in range(PUSH_TRIES):
             theirs = self._fetch()
             if attempt == 0:
-                if self.git.rev("HEAD") is None and theirs is not None:
+                if self._head() is None and theirs is not None:
                     self._out("checkout", "-q", "-B", "main", "origin/main")
+                    self._head_known = False
                 self._catch_up()
                 self._export()
             if theirs is not None and not self._is_ancestor(theirs, "HEAD"):
@@ -255,6 +258,7 @@ class _Sync:
     def _merge(self) -> None:
         self.say("merging")
         result = self.git.run("merge", "--no-edit", "--quiet", "origin/main")
+        self._head_known = False
         if result.ok:
             return
         said = last_line(result.err or result.out)
@@ -270,7 +274,7 @@ class _Sync:
 
     def _push(self, theirs: str | None) -> bool:
         """Push our commits; False when the remote moved on meanwhile (merge again)."""
-        head = self.git.rev("HEAD")
+        head = self._head()
         if head is None or head == theirs or (theirs and self._is_ancestor(head, theirs)):
             if self.state.unsent:
                 self.report.sent, self.state.unsent = self.state.unsent, 0
@@ -291,7 +295,7 @@ class _Sync:
 
     # -- taking in what the repo holds -----------------------------------------------------
     def _catch_up(self) -> None:
-        head = self.git.rev("HEAD")
+        head = self._head()
         base = self.state.agreed
         if head is None or head == base:
             return
@@ -300,6 +304,9 @@ class _Sync:
         self.say("taking in")
         me = self.state.name or ""
         own = repo.person_file(me)
+        people = self._changed(base, head, repo.PEOPLE)
+        self._prefetch((base, head), [own, repo.LISTS, repo.CITEKEYS, repo.ASSIGNMENTS,
+                                      *(p for p in people if p != own and _member(p))])
         stores = self.lib.annotations
         mine = self._take_in(stores.store.path, stores.store.schema, repo.PEOPLE_SCHEMA, own,
                              base, head)
@@ -313,7 +320,7 @@ class _Sync:
         citekeys = self.lib.citekeys.store
         self._take_in(citekeys.path, citekeys.schema, repo.CITEKEYS_SCHEMA, repo.CITEKEYS,
                       base, head)
-        for path in self._changed(base, head, repo.PEOPLE):
+        for path in people:
             if path == own:
                 continue
             member = _member(path)
@@ -377,9 +384,33 @@ class _Sync:
             raise files.TeamFileError(f"{rel} in the team repo is {entry.size / (1 << 20):,.1f} "
                                       f"MB, more than the {repo.MAX_BYTES >> 20} MB a team file "
                                       "may hold; not read")
-        if entry.blob not in self._blobs:
-            self._blobs[entry.blob] = self._out("cat-file", "blob", entry.blob)
+        self._load([entry.blob])
         return self._blobs[entry.blob]
+
+    def _load(self, blobs: list[str]) -> None:
+        """Read the blobs not read yet, in one git run. A team file is UTF-8 text (a byte
+        that is not reads as U+FFFD), its line ends read as text mode reads them."""
+        todo = [blob for blob in dict.fromkeys(blobs) if blob not in self._blobs]
+        if not todo:
+            return
+        found = self.git.objects(todo)
+        for blob in todo:
+            if blob not in found:
+                raise GitError(f"git cat-file failed in {self.dir}: object {blob} is missing")
+            text = found[blob].decode("utf-8", "replace")
+            self._blobs[blob] = text.replace("\r\n", "\n").replace("\r", "\n")
+
+    def _prefetch(self, commits: tuple[str | None, ...], rels: list[str]) -> None:
+        """Read what a catch-up compares (these files at these commits) in one git run,
+        not one ``cat-file`` each."""
+        blobs = []
+        for commit in commits:
+            tree = self._tree(commit) if commit is not None else {}
+            for rel in rels:
+                entry = tree.get(rel)
+                if entry is not None and entry.regular and entry.size <= repo.MAX_BYTES:
+                    blobs.append(entry.blob)
+        self._load(blobs)
 
     def _diff_keys(self, schema: Schema, rel: str, base: str | None, head: str
                    ) -> tuple[dict[str, Record], dict[str, Record], list[str]]:
@@ -491,7 +522,7 @@ class _Sync:
         forgotten."""
         if not self.state.quarantined:
             return
-        head = self.git.rev("HEAD")
+        head = self._head()
         tree = self._tree(head) if head is not None else {}
         for name, stuck in sorted(self.state.quarantined.items()):
             entry = tree.get(f"{repo.SOURCES}/{name}")
@@ -535,8 +566,9 @@ class _Sync:
             return
         message = _message(me, papers, len(lists), shared, assigned)
         self._out("commit", "-q", "--no-verify", "-m", message)
+        self._head_known = False
         self.state.unsent += len(papers) + len(lists) + len(shared) + int(assigned)
-        self.state.agreed = self.git.rev("HEAD")
+        self.state.agreed = self._head()
         self.state.save(self.root)
 
     def _assignments_edited(self) -> bool:
@@ -637,14 +669,25 @@ class _Sync:
     def _out(self, *args: str) -> str:
         return self.git.out(*args)
 
+    def _head(self) -> str | None:
+        """The commit HEAD is at (None: no commit yet), asked of git once, then again only
+        after this sync moved it (checkout, merge, commit): the team lock keeps every other
+        sync and split out meanwhile."""
+        if not self._head_known:
+            self._head_at, self._head_known = self.git.rev("HEAD"), True
+        return self._head_at
+
     def _is_ancestor(self, a: str, b: str) -> bool:
         return self.git.run("merge-base", "--is-ancestor", a, b).ok
 
     def _changed(self, base: str | None, head: str, under: str) -> list[str]:
-        if base is None:
-            return sorted(p for p in self._tree(head) if p.startswith(f"{under}/"))
-        out = self._out("diff", "--name-only", "-z", "--no-renames", base, head, "--", under)
-        return [path for path in out.split("\0") if path]
+        """The files under ``under`` that differ between the two commits (added, removed or
+        changed), as ``git diff --name-only --no-renames`` lists them: compared in the trees
+        this sync lists anyway, not by another git run."""
+        old = self._tree(base) if base is not None else {}
+        new = self._tree(head)
+        return sorted(path for path in old.keys() | new.keys()
+                      if path.startswith(f"{under}/") and old.get(path) != new.get(path))
 
     def _authors(self, base: str | None, head: str, rel: str) -> list[str]:
         span = head if base is None else f"{base}..{head}"
