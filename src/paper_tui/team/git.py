@@ -108,7 +108,9 @@ class Git:
                            f"{last_line(done.stderr.decode('utf-8', 'replace'))}")
         out, at, found = done.stdout, 0, {}
         for _ in ids:  # "ID TYPE SIZE\nCONTENT\n" each, or "NAME missing\n"
-            end = out.index(b"\n", at)
+            end = out.find(b"\n", at)
+            if end < 0:  # cut short: what is left is missing
+                break
             header = out[at:end].split()
             at = end + 1
             if len(header) == 3:
