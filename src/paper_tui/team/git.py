@@ -104,8 +104,7 @@ class Git:
         done = self._spawn(("cat-file", "--batch"), LOCAL_TIMEOUT,
                            "".join(f"{oid}\n" for oid in ids).encode(), text=False)
         if done.returncode != 0:
-            raise GitError(f"git cat-file failed in {self.work_tree}: "
-                           f"{last_line(done.stderr.decode('utf-8', 'replace'))}")
+            raise self.failed("cat-file", last_line(done.stderr.decode("utf-8", "replace")))
         out, at, found = done.stdout, 0, {}
         for _ in ids:  # "ID TYPE SIZE\nCONTENT\n" each, or "NAME missing\n"
             end = out.find(b"\n", at)
@@ -137,9 +136,12 @@ class Git:
         """Run ``git ARGS`` and return its output; :class:`GitError` if it fails."""
         result = self.run(*args, timeout=timeout)
         if not result.ok:
-            raise GitError(f"git {args[0]} failed in {self.work_tree}: "
-                           f"{last_line(result.err or result.out)}")
+            raise self.failed(args[0], last_line(result.err or result.out))
         return result.out
+
+    def failed(self, verb: str, said: str) -> GitError:
+        """The error for ``git VERB`` failing in this work tree, with what git said."""
+        return GitError(f"git {verb} failed in {self.work_tree}: {said}")
 
     def rev(self, name: str) -> str | None:
         """The commit ``name`` points at, None when it does not exist (an unborn branch)."""

@@ -396,7 +396,7 @@ class _Sync:
         found = self.git.objects(todo)
         for blob in todo:
             if blob not in found:
-                raise GitError(f"git cat-file failed in {self.dir}: object {blob} is missing")
+                raise self.git.failed("cat-file", f"object {blob} is missing")
             text = found[blob].decode("utf-8", "replace")
             self._blobs[blob] = text.replace("\r\n", "\n").replace("\r", "\n")
 

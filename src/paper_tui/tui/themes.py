@@ -91,24 +91,24 @@ def _state_file() -> Path:
     return paths.user_config_dir() / STATE_FILE
 
 
-def saved_theme() -> str | None:
-    """The theme the reader last picked in the app (it wins over the config's ``theme``)."""
+def _saved_state() -> dict:
+    """The app's state file as a mapping (empty when it is missing or unreadable)."""
     try:
         data = yaml.load(_state_file().read_text("utf-8"), Loader=SafeLoader)
     except (OSError, yaml.YAMLError):
-        return None
-    value = data.get("theme") if isinstance(data, dict) else None
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def saved_theme() -> str | None:
+    """The theme the reader last picked in the app (it wins over the config's ``theme``)."""
+    value = _saved_state().get("theme")
     return value if isinstance(value, str) else None
 
 
 def save_theme(name: str) -> None:
     """Remember the chosen theme (atomically, in the user's config directory)."""
-    path = _state_file()
-    try:
-        data = yaml.load(path.read_text("utf-8"), Loader=SafeLoader)
-    except (OSError, yaml.YAMLError):
-        data = None
-    state = data if isinstance(data, dict) else {}
+    state = _saved_state()
     state["theme"] = name
-    atomic.write_text(path, "# paper-tui remembers the app's state here; safe to delete.\n"
+    atomic.write_text(_state_file(), "# paper-tui remembers the app's state here; safe to delete.\n"
                       + yaml.safe_dump(state, sort_keys=True))
