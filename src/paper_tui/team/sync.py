@@ -145,6 +145,19 @@ class _Entry:
         return self.mode in ("100644", "100755")
 
 
+def _refusal(rel: str, entry: _Entry) -> files.TeamFileError | None:
+    """Why the team file ``rel`` is not read (not a regular file, or over
+    :data:`~.repo.MAX_BYTES`); None when it may be."""
+    if not entry.regular:
+        return files.TeamFileError(f"{rel} in the team repo is a symbolic link or another "
+                                   "repository, not a file; not read")
+    if entry.size > repo.MAX_BYTES:
+        return files.TeamFileError(f"{rel} in the team repo is {entry.size / (1 << 20):,.1f} "
+                                   f"MB, more than the {repo.MAX_BYTES >> 20} MB a team file "
+                                   "may hold; not read")
+    return None
+
+
 class _Sync:
     def __init__(self, library: SyncedLibrary, progress: Progress | None) -> None:
         self.lib = library
@@ -377,13 +390,9 @@ class _Sync:
         entry = self._tree(commit).get(rel)
         if entry is None:
             return None
-        if not entry.regular:
-            raise files.TeamFileError(f"{rel} in the team repo is a symbolic link or another "
-                                      "repository, not a file; not read")
-        if entry.size > repo.MAX_BYTES:
-            raise files.TeamFileError(f"{rel} in the team repo is {entry.size / (1 << 20):,.1f} "
-                                      f"MB, more than the {repo.MAX_BYTES >> 20} MB a team file "
-                                      "may hold; not read")
+        refused = _refusal(rel, entry)
+        if refused is not None:
+            raise refused
         self._load([entry.blob])
         return self._blobs[entry.blob]
 
@@ -408,7 +417,7 @@ class _Sync:
             tree = self._tree(commit) if commit is not None else {}
             for rel in rels:
                 entry = tree.get(rel)
-                if entry is not None and entry.regular and entry.size <= repo.MAX_BYTES:
+                if entry is not None and _refusal(rel, entry) is None:
                     blobs.append(entry.blob)
         self._load(blobs)
 
