@@ -73,7 +73,7 @@ def test_search_triage_star_quit_and_the_yaml_on_disk(tmp_path: Path):
         tmux.run("send-keys", "-t", tmux.name, "-l", "diffusion")
         tmux.wait_for(" hits", gone="38 hits")  # the bundled list has 38 papers
         tmux.keys("Enter")
-        time.sleep(0.3)
+        tmux.wait_for("s Star")  # in the results (the search box's footer has no triage keys)
         tmux.keys("i")      # first hit: to read, cursor moves on
         tmux.keys("s")      # second hit: starred
         tmux.wait_for("starred")
