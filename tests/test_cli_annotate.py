@@ -93,6 +93,24 @@ def test_list_verbs(lib_dir: Path, ids: list[str]) -> None:
     assert failed.returncode == 1 and failed.stderr == "paper-tui: no reading list named 'Group'\n"
 
 
+def test_a_position_or_limit_out_of_range_is_refused(lib_dir: Path, ids: list[str]) -> None:
+    run(lib_dir, "lists", "add", "Picks", ids[0], ids[1], ids[2])
+    for args, name, value, wanted in (
+            (("lists", "move", "Picks", ids[2], "0"), "POS", "0", "1 (the first) or more"),
+            (("lists", "move", "Picks", ids[2], "-1"), "POS", "-1", "1 (the first) or more"),
+            (("search", "", "--limit", "-1"), "--limit", "-1", "0 or more"),
+            (("recommend", "--limit", "-5"), "--limit", "-5", "0 or more"),
+            (("search", "", "--limit", "ten"), "--limit", "ten", "0 or more")):
+        refused = run(lib_dir, *args, check=False)
+        assert (refused.returncode, refused.stdout) == (2, ""), args
+        assert refused.stderr.endswith(
+            f"error: argument {name}: '{value}' is not a whole number {wanted}\n"), args
+    assert on_disk(lib_dir, "reading-lists.yaml")["lists"]["Picks"]["papers"] == ids[:3]
+    assert len(json.loads(run(lib_dir, "search", "", "--json", "--limit", "0").stdout)) == 0
+    run(lib_dir, "lists", "move", "Picks", ids[2], "99")  # past the end: last, as documented
+    assert on_disk(lib_dir, "reading-lists.yaml")["lists"]["Picks"]["papers"] == ids[:3]
+
+
 def test_export_a_list_and_a_query(lib_dir: Path, ids: list[str], tmp_path: Path) -> None:
     run(lib_dir, "lists", "add", "Picks", ids[0], ids[1])
     run(lib_dir, "tag", ids[0], "best")

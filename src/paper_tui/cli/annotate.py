@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path
 
 from paper_tui import atomic, export
+from paper_tui.cli.arguments import list_position
 from paper_tui.cli.output import line, print_json
 from paper_tui.cli.terminal import warn
 from paper_tui.errors import StoreError
@@ -88,7 +89,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     q = verbs.add_parser("move", help="move a paper to a position (1 = first) in a list")
     q.add_argument("name", **a_list)
     q.add_argument("id", metavar="ID", help="a paper id or a unique prefix of one")
-    q.add_argument("position", type=int, metavar="POS",
+    q.add_argument("position", type=list_position, metavar="POS",
                    help="its new position: 1 is first, past the end is last")
     q = verbs.add_parser(
         "bib", help="keep a .bib file up to date with a list (no LIST: every link)",

@@ -29,6 +29,28 @@ def path(value: str) -> str:
     return value
 
 
+def limit(value: str) -> int:
+    """The type of ``--limit N``: a whole number, 0 or more (``-1`` is refused, not read as
+    "print nothing")."""
+    return _whole_number(value, 0, "0 or more")
+
+
+def list_position(value: str) -> int:
+    """The type of a position in a list: 1 is first (0 and below are refused, not moved to
+    the top)."""
+    return _whole_number(value, 1, "1 (the first) or more")
+
+
+def _whole_number(value: str, least: int, wanted: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        number = least - 1
+    if number < least:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number {wanted}")
+    return number
+
+
 class Parser(argparse.ArgumentParser):
     """An ``ArgumentParser`` whose arguments without a type are text, checked to be UTF-8
     (its sub-command parsers are of this class too)."""

@@ -8,7 +8,7 @@ import sys
 import textwrap
 
 from paper_tui import venue_text
-from paper_tui.cli.arguments import path
+from paper_tui.cli.arguments import limit, path
 from paper_tui.cli.output import line, print_json, record
 from paper_tui.cli.terminal import progress_printer, warn
 from paper_tui.errors import QueryError
@@ -43,7 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true",
                    help="print a JSON array of the hits, with score, highlights and your "
                         "annotations")
-    p.add_argument("--limit", type=int, default=20, metavar="N",
+    p.add_argument("--limit", type=limit, default=20, metavar="N",
                    help="print at most N papers (default: 20)")
     p.add_argument("--sort", choices=SORTS, default="relevance",
                    help="relevance (default: papers with all the words first), newest year, "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from paper_tui.cli.arguments import limit
 from paper_tui.cli.output import line, print_json, record
 from paper_tui.inert import inert_line
 from paper_tui.library.context import Context
@@ -14,7 +15,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("recommend", help="new papers ranked by what you kept and skipped")
     p.add_argument("query", nargs="?", default="", metavar="QUERY",
                    help="only papers matching this query (e.g. 'venue:neurips year:2026')")
-    p.add_argument("--limit", type=int, default=20, metavar="N",
+    p.add_argument("--limit", type=limit, default=20, metavar="N",
                    help="print at most N papers (default: 20)")
     p.add_argument("--json", action="store_true",
                    help="print a JSON array of the papers, each with its score (and --explain's "
