@@ -66,23 +66,16 @@ class Pane:
     def screen(self) -> str:
         return self.tmux("capture-pane", "-p", "-t", "inert")
 
-    def wait_for(self, text: str, timeout: float = 30.0) -> str:
+    def wait_for(self, text: str, gone: str = "", timeout: float = 30.0) -> str:
+        """Wait until ``text`` is on screen (and ``gone`` is not)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             screen = self.screen()
-            if text in screen:
+            if text in screen and not (gone and gone in screen):
                 return screen
             time.sleep(0.05)
-        raise AssertionError(f"{text!r} never appeared on screen:\n{self.screen()}")
-
-    def wait_gone(self, text: str, timeout: float = 30.0) -> str:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            screen = self.screen()
-            if text not in screen:
-                return screen
-            time.sleep(0.05)
-        raise AssertionError(f"{text!r} never left the screen:\n{self.screen()}")
+        raise AssertionError(f"{text!r} never appeared on screen (or {gone!r} never left):\n"
+                             f"{self.screen()}")
 
     def command(self, line: str, timeout: float = 60.0) -> None:
         """Run ``line`` in the pane's shell and wait until it has finished."""
@@ -142,9 +135,7 @@ def test_hostile_text_never_retitles_the_pane_nor_fills_the_clipboard(tmp_path: 
                 ("escape", "Enter opens", "J/K move"), ("escape", "hits", "Enter opens"),
                 ("?", "Keys", ""), ("escape", "hits", "Keys")):
             pane.keys(key)
-            if hides:
-                pane.wait_gone(hides)
-            seen += pane.wait_for(shows)
+            seen += pane.wait_for(shows, gone=hides)
         pane.quit_app()
         paper_tui = f"{shlex.quote(str(EXE))} --library {shlex.quote(str(library))}"
         for line in ("list", f"show {first}", "search hostile", f"cite {first} {second}",
