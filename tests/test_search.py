@@ -105,6 +105,8 @@ def test_fields(lib: Library) -> None:
     assert first_words(lib, "year:2019") == {"Graph"}
     assert first_words(lib, "year:2021..2023") == {"Running", "Attention", "Learning"}
     assert first_words(lib, "year:>=2024") == {"MemR³", "L²EAP"}
+    assert first_words(lib, "year:2024..") == {"MemR³", "L²EAP"}  # open ranges, both ends
+    assert first_words(lib, "year:..2018") == first_words(lib, "year:<2019") == {"Rough"}
     assert first_words(lib, "year:<2019") == {"Rough"}
     assert first_words(lib, "graph year:>2019") == {"Attention"}
 

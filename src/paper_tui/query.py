@@ -146,7 +146,7 @@ def _year(m: re.Match[str]) -> str:
             raise QueryError("year range needs a year on at least one side, e.g. year:2019..2023")
         if low and high and low > high:
             raise QueryError(f"year range {value} is backwards: write year:{high}..{low}")
-        return f"year:[{low or ''} TO {high or ''}]"
+        return _range("year", low, high)
     if cmp := _YEAR_CMP.fullmatch(value):
         op, year = cmp.group(1), int(cmp.group(2))
         return {">=": f"year:[{year} TO]", ">": f"year:[{year + 1} TO]",
@@ -205,6 +205,12 @@ def _number(field: str, value: str) -> str:
     low, high = number(low) if low else "", number(high) if high else ""
     if low and high and float(low) > float(high):
         raise QueryError(f"{field} range {value} is backwards: write {field}:{high}..{low}")
+    return _range(field, low, high)
+
+
+def _range(field: str, low: str, high: str) -> str:
+    """``field:[low TO high]`` with an open end left out, space and all: Whoosh reads
+    ``[2019 TO ]`` as a range that matches nothing."""
     return f"{field}:[{f'{low} ' if low else ''}TO{f' {high}' if high else ''}]"
 
 
