@@ -124,6 +124,12 @@ def test_export_a_list_and_a_query(lib_dir: Path, ids: list[str], tmp_path: Path
     assert [d["id"] for d in data] == [ids[0]]
     rows = run(lib_dir, "export", "--query", "", "-f", "csv").stdout.splitlines()
     assert rows[0].startswith("id,title,authors") and len(rows) == len(ids) + 1
+    for query, error in (("(graph", "a '(' is not closed"), ("year:bad", "year:bad is not")):
+        failed = run(lib_dir, "export", "--query", query, "-f", "bibtex", "-o", str(target),
+                     check=False)  # a typo in a script: one line, and the old file is kept
+        assert (failed.returncode, failed.stdout) == (1, "")
+        assert failed.stderr.startswith(f"paper-tui: {error}"), failed.stderr
+        assert target.read_text().count("@") == 2
 
 
 def test_orphans_are_kept_and_listed(lib_dir: Path, ids: list[str]) -> None:

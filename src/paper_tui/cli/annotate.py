@@ -19,7 +19,7 @@ from paper_tui import atomic, export
 from paper_tui.cli.arguments import list_position
 from paper_tui.cli.output import line, print_json
 from paper_tui.cli.terminal import warn
-from paper_tui.errors import StoreError
+from paper_tui.errors import QueryError, StoreError
 from paper_tui.inert import inert_line
 from paper_tui.library import Library, ReadingList
 from paper_tui.library.context import Context
@@ -333,7 +333,10 @@ def cmd_export(args: argparse.Namespace, ctx: Context) -> int:
                 papers.append(paper)
         title, description = rl.name, rl.description
     else:
-        papers = [hit.paper for hit in lib.search(args.query, limit=None).hits]
+        page = lib.search(args.query, limit=None)
+        if page.error:  # before anything is written: -o keeps the file it would replace
+            raise QueryError(page.error)
+        papers = [hit.paper for hit in page.hits]
         title = f"Search: {args.query}" if args.query.strip() else "All papers"
     text = lib.export(papers, args.format, title=title, description=description)
     if args.output is None:
