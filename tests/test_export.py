@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
+from pathlib import Path
 
 import pytest
 import yaml
 
 from paper_tui import citations, export
+from paper_tui import config as config_mod
 from paper_tui.errors import StoreError
 from paper_tui.library import Library
 
@@ -69,3 +72,42 @@ def test_empty_and_unknown(annotated) -> None:
     assert "(no papers)" in export.export(library, [], "markdown")
     with pytest.raises(StoreError, match="unknown export format 'docx'"):
         export.export(library, [], "docx")
+
+
+def test_the_json_and_yaml_exports_import_again_as_the_same_papers(annotated,
+                                                                   tmp_path: Path) -> None:
+    library, papers = annotated
+    config = tmp_path / "config.yaml"
+    config.write_text("bundled_lists: false\n")
+
+    def unsourced(paper):
+        return dataclasses.replace(paper, source="")
+
+    for fmt in ("json", "yaml"):
+        exported = tmp_path / "out" / f"group.{fmt}"
+        exported.parent.mkdir(exist_ok=True)
+        exported.write_text(export.export(library, papers, fmt))
+        with Library.open(tmp_path / fmt, config=config_mod.load(config)) as again:
+            report = again.import_paths([exported])
+            assert (report.errors, report.added) == ([], 3), fmt
+            assert sorted(map(unsourced, again.papers()), key=lambda p: p.id) == sorted(
+                map(unsourced, papers), key=lambda p: p.id), fmt
+
+
+def test_a_yaml_list_from_elsewhere_is_plain_data(tmp_path: Path) -> None:
+    config = tmp_path / "config.yaml"
+    config.write_text("bundled_lists: false\n")
+    hand = tmp_path / "hand.yaml"  # dates stay text, as in JSON; a record that is no mapping
+    hand.write_text("- title: 2020-01-01\n  authors: [Ann Lee]\n  year: 2020\n- 5\n")
+    bomb = tmp_path / "bomb.yaml"  # aliases are refused before anything is built
+    bomb.write_text("- &a [x, x]\n- &b [*a, *a]\n- [*b, *b]\n")
+    tagged = tmp_path / "tagged.yml"
+    tagged.write_text("- title: !!python/object/apply:os.system [echo hi]\n")
+    with Library.open(tmp_path / "lib", config=config_mod.load(config)) as lib:
+        report = lib.import_paths([hand, bomb, tagged])
+        assert [p.title for p in lib.papers()] == ["2020-01-01"]
+    assert [str(e) for e in report.errors] == [
+        f"{hand} (record 2): not a mapping",
+        f"{bomb}:2: anchors and aliases (&name, *name) are not supported here",
+        f"{tagged}:1: invalid YAML: could not determine a constructor for the tag "
+        "'tag:yaml.org,2002:python/object/apply:os.system'"]

@@ -59,6 +59,14 @@ class Hints:
 NO_HINTS = Hints()
 
 
+def bare_suffix(path: Path) -> str:
+    """The extension that names the format, lower case: ``.json`` for ``a.JSON.gz``."""
+    suffixes = [s.lower() for s in path.suffixes]
+    if suffixes and suffixes[-1] == ".gz":
+        suffixes = suffixes[:-1]
+    return suffixes[-1] if suffixes else ""
+
+
 def is_gzip(path: Path) -> bool:
     return path.suffix.lower() == ".gz"
 

@@ -20,7 +20,7 @@ from paper_tui.importers import (
     plaintext,
     ris,
 )
-from paper_tui.importers.common import NO_HINTS, Hints, read_head
+from paper_tui.importers.common import NO_HINTS, Hints, bare_suffix, read_head
 from paper_tui.importers.parallel import PARALLEL_BYTES, Prepare, read_in_worker
 from paper_tui.model import Paper
 from paper_tui.sources import source_id
@@ -55,16 +55,9 @@ class ImportReport:
         return bool(self.errors)
 
 
-def _bare_suffix(path: Path) -> str:
-    suffixes = [s.lower() for s in path.suffixes]
-    if suffixes and suffixes[-1] == ".gz":
-        suffixes = suffixes[:-1]
-    return suffixes[-1] if suffixes else ""
-
-
 def sniff(path: Path) -> ModuleType:
     """The importer for ``path``; raises :class:`SourceError` when none fits."""
-    suffix = _bare_suffix(path)
+    suffix = bare_suffix(path)
     candidates = [m for m in IMPORTERS if suffix in m.EXTENSIONS]
     head_bytes = read_head(path, 4096)
     head = head_bytes.decode("utf-8-sig", errors="replace")
@@ -87,7 +80,7 @@ def iter_files(paths: list[Path]) -> Iterator[Path | SourceError]:
         if path.is_dir():
             for child in sorted(path.rglob("*")):
                 if child.is_file() and not child.name.startswith(".") and \
-                        _bare_suffix(child) not in _IGNORED:
+                        bare_suffix(child) not in _IGNORED:
                     yield child
         elif path.is_file():
             yield path
