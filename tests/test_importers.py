@@ -149,12 +149,38 @@ def test_bibtex() -> None:
     assert [p.title for p in papers] == ["Attention Is All You Need",
                                          "Functional Maps for Shape Correspondence"]
     attention, maps = papers
-    assert attention.authors == ("Vaswani, Ashish", "Shazeer, Noam", "Parmar, Niki")
+    # names as prose, LaTeX resolved; a proceedings title names its venue; and the ids are
+    # the ones these entries have always had (annotations on them stay theirs)
+    assert attention.authors == ("Ashish Vaswani", "Noam Shazeer", "Niki Parmar")
+    assert maps.authors == ("Emanuele Rodolà", "Luca Cosmo")
+    assert (attention.venue, maps.venue) == ("NeurIPS", "Computer Graphics Forum")
+    assert [p.id for p in papers] == ["advancesinne2017-796a33d558",
+                                      "computergrap2019-215ffa905a"]
     assert attention.year == 2017 and attention.keywords == ("attention", "transformers")
     assert attention.url == "https://arxiv.org/abs/1706.03762"
     assert "@inproceedings{vaswani2017attention" in attention.bibtex
     assert maps.url == "https://doi.org/10.1111/cgf.13599"
     assert len(errors) == 1 and "empty2020" in str(errors[0])
+
+
+def test_bibtex_names_and_titles_are_read_as_bibtex_reads_them(tmp_path: Path) -> None:
+    bib = tmp_path / "refs.bib"
+    bib.write_text(r"""@article{m2020,
+  title = {{\"U}ber die {M}ethode: $O(n \log n)$ Bounds \& \emph{More}},
+  author = {M{\"u}ller, J{\"o}rg and de la Fuente, Ana and Smith, Jr., John and
+            {Barnes and Noble, Inc.} and Kaiser, {\L}ukasz and Veli{\v{c}}kovi{\'c}, Petar
+            and others},
+  journal = {Journal of Machine Learning Research}, year = 2020,
+}
+""", "utf-8")
+    (paper,), errors = read_all(bib)
+    assert errors == []
+    assert paper.authors == ("Jörg Müller", "Ana de la Fuente", "John Smith Jr.",
+                             "Barnes and Noble, Inc.", "Łukasz Kaiser", "Petar Veličković")
+    assert paper.display_title == "Über die Methode: O(n log n) Bounds & More"
+    start, end, style = paper.title_emphasis[0]
+    assert (paper.display_title[start:end], style) == ("More", "italic")
+    assert paper.venue == "JMLR"
 
 
 def test_csv() -> None:

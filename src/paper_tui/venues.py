@@ -75,3 +75,13 @@ def proceedings(venue: str) -> str:
     key = _key(venue)
     entry = VENUES.get(key) or VENUES.get(_BY_NAME.get(venue.strip().lower(), ""))
     return entry[1] if entry else venue.strip()
+
+
+_BY_PROCEEDINGS = {" ".join(title.lower().split()): display
+                   for display, title in VENUES.values()}
+
+
+def from_proceedings(name: str) -> str:
+    """The venue a proceedings title names (``Advances in Neural Information Processing
+    Systems`` -> ``NeurIPS``, as a BibTeX ``booktitle`` says it); else ``name`` as given."""
+    return _BY_PROCEEDINGS.get(" ".join(name.lower().split()), name.strip())
