@@ -160,6 +160,17 @@ def test_no_hits_suggests_a_spelling(lib: Library) -> None:
     assert lib.search("the").suggestion is None  # a stop word is not a misspelling
 
 
+def test_a_swapped_pair_of_letters_is_the_closest_spelling(tmp_path: Path) -> None:
+    with Library.open(tmp_path / "lib", config=config_mod.defaults(), bundled=False) as lib:
+        lib.import_paths([write_jsonl(tmp_path / "in" / "near.jsonl", [
+            {"title": "Neural fields for graph search", "abstract": "A neural method."},
+            {"title": "Proofs in Nuprl", "abstract": "Nuprl and a grape of tactics."}])])
+        # "nuprl" and "grape" share a longer start with the misspellings, but one swap of
+        # two letters ("ue" for "eu") is the likelier slip than two letters changed
+        assert lib.search("nueral grpah").suggestion == "neural graph"
+        assert lib.search("nuprk").suggestion == "nuprl"
+
+
 def test_highlights_are_spans_of_display_text(lib: Library) -> None:
     hit = lib.search("graph passing").hits[0]
     paper = hit.paper

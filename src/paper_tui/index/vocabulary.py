@@ -225,6 +225,16 @@ def distance(a: str, b: str) -> int:
     return score
 
 
+def one_swap(a: str, b: str) -> bool:
+    """``b`` is ``a`` with two neighbouring letters swapped (``nueral``, ``neural``): one
+    slip of the fingers, though Levenshtein counts it as two edits, as it does ``nuprl``."""
+    if len(a) != len(b):
+        return False
+    differ = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    return len(differ) == 2 and differ[1] == differ[0] + 1 and \
+        a[differ[0]] == b[differ[1]] and a[differ[1]] == b[differ[0]]
+
+
 def did_you_mean(query: str, vocabulary: Vocabulary, reader) -> str | None:
     """"Did you mean": the query with unknown words replaced by close known ones (known:
     in the vocabulary and, stemmed, in a title or abstract of the Whoosh ``reader``).
@@ -241,7 +251,8 @@ def did_you_mean(query: str, vocabulary: Vocabulary, reader) -> str | None:
         for dist in (1, 2):
             cands = [c for c in vocabulary.near(word, dist, 1) if frequency(c)]
             if cands:
-                best = max(cands, key=lambda w: (common_prefix(w, word), frequency(w), w))
+                best = max(cands, key=lambda w: (one_swap(word, w), common_prefix(w, word),
+                                                 frequency(w), w))
                 if best != word:
                     better[word] = best
                 break
