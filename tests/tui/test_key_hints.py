@@ -87,5 +87,5 @@ async def test_with_no_keymap_the_hints_name_the_default_keys(started, settle):
         assert app.said[-1].endswith("marked (u clears)")
         await _open_a_list(app, pilot)
         header = _text(app.screen.query_one("#list-header", Label))
-        assert header.endswith("· J/K move · d remove · r rename · e describe · x export · "
-                               "c cite")
+        assert header.endswith("· J/K move · d remove · R rename · e describe · X export · "
+                               "V c cite all")

@@ -110,7 +110,7 @@ async def test_export_a_list_to_markdown(with_lists, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     app = Host(lambda: ReadingListScreen(library, "survey"))
     async with app.run_test(size=(120, 30)) as pilot:
-        await pilot.press("x")
+        await pilot.press("X")  # in an opened list; x skips a paper, as on the main screen
         await pilot.pause()
         assert isinstance(app.screen, ExportDialog)
         path_box = app.screen.query_one("#export-path", Input)

@@ -96,7 +96,7 @@ class PaperApp(App[None]):
     def on_main_screen_ready(self, _message: MainScreen.Ready) -> None:
         """The main screen's panes are up: apply the config's keymap to their keys (and the
         screen's), say the config's problems, start the import asked for."""
-        known = keymap_mod.binding_ids(self._binding_nodes()) | {
+        known = keymap_mod.binding_ids(self._binding_nodes(self.main)) | {
             b.id for b in LATER_SCREENS_KEYS if b.id}
         keymap, problems = keymap_mod.config_keymap(self.settings.keymap, known)
         self.problems += problems
@@ -158,19 +158,22 @@ class PaperApp(App[None]):
     def status_changed(self) -> None:
         self.main.search.update_status()
 
-    def show_help(self) -> None:
+    def show_help(self, screen: Screen | None = None) -> None:
+        """Every key of ``screen`` (the main screen's when None) as the keymap has it."""
         from paper_tui.tui.screens.help import HelpScreen
 
         hint = ("Remap any key in your config.yaml by its id, e.g.  keymap: {star: \"*\"}  "
                 "(`paper-tui config` shows where the file is).")
-        self.push_screen(HelpScreen(self.live_keys(), hint))
+        self.push_screen(HelpScreen(self.live_keys(screen), hint))
 
     # -- keys ------------------------------------------------------------------------------
-    def live_keys(self) -> list[keymap_mod.KeyAction]:
-        return keymap_mod.live_bindings(self._binding_nodes(), self.keymap)
+    def live_keys(self, screen: Screen | None = None) -> list[keymap_mod.KeyAction]:
+        """The keys of ``screen`` (the main screen's when None), its own first."""
+        return keymap_mod.live_bindings(self._binding_nodes(screen or self.main),
+                                        self.keymap)
 
-    def _binding_nodes(self) -> list:
-        return [self.main, self, *self.main.query("*")]
+    def _binding_nodes(self, screen: Screen) -> list:
+        return [screen, self, *screen.query("*")]
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """Textual's commands and every live key's; a results key runs on the results

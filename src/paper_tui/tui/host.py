@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from textual.app import App
     from textual.message import Message
+    from textual.screen import Screen
 
     from paper_tui.config import Settings
     from paper_tui.library import Library
@@ -33,8 +34,9 @@ class AppHost(Protocol):
     def status_changed(self) -> None:
         """Annotations changed: redraw the main status line (the triage count follows)."""
 
-    def show_help(self) -> None:
-        """Show every key, with the keys it has now."""
+    def show_help(self, screen: Screen | None = None) -> None:
+        """Show every key of ``screen`` (the main screen's when None), with the keys it
+        has now."""
 
 
 class ResultsPane(Protocol):

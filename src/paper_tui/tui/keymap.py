@@ -104,13 +104,21 @@ def screen_key_hint(screen: Screen, binding_id: str) -> str:
 
 
 def live_bindings(nodes: Iterable[DOMNode], keymap: Mapping[str, str]) -> list[KeyAction]:
-    """Every bound action of ``nodes`` with the keys ``keymap`` gives it, first node first."""
+    """Every bound action of ``nodes`` with the keys ``keymap`` gives it, first node first.
+
+    A key a screen binds hides the app's binding of that key (``q`` is "back" on the
+    reading lists, not the app's "quit"), as Textual resolves it."""
     found: dict[str, KeyAction] = {}
+    screens_keys: set[str] = set()
     for node in nodes:
         bindings = BindingsMap(own_bindings(node))
         bindings.apply_keymap(dict(keymap))
         by_id: dict[str, list[Binding]] = {}
-        for _key, bs in bindings.key_to_bindings.items():
+        for key, bs in bindings.key_to_bindings.items():
+            if node is node.app and key in screens_keys:
+                continue
+            if isinstance(node, Screen):
+                screens_keys.add(key)
             for binding in bs:
                 if binding.id and binding.id not in found:
                     by_id.setdefault(binding.id, []).append(binding)

@@ -275,19 +275,15 @@ class ListsScreen(_ListActions, ReaderScreen):
 
 
 class ReadingListScreen(_ListActions, ResultsScreen):
-    """One reading list in the results/abstract layout; J/K reorder, d removes a paper.
+    """One reading list in the main screen's results/abstract layout (side by side, or
+    one above the other below 120 columns); J/K reorder, d removes a paper.
 
-    The keys acting on results (triage, tags, notes, marks, …) work here on the list's
-    papers; where a list key has the same key (``r`` rename, ``x`` export, ``c`` cite), the
-    list key comes first."""
+    The keys acting on results (triage, tags, notes, citations, marks, …) work here on the
+    list's papers as on the main screen (see ``OPENED_LIST_KEYS``). The view follows the
+    list: after an undo, or a change by another process, it is read again."""
 
     DEFAULT_CSS = """
     ReadingListScreen > #list-header { padding: 0 1; height: auto; }
-    ReadingListScreen #list-panes { height: 1fr; }
-    ReadingListScreen #results {
-        width: 1fr; height: 100%; border-right: vkey $panel-lighten-2;
-    }
-    ReadingListScreen #abstract { width: 1fr; height: 100%; border-top: none; }
     """
     BINDINGS = [*OPENED_LIST_KEYS]
 
@@ -297,12 +293,13 @@ class ReadingListScreen(_ListActions, ResultsScreen):
         # Built here, not found on mount: keys typed ahead may close the screen (or the
         # app) before it has mounted, and its widgets are gone by then.
         self._header = Label("", id="list-header")
+        self._list_shown: tuple[str, tuple[str, ...], str] | None = None
         self._results = ResultsList(self.library.annotation, id="results")
         self._abstract = AbstractView(id="abstract")
 
     def compose(self) -> ComposeResult:
         yield self._header
-        with Horizontal(id="list-panes"):
+        with Horizontal(id="panes"):
             yield self.results_list
             yield self.abstract
         yield KeyFooter()
@@ -311,14 +308,28 @@ class ReadingListScreen(_ListActions, ResultsScreen):
         self._load()
 
     def on_screen_resume(self) -> None:
+        self._follow_list()
         self.results_list.refresh()
         self.show_current()
+
+    def refresh_current(self) -> None:
+        self._follow_list()
+        super().refresh_current()
+
+    def _follow_list(self) -> None:
+        """Read the list again when it changed under the view (an undo, another process,
+        a sync), keeping the cursor on its paper."""
+        rl = self.library.reading_list(self.list_name)
+        if rl is None or (rl.name, rl.ids, rl.description) != self._list_shown:
+            paper = self.results_list.current_paper()
+            self._load(paper.id if paper else None)
 
     def _load(self, keep: str | None = None) -> None:
         rl = self.library.reading_list(self.list_name)
         if rl is None:  # deleted, or renamed elsewhere
             self._leave()
             return
+        self._list_shown = (rl.name, rl.ids, rl.description)
         results = ListResults(self.library, rl.ids)
         self.results_list.set_results(results, keep_id=keep)
         header = Text(f"{rl.name}", style="bold")
@@ -330,8 +341,9 @@ class ReadingListScreen(_ListActions, ResultsScreen):
         move = f"{self.key_hint('list-move-down')}/{self.key_hint('list-move-up')} move"
         hints = (f"{self.key_hint(binding_id)} {what}" for binding_id, what in (
             ("list-remove", "remove"), ("list-rename", "rename"),
-            ("list-describe", "describe"), ("list-export", "export"), ("list-cite", "cite")))
-        header.append(f"  · {move} · {' · '.join(hints)}", style="dim")
+            ("list-describe", "describe"), ("list-export", "export")))
+        cite = f"{self.key_hint('mark-all')} {self.key_hint('copy-citation')} cite all"
+        header.append(f"  · {move} · {' · '.join(hints)} · {cite}", style="dim")
         self._header.update(header)
         self.show_current()
 

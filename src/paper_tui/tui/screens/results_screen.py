@@ -69,19 +69,17 @@ RESULTS_KEYS = [*TRIAGE_KEYS, HELP_KEY, *EDIT_KEYS, *CITE_AND_MARK_KEYS]
 """The keys of every results screen, in their order on the footer."""
 
 CLOSE_HELP_KEY = Binding("escape,q,question_mark", "close_help", "Close help", id="close-help")
-LIST_KEYS = [
-    Binding("r", "rename", "Rename", id="list-rename"),
-    Binding("e", "describe", "Describe", id="list-describe"),
-    Binding("D", "delete_list", "Delete", id="list-delete"),
-    Binding("x", "export", "Export", id="list-export"),
-    Binding("c", "cite", "Cite all", id="list-cite"),
-    Binding("C", "cite_as", "Cite as…", show=False, id="list-cite-as"),
-]
-"""A reading list's keys, on the lists screen and in an opened list."""
+LIST_DESCRIBE_KEY = Binding("e", "describe", "Describe", id="list-describe")
+LIST_DELETE_KEY = Binding("D", "delete_list", "Delete", id="list-delete")
 LISTS_SCREEN_KEYS = [
     Binding("escape,q", "app.pop_screen", "Back", id="lists-back"),
     Binding("n", "new_list", "New list", id="list-new"),
-    *LIST_KEYS,
+    Binding("r", "rename", "Rename", id="list-rename"),
+    LIST_DESCRIBE_KEY,
+    LIST_DELETE_KEY,
+    Binding("x", "export", "Export", id="list-export"),
+    Binding("c", "cite", "Cite all", id="list-cite"),
+    Binding("C", "cite_as", "Cite as…", show=False, id="list-cite-as"),
     HELP_KEY,
 ]
 OPENED_LIST_KEYS = [
@@ -89,9 +87,15 @@ OPENED_LIST_KEYS = [
     Binding("J,shift+down", "move(1)", "Move down", id="list-move-down"),
     Binding("K,shift+up", "move(-1)", "Move up", id="list-move-up"),
     Binding("d,delete", "remove", "Remove", id="list-remove"),
-    *LIST_KEYS,
+    Binding("R", "rename", "Rename", id="list-rename"),
+    LIST_DESCRIBE_KEY,
+    LIST_DELETE_KEY,
+    Binding("X", "export", "Export", id="list-export"),
     *RESULTS_KEYS,
 ]
+"""In an opened list the paper keys are the main screen's (``r`` read, ``x`` skip, ``c``
+cite): the list's rename and export are ``R`` and ``X`` there (the same ids, so one
+``keymap:`` line remaps them on both screens), and ``V`` then ``c`` cites the whole list."""
 TEAM_SCREEN_KEYS = [
     Binding("escape,q", "app.pop_screen", "Back", id="team-back"),
     Binding("enter", "open_row", "Open as query", id="team-open",
@@ -126,7 +130,7 @@ class ReaderScreen(Screen[None]):
         return super().check_action(action, parameters)
 
     def action_help(self) -> None:
-        self.host.show_help()
+        self.host.show_help(self)
 
     def key_hint(self, binding_id: str) -> str:
         """The key ``binding_id`` has now (the keymap in force), as a hint names it: ``Esc``,
