@@ -160,6 +160,16 @@ def test_no_hits_suggests_a_spelling(lib: Library) -> None:
     assert lib.search("the").suggestion is None  # a stop word is not a misspelling
 
 
+def test_letters_with_a_stroke_fold_to_their_letter(tmp_path: Path) -> None:
+    with Library.open(tmp_path / "lib", config=config_mod.defaults(), bundled=False) as lib:
+        lib.import_paths([write_jsonl(tmp_path / "in" / "names.jsonl", [
+            {"title": "Attention for the Encyclopædia", "abstract": "Sequence models.",
+             "authors": ["Łukasz Kaiser", "Anne Jørgensen", "Đorđe Miladinović"]}])])
+        for query in ("author:lukasz", "author:Łukasz", "author:jorgensen", "author:dorde",
+                      "encyclopaedia", "Encyclopædia"):
+            assert lib.search(query).total == 1, query
+
+
 def test_a_swapped_pair_of_letters_is_the_closest_spelling(tmp_path: Path) -> None:
     with Library.open(tmp_path / "lib", config=config_mod.defaults(), bundled=False) as lib:
         lib.import_paths([write_jsonl(tmp_path / "in" / "near.jsonl", [

@@ -123,12 +123,20 @@ def check_size(query: str) -> None:
                          f"digits and spaces): a query has at most {MAX_SYMBOLS:,}")
 
 
+_LETTERS = str.maketrans({"ł": "l", "ø": "o", "đ": "d", "ð": "d", "ħ": "h", "ı": "i",
+                          "ŀ": "l", "ŧ": "t", "æ": "ae", "œ": "oe", "þ": "th"})
+"""Letters Unicode does not decompose into a base letter and a mark, read as that letter
+(``Łukasz`` = ``lukasz``, ``Jørgensen`` = ``jorgensen``); ``ß`` is ``ss`` by casefold."""
+
+
 def fold(text: str) -> str:
-    """Case, accents and compatibility forms folded: ``Rodolà`` -> ``rodola``, ``³`` -> ``3``."""
+    """Case, accents and compatibility forms folded: ``Rodolà`` -> ``rodola``, ``³`` -> ``3``,
+    ``Łukasz`` -> ``lukasz``."""
     if text.isascii():
         return text.lower()
     text = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
+    return "".join(ch for ch in text if not unicodedata.combining(ch)).casefold() \
+        .translate(_LETTERS)
 
 
 def strip_latex(text: str) -> str:

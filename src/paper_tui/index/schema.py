@@ -29,7 +29,7 @@ from paper_tui.index.whoosh_internals import codec_arguments
 from paper_tui.model import Paper, fullness, version_key
 from paper_tui.query import NUMBER_FIELDS, WORD, fold
 
-SCHEMA_VERSION = 13
+SCHEMA_VERSION = 14
 """7: positions packed (index/positions.py); 8: every block part packed; 9: no annotation
 fields (the reader's work is answered from the overlay, :mod:`paper_tui.store.overlay`); 10: the
 TOC pickles Whoosh's classes, not ours (an index is opened with :func:`build_schema`), and
@@ -37,7 +37,8 @@ posting blocks only stdlib types (:mod:`paper_tui.index.packed`); 11: the versio
 (versions of one paper from two sources, :mod:`paper_tui.index.versions`); 12: what the venue
 says (decision, has, area, aff, country and their facets' values; the signals column:
 :mod:`paper_tui.index.signals`); 13: a paper stored as :meth:`Paper.to_record` (fields at
-their defaults left out) with the venue fields the importers fill."""
+their defaults left out) with the venue fields the importers fill; 14: ``ł``, ``ø``, ``æ`` …
+folded to ``l``, ``o``, ``ae`` (:func:`paper_tui.query.fold`)."""
 Progress = Callable[[int], None]
 Spans = dict[str, list[tuple[int, int]]]
 """Character spans of matched words: ``{"title": [(start, end)], "abstract": [...]}``."""
