@@ -41,12 +41,21 @@ class TagChange:
             parts.append("tagged " + ", ".join(self.added))
         if self.removed:
             parts.append("untagged " + ", ".join(self.removed))
-        return f"{'; '.join(parts).capitalize()} ({count(len(self.ids), 'paper')})"
+        said = "; ".join(parts)
+        return f"{said[:1].upper()}{said[1:]} ({count(len(self.ids), 'paper')})"
 
 
 def split_tags(text: str) -> list[str]:
-    """``"rl, to cite"`` -> ``["rl", "to cite"]``: commas separate tags."""
-    return [t.strip() for t in text.split(",") if t.strip()]
+    """``"rl, to  cite"`` -> ``["rl", "to cite"]``: commas separate tags (spaced as stored)."""
+    return [tag for part in text.split(",") if (tag := " ".join(part.split()))]
+
+
+def split_typing(text: str) -> tuple[list[str], str]:
+    """The tags typed in full and the one being typed (``""`` after a trailing comma)."""
+    words = split_tags(text)
+    if words and not text.rstrip().endswith(","):
+        return words[:-1], words[-1]
+    return words, ""
 
 
 def fuzzy_tags(query: str, counts: dict[str, int], exclude: set[str],
@@ -168,8 +177,7 @@ class TagEditor(Dialog[TagChange | None]):
             "Tags here (ctrl+t, then d removes):" if options else "No tags yet.")
 
     def _show_suggestions(self, typed: str) -> None:
-        words = split_tags(typed)
-        last = words[-1] if words and not typed.rstrip().endswith(",") else ""
+        _, last = split_typing(typed)
         exclude = {t.casefold() for t in self.on_papers} - {t.casefold() for t in self.to_remove}
         found = fuzzy_tags(last, self.all_tags, exclude)
         suggestions = self._suggestions
@@ -190,21 +198,19 @@ class TagEditor(Dialog[TagChange | None]):
     @on(Input.Submitted, "#tag-input")
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        tags = split_tags(event.value)
-        if self._chosen and (picked := self._picked()):
-            tags = [*tags[:-1], picked] if tags else [picked]
-        self._apply(tags)
+        picked = self._picked() if self._chosen else None
+        self._apply(_with_pick(event.value, picked) if picked else split_tags(event.value))
 
     @on(OptionList.OptionSelected, "#tag-suggestions")
     def _clicked_suggestion(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        tags = split_tags(self._tag_box.value)
-        self._apply([*tags[:-1], str(event.option.id)])
+        self._apply(_with_pick(self._tag_box.value, str(event.option.id)))
 
     @on(OptionList.OptionSelected, "#tag-current")
-    def _toggle_removal(self, event: OptionList.OptionSelected) -> None:
+    def _selected_current(self, event: OptionList.OptionSelected) -> None:
+        """Enter in the list of the paper's tags applies, as ctrl+s does (``d`` marks)."""
         event.stop()
-        self.action_remove()
+        self.action_apply()
 
     def _picked(self) -> str | None:
         option = self._suggestions.highlighted_option
@@ -224,8 +230,7 @@ class TagEditor(Dialog[TagChange | None]):
         if picked is None or self.focused is not box:
             self.focus_next()
             return
-        words = split_tags(box.value)
-        box.value = ", ".join([*words[:-1], picked])
+        box.value = ", ".join(_with_pick(box.value, picked))
         box.cursor_position = len(box.value)
 
     def action_focus_current(self) -> None:
@@ -263,11 +268,25 @@ class TagEditor(Dialog[TagChange | None]):
                 change.removed = sorted(self.to_remove, key=str.casefold)
             if tags:
                 self.lib.add_tags(self.ids, tags)
-                change.added = tags
+                change.added = self._as_saved(tags)
         except PaperTuiError as exc:
             self._error_line.update(str(exc))
             return
         self.finish(change if change.added or change.removed else None)
+
+    def _as_saved(self, tags: list[str]) -> list[str]:
+        """``tags`` as the papers now carry them (an existing spelling wins), each once."""
+        spelling: dict[str, str] = {}
+        for pid in self.ids:
+            for tag in self.lib.annotation(pid).tags:
+                spelling.setdefault(tag.casefold(), tag)
+        return list(dict.fromkeys(spelling.get(t.casefold(), t) for t in tags))
+
+
+def _with_pick(text: str, picked: str) -> list[str]:
+    """The typed tags with ``picked`` in place of the one being typed (or added after)."""
+    done, _ = split_typing(text)
+    return [*done, picked]
 
 
 def _hl(matcher: Matcher | None, tag: str) -> Text:

@@ -1,0 +1,77 @@
+"""The tag editor keeps what was typed when a suggestion is picked, Enter applies from the
+list of the paper's tags, and the message after tagging names the tags as saved."""
+
+from __future__ import annotations
+
+from screen_host import Host, ids_of, reopened
+from test_editing_keys import messages
+from textual.widgets import OptionList
+
+from paper_tui.tui.screens.tag_editor import TagChange, TagEditor
+
+
+def _highlighted(app: Host) -> str:
+    option = app.screen.query_one("#tag-suggestions", OptionList).highlighted_option
+    assert option is not None
+    return str(option.id)
+
+
+async def test_a_pick_after_a_comma_adds_to_the_typed_tags(library):
+    a, b, c = ids_of(library, 3)
+    library.annotations.add_tags([a, b], ["ML"])
+    library.annotations.add_tags([b], ["vision"])
+    app = Host(lambda: TagEditor(library, [c]))
+    async with app.run_test() as pilot:
+        await pilot.press(*"foo,", "down")
+        picked = _highlighted(app)
+        await pilot.press("enter")
+        await pilot.pause()
+    assert picked in {"ML", "vision"}
+    assert app.returned[0].added == ["foo", picked]
+    assert list(library.annotations.get(c).tags) == ["foo", picked]
+
+
+async def test_a_pick_replaces_the_word_being_typed(library):
+    a, b, c = ids_of(library, 3)
+    library.annotations.add_tags([a, b], ["bayes"])
+    library.annotations.add_tags([b], ["batch"])
+    app = Host(lambda: TagEditor(library, [c]))
+    async with app.run_test() as pilot:
+        await pilot.press(*"foo, ba", "down")
+        picked = _highlighted(app)
+        await pilot.press("enter")
+        await pilot.pause()
+    assert picked in {"bayes", "batch"}
+    assert list(library.annotations.get(c).tags) == ["foo", picked]
+
+
+async def test_enter_in_the_tags_here_list_applies(library, library_dir):
+    pid = ids_of(library, 1)[0]
+    library.annotations.add_tags([pid], ["old", "stays"])
+    app = Host(lambda: TagEditor(library, [pid]))
+    async with app.run_test() as pilot:
+        await pilot.press(*"new", "ctrl+t", "d", "enter")  # "old" is highlighted first
+        await pilot.pause()
+        assert not isinstance(app.screen, TagEditor)
+    change = app.returned[0]
+    assert (change.added, change.removed) == (["new"], ["old"])
+    library.annotations.flush()
+    with reopened(library_dir) as again:
+        assert list(again.annotations.get(pid).tags) == ["stays", "new"]
+
+
+async def test_the_message_names_the_tags_as_saved(started):
+    async with started() as (app, pilot):
+        paper = app.results_screen.current_paper()
+        await pilot.press("t")
+        await pilot.pause()
+        assert isinstance(app.screen, TagEditor)
+        await pilot.press(*"  ML ,  reading   group, ml", "enter")
+        await pilot.pause()
+        assert list(app.library.annotation(paper.id).tags) == ["ML", "reading group"]
+        assert "Tagged ML, reading group (1 paper)" in messages(app)
+
+
+def test_the_summary_keeps_the_spelling_of_tags():
+    change = TagChange(["a", "b"], added=["ML", "to cite"], removed=["RL"])
+    assert change.summary() == "Tagged ML, to cite; untagged RL (2 papers)"
