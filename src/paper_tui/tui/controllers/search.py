@@ -59,6 +59,10 @@ class SearchHost(ResultsPane, Protocol):
     def library_shown(self) -> None:
         """A search's results are on screen (the first ones, or any later)."""
 
+    def annotations_counted(self) -> None:
+        """The triage count was worked out again after a change: what else counts the
+        annotations can follow now (once per burst of keys)."""
+
 
 @dataclass
 class _Job:
@@ -208,6 +212,7 @@ class SearchController:
         self._triaged = self.host.library.triaged_count()
         self._share = self.host.library.share_progress()
         self._draw_status()
+        self.host.annotations_counted()
 
     def _draw_status(self) -> None:
         if not self.host.app.screen_stack:  # a timer that fires while the app shuts down

@@ -308,6 +308,13 @@ class MainScreen(ResultsScreen):
             if panel.display:
                 panel.update_for(self.queries, self.library, self.search.query)
 
+    def annotations_counted(self) -> None:
+        """The annotations changed (the status line's recount, once per burst of keys):
+        the facets count again if shown, else when shown next."""
+        for panel in self.query(FacetsPanel):
+            panel.annotations_changed()
+        self.refresh_facets()
+
     def on_facets_panel_chosen(self, message: FacetsPanel.Chosen) -> None:
         self.set_query(narrow(self.search.query, message.field, message.value))
         self.say(f"narrowed to {message.term}")

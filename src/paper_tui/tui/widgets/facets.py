@@ -3,7 +3,9 @@ venue says (decision, area, country, affiliation, has code…), for the current 
 
 Choosing a value posts :class:`FacetsPanel.Chosen`; the app narrows its query with
 :func:`narrow`. Counting is a query like the search: it runs on the app's query thread
-(:mod:`..query_thread`), so typing never waits on it, nor quitting.
+(:mod:`..query_thread`), so typing never waits on it, nor quitting. The status and tag
+counts come from the annotations: after they change (:meth:`FacetsPanel.annotations_changed`)
+the counts shown are stale, and are counted again when the panel is next asked, if shown.
 """
 
 from __future__ import annotations
@@ -69,7 +71,8 @@ def ordered(field: str, counts: dict) -> list[tuple[str, int]]:
 
 
 class FacetsPanel(Vertical):
-    """A toggleable side panel; call :meth:`update_for` whenever the query changes."""
+    """A toggleable side panel; call :meth:`update_for` whenever the query changes, and
+    :meth:`annotations_changed` (then :meth:`update_for`) whenever the annotations do."""
 
     DEFAULT_CSS = """
     FacetsPanel { width: 30; border-left: solid $primary-darken-2; }
@@ -94,37 +97,51 @@ class FacetsPanel(Vertical):
     class Counted(Message):
         """Counts for a query arrived from the worker."""
 
-        def __init__(self, query: str, facets: dict[str, dict]) -> None:
+        def __init__(self, query: str, facets: dict[str, dict], asked: int) -> None:
             super().__init__()
             self.query = query
             self.facets = facets
+            self.asked = asked
+            """Which count this is: only the newest asked for is shown."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.query_text: str | None = None
         self.facets: dict[str, dict] = {}
+        self._asked = 0
+        """Counts asked for so far; the newest is the one shown."""
+        self._stale = True
+        """The annotations changed since the counts asked for last (or none were)."""
 
     def compose(self) -> ComposeResult:
         yield Label("Facets", id="facets-title")
         yield OptionList(id="facets-options")
 
     def update_for(self, queries: QueryThread, lib: Library, query: str) -> None:
-        """Count facets for ``query`` on ``queries`` (only the newest query is shown)."""
-        if query == self.query_text and self.facets:
+        """Count facets for ``query`` on ``queries`` unless the counts asked for last are
+        for it and the annotations have not changed since (only the newest is shown)."""
+        if query == self.query_text and not self._stale:
             return
         self.query_text = query
-        queries.submit("facets", partial(self._count, lib, query))
+        self._stale = False
+        self._asked += 1
+        queries.submit("facets", partial(self._count, lib, query, self._asked))
 
-    def _count(self, lib: Library, query: str) -> None:
+    def annotations_changed(self) -> None:
+        """Statuses, stars or tags changed: the next :meth:`update_for` counts again
+        (counting nothing now: a hidden panel counts when it is shown)."""
+        self._stale = True
+
+    def _count(self, lib: Library, query: str, asked: int) -> None:
         """On the query thread: count, and post the counts."""
         try:
             facets = lib.facets(query)
         except PaperTuiError:  # a bad query: the search box already says why
             facets = {}
-        self.post_message(self.Counted(query, facets))
+        self.post_message(self.Counted(query, facets, asked))
 
     def on_facets_panel_counted(self, message: Counted) -> None:
-        if message.query == self.query_text:
+        if message.asked == self._asked:
             self.show(message.facets)
 
     def show(self, facets: dict[str, dict]) -> None:
