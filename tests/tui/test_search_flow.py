@@ -135,6 +135,7 @@ async def test_did_you_mean_and_matched_words_are_shown(started, settle):
 
 async def test_more_like_this_and_back(started, settle):
     async with started() as (app, pilot):
+        await pilot.press("j", "j", "j")
         paper = app.results_screen.current_paper()
         await pilot.press("m")
         await settle(pilot)
@@ -143,6 +144,7 @@ async def test_more_like_this_and_back(started, settle):
         results = app.results_screen.results_list
         like = [results.results.paper(i).id for i in range(len(results))]
         assert like and paper.id not in like
-        await pilot.press("escape")
+        await pilot.press("j", "escape")
         await settle(pilot)
         assert app.main.search.mode == "" and len(app.results_screen.results_list) == 38
+        assert app.results_screen.current_paper() == paper  # back where "like this" began

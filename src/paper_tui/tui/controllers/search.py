@@ -103,22 +103,28 @@ class SearchController:
         self.watch_news: int | None = None
         """Papers the last fetch of the watches brought, until a query looks at them."""
         self._recount: Timer | None = None
+        self.similar_to: str | None = None
+        """The paper "more like this" started from (the cursor goes back to it)."""
         """The last query's error (its results are not shown: the previous ones stay)."""
 
-    def search(self, query: str, *, immediate: bool = False, keep: bool = False) -> None:
+    def search(self, query: str, *, immediate: bool = False, keep: bool = False,
+               keep_id: str | None = None) -> None:
         """Search ``query`` now, or right after the search running (replacing any text that
-        was waiting: only the newest is searched)."""
+        was waiting: only the newest is searched); the cursor stays on the paper under it
+        (``keep``) or goes to ``keep_id``, when they are among the hits."""
         self.query = query
         if self.watch_news is not None and LOOKED.search(query):
             self.watch_news = None  # the reader is looking at what came in
         paper = self.host.current_paper() if keep else None
+        keep_id = keep_id or (paper.id if paper else None)
         # The first screen in the list's order; the "for you" one follows (learning from
         # the labels imports the learner's libraries: first paint does not wait for that)
         sort = "relevance" if self._first and self.for_you else self.sort
         self._start(partial(self.host.library.results, query, sort=sort),
-                    0.0 if immediate else self.debounce, paper.id if paper else None, "")
+                    0.0 if immediate else self.debounce, keep_id, "")
 
     def similar(self, paper_id: str, label: str) -> None:
+        self.similar_to = paper_id
         self._start(partial(self.host.library.similar, paper_id), 0.0, None, f"like: {label}")
 
     @property

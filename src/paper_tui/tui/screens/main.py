@@ -244,7 +244,7 @@ class MainScreen(ResultsScreen):
 
     def action_leave_similar(self) -> None:
         if self.search.mode:
-            self.search.search(self.search.query, immediate=True)
+            self.search.search(self.search.query, immediate=True, keep_id=self.search.similar_to)
 
     def action_cycle_sort(self) -> None:
         self.say(f"sorted by {self.search.cycle_sort()}")
