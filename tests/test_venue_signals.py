@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from paper_tui import venue_signals as vs
-from paper_tui.model import DECISIONS
+from paper_tui import venue_text, vocabulary
+from paper_tui.model import DECISIONS, Paper
 
 # -- decisions ------------------------------------------------------------------------------
 
@@ -234,3 +235,16 @@ def test_unpaired_surrogates_are_not_text() -> None:
     assert (signals.decision, signals.decision_text, signals.area, signals.code) == ("", "", "",
                                                                                      "")
     assert signals.affiliations == (("A",), ()) and signals.countries == ("China",)
+
+
+@pytest.mark.parametrize(("decision", "said", "label"), [
+    ("accept", "Technical", "Accepted (Technical)"), ("accept", "Long", "Accepted (Long)"),
+    ("accept", "Accept (Oral)", "Accept (Oral)"), ("poster", "Poster Workshop",
+                                                   "Poster Workshop"),
+    ("oral", "", "Oral"), ("desk-reject", "", "Desk rejected"), ("", "Hmm", "Hmm"),
+    ("", "", "")])
+def test_one_decision_label_for_the_app_show_and_exports(decision: str, said: str,
+                                                         label: str) -> None:
+    paper = Paper(id="p", title="t", abstract="", decision=decision, decision_text=said)
+    assert vocabulary.decision_label(paper) == venue_text.decision_label(paper) == label
+    assert vocabulary.venue_words(paper)[:1] == ([label] if label else [])

@@ -7,24 +7,9 @@ area: Vision and Language``."""
 from __future__ import annotations
 
 from paper_tui.model import Paper
+from paper_tui.vocabulary import decision_label
 
-DECISION_LABELS = {"oral": "Oral", "spotlight": "Spotlight", "poster": "Poster",
-                   "accept": "Accepted", "reject": "Rejected", "withdrawn": "Withdrawn",
-                   "desk-reject": "Desk rejected", "workshop": "Workshop",
-                   "findings": "Findings", "submitted": "Submitted"}
-"""How each normalised decision reads."""
-
-
-def decision_label(paper: Paper) -> str:
-    """``Oral``; an acceptance with the kind of paper the source names (``Accepted
-    (Long)``); the source's words alone when they name no decision we know; ``""``."""
-    label = DECISION_LABELS.get(paper.decision, "")
-    said = paper.decision_text
-    if not label:
-        return said
-    if paper.decision != "accept" or not said or "accept" in said.casefold():
-        return label
-    return f"{label} ({said})"
+__all__ = ["citations_text", "decision_label", "number", "reviews_text", "summary"]
 
 
 def number(value: float) -> str:

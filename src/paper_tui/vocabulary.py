@@ -128,10 +128,24 @@ def number(value: float) -> str:
     return text[:-1] if text.endswith("0") else text
 
 
+DECISION_LABELS = {"oral": "Oral", "spotlight": "Spotlight", "poster": "Poster",
+                   "accept": "Accepted", "reject": "Rejected", "withdrawn": "Withdrawn",
+                   "desk-reject": "Desk rejected", "workshop": "Workshop",
+                   "findings": "Findings", "submitted": "Submitted"}
+"""How each normalised decision reads when the source gives no words of its own."""
+
+
 def decision_label(signals: VenueSignals) -> str:
-    """The decision in the source's own words (``Poster Workshop``, ``Long``), else the
-    normalised one (``Oral``); "" when unknown."""
-    return signals.decision_text or signals.decision.capitalize()
+    """The decision in the source's own words (``Poster Workshop``), said to be an
+    acceptance when they only name the kind of paper (``Accepted (Long)``, ``Accepted
+    (Technical)``), else the normalised one (``Oral``); "" when unknown. One rule for the
+    app, ``show`` and the exports."""
+    said = signals.decision_text
+    if not said:
+        return DECISION_LABELS.get(signals.decision, signals.decision.capitalize())
+    if signals.decision == "accept" and "accept" not in said.casefold():
+        return f"Accepted ({said})"
+    return said
 
 
 def rating_words(signals: VenueSignals, spread: bool = True, detail: bool = True) -> str:
