@@ -44,11 +44,15 @@ def test_invalid_yaml_names_file_line_and_column(tmp_path: Path) -> None:
 
 def test_wrong_type_and_unknown_key(tmp_path: Path) -> None:
     user = tmp_path / "user.yaml"
-    user.write_text("bundled_lists: 3\ncolour: blue\n")
+    user.write_text("bundled_lists: 3\ncolour: blue\nsearch:\n  # a comment\n  bogus: 1\n"
+                    "keymap:\n  star: [1]\n")
     cfg = config.load(user_file=user)
     assert cfg["bundled_lists"] is True
-    assert any("bundled_lists must be bool" in p for p in cfg.problems)
-    assert any("unknown key 'colour'" in p for p in cfg.problems)
+    assert cfg.problems == [  # each names its file, line and key
+        f"{user}:1: bundled_lists must be bool, not 3; using the default True",
+        f"{user}:2: unknown key 'colour'; ignored",
+        f"{user}:5: unknown key 'search.bogus'; ignored",
+        f"{user}:7: keymap.star must be a string of keys; ignored"]
 
 
 def test_missing_explicit_file_is_reported(tmp_path: Path) -> None:

@@ -190,29 +190,51 @@ def _same_type(default: Any, value: Any) -> bool:
     return isinstance(value, type(default))
 
 
+def key_lines(path: Path) -> dict[str, int]:
+    """The line each key of a YAML file is on, by dotted name (``search.sort``: 4); empty
+    for a file that cannot be read (its reader has said why)."""
+    lines: dict[str, int] = {}
+
+    def walk(node: yaml.Node, prefix: str) -> None:
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                dotted = f"{prefix}{key.value}"
+                lines.setdefault(dotted, key.start_mark.line + 1)
+                walk(value, dotted + ".")
+
+    try:
+        root = yaml.compose(path.read_text("utf-8"), Loader=SafeLoader)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return lines
+    if root is not None:
+        walk(root, "")
+    return lines
+
+
 def _merge(base: dict[str, Any], over: dict[str, Any], prefix: str, origin: Path,
-           problems: list[str]) -> None:
+           problems: list[str], lines: Mapping[str, int]) -> None:
     for key, value in over.items():
         dotted = f"{prefix}{key}"
+        where = f"{origin}:{lines[dotted]}" if dotted in lines else str(origin)
         if key not in base:
             if prefix.rstrip(".") in OPEN_MAPPINGS:
                 if isinstance(value, str):
                     base[key] = value
                 else:
-                    problems.append(f"{origin}: {dotted} must be a string of keys; ignored")
+                    problems.append(f"{where}: {dotted} must be a string of keys; ignored")
                 continue
-            problems.append(f"{origin}: unknown key {dotted!r}; ignored")
+            problems.append(f"{where}: unknown key {dotted!r}; ignored")
             continue
         default = base[key]
         if isinstance(default, dict):
             if isinstance(value, dict):
-                _merge(default, value, dotted + ".", origin, problems)
+                _merge(default, value, dotted + ".", origin, problems, lines)
             else:
-                problems.append(f"{origin}: {dotted} must be a mapping; using the default")
+                problems.append(f"{where}: {dotted} must be a mapping; using the default")
         elif _same_type(default, value):
             base[key] = value
         else:
-            problems.append(f"{origin}: {dotted} must be {type(default).__name__}, "
+            problems.append(f"{where}: {dotted} must be {type(default).__name__}, "
                             f"not {value!r}; using the default {default!r}")
 
 
@@ -235,7 +257,7 @@ def load(explicit: Path | None = None, *, user_file: Path | None = None) -> Conf
         data, problem = _read_yaml(path)
         if problem:
             problems.append(problem)
-        _merge(values, data, "", path, problems)
+        _merge(values, data, "", path, problems, key_lines(path) if data else {})
         sources.append(path)
     settings = read_settings(values, problems)
     return Config(values, settings, problems, sources)
