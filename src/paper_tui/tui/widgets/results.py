@@ -46,7 +46,7 @@ class ResultsList(DirectLines, LineScrolled, ScrollView, can_focus=True):
         Binding("G,end", "cursor_bottom", "Last", show=False, id="bottom"),
         Binding("pagedown", "page_down", "Page down", show=False, id="page-down"),
         Binding("pageup", "page_up", "Page up", show=False, id="page-up"),
-        Binding("enter", "open_abstract", "Read", id="focus-abstract",
+        Binding("enter", "open_abstract", "Abstract", id="focus-abstract",
                 tooltip="Move into the abstract view to scroll it"),
     ]
 
