@@ -78,6 +78,8 @@ async def test_history_walks_back_and_forth(started, settle):
         assert box.value == ""
         await pilot.press("escape")
         assert app.focused is app.results_screen.results_list
+        await pilot.press("slash", *"language", "up")  # the box's own query is not a step
+        assert box.value == "diffusion"
 
 
 async def test_cursor_keys_and_sort(started, settle):

@@ -43,7 +43,11 @@ class SearchBox(Input):
         if not self.history:
             return
         last = len(self.history)
-        position = (last if self._position is None else self._position) + step
+        start = self._position
+        shown = None if start is None else (self.history[start] if start < last else "")
+        if self.value != shown:  # a new walk, from what is typed: past a query the same
+            start = last - 1 if step < 0 and self.value.strip() == self.history[-1] else last
+        position = (last if start is None else start) + step
         position = max(0, min(position, last))
         self._position = position
         self.value = self.history[position] if position < last else ""
