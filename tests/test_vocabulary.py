@@ -57,6 +57,6 @@ def test_what_the_venue_says_in_words() -> None:
     assert sort_value(paper, "citations") == "312 cites"
     assert sort_value(paper, "year") == ""
     unknown = Paper("q", "T", "A", decision="accept", citations=0)
-    assert venue_words(unknown) == ["Accept", "0 citations"]  # 0 is known, never unknown
+    assert venue_words(unknown) == ["Accepted", "0 citations"]  # 0 is known, never unknown
     assert rating_words(unknown) == "" and sort_value(unknown, "rating") == ""
     assert venue_words(Paper("r", "T", "A")) == []
