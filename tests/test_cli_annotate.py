@@ -143,6 +143,24 @@ def test_orphans_are_kept_and_listed(lib_dir: Path, ids: list[str]) -> None:
     assert run(lib_dir, "tags").stdout == "     1  old\n"
 
 
+def test_a_paper_a_reimport_dropped_is_no_paper_but_its_marks_are_kept(
+        lib_dir: Path, tmp_path: Path) -> None:
+    records = json.loads((Path(__file__).parent / "data" / "nips2018-sample.json").read_text())
+    source = tmp_path / "nips2018.json"
+    source.write_text(json.dumps(records))
+    run(lib_dir, "import", str(source))
+    found = json.loads(run(lib_dir, "search", "year:2018", "--json", "--limit", "100").stdout)
+    gone = next(p["id"] for p in found if p["title"] == records[-1]["title"])
+    run(lib_dir, "star", gone)
+    source.write_text(json.dumps(records[:-1]))  # the list as its venue publishes it now
+    run(lib_dir, "import", str(source))
+    for args in (("show", gone), ("show", gone[:-2]), ("cite", gone), ("tag", gone, "x")):
+        failed = run(lib_dir, *args, check=False)  # one line, never an internal error
+        assert (failed.returncode, failed.stdout) == (1, ""), args
+        assert failed.stderr == f"paper-tui: no paper with id {args[1]!r}\n", args
+    assert run(lib_dir, "orphans").stdout == f"{gone}  new  ★\n"
+
+
 def test_a_corrupt_file_is_reported_in_one_line_and_left_intact(lib_dir: Path,
                                                                 ids: list[str]) -> None:
     run(lib_dir, "status", ids[0], "read")

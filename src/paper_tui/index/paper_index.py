@@ -272,11 +272,14 @@ class PaperIndex:
         return self.reading(read)
 
     def ids_with_prefix(self, prefix: str, limit: int = 3) -> list[str]:
+        """Up to ``limit`` ids of papers in the library starting with ``prefix``: the term
+        list still holds the ids of papers a re-import dropped until segments merge."""
         def read() -> list[str]:
             snap = self.view()
             with snap.exclusive():
-                found = snap.reader.expand_prefix("id", prefix)
-                return [btext.decode() for _, btext in zip(range(limit), found,
+                live = (btext for btext in snap.reader.expand_prefix("id", prefix)
+                        if len(snap.postings("id", btext).ids))
+                return [btext.decode() for _, btext in zip(range(limit), live,
                                                            strict=False)]
 
         return self.reading(read)
