@@ -161,6 +161,19 @@ def test_a_paper_a_reimport_dropped_is_no_paper_but_its_marks_are_kept(
     assert run(lib_dir, "orphans").stdout == f"{gone}  new  ★\n"
 
 
+def test_papers_another_list_brought_are_already_in_the_library(lib_dir: Path,
+                                                                   tmp_path: Path) -> None:
+    records = json.loads((Path(__file__).parent / "data" / "nips2018-sample.json").read_text())
+    first, full = tmp_path / "early" / "nips2018.json", tmp_path / "final" / "nips2018-all.json"
+    for path, some in ((first, records[:10]), (full, records)):
+        path.parent.mkdir()
+        path.write_text(json.dumps(some))
+    assert run(lib_dir, "import", str(first)).stdout.endswith(
+        ": 10 new, 0 already in the library\n")
+    out = run(lib_dir, "import", str(full)).stdout  # (two of its records are one paper)
+    assert out == "23 papers from 1 file(s): 13 new, 10 already in the library\n"
+
+
 def test_a_corrupt_file_is_reported_in_one_line_and_left_intact(lib_dir: Path,
                                                                 ids: list[str]) -> None:
     run(lib_dir, "status", ids[0], "read")

@@ -175,8 +175,10 @@ def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: Imp
     if arrivals is not None:
         arrivals.record(source_id, seen, sources.manifest[source_id].imported_at)
     report.new_ids += adder.new_ids
-    report.added += adder.count - replaced
+    # new: to the library, not only to this source (a paper another list brought is
+    # already in the library, though this source indexes it again)
+    report.added += len(adder.new_ids)
     report.updated += replaced
-    report.unchanged += len(seen) - adder.count
+    report.unchanged += len(seen) - len(adder.new_ids) - replaced
     report.papers += len(seen)
     report.sources.append(source_id)
