@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import forked_cli
-from team_helpers import Member, bare_repo, git, no_conflict_markers
+from team_helpers import Member, Teammate, bare_repo, git, no_conflict_markers
 
 
 def _fails(done: subprocess.CompletedProcess, *words: str) -> str:
@@ -175,6 +175,24 @@ def test_a_file_broken_by_hand_in_the_repo_is_named_and_never_merged_into(pair) 
     _fails(alice.sync(check=False), "people/alice.yaml")
     assert alice.show(pid)["starred"] is True
     assert no_conflict_markers(alice.team / "people" / "alice.yaml")
+
+
+def test_a_file_fixed_upstream_after_a_sync_stopped_on_it_is_read_fixed(pair) -> None:
+    remote, alice, bob = pair
+    pid = alice.ids()[1]
+    alice.run("lists", "add", "X", pid)
+    alice.sync()
+    bob.sync()
+    carol = Teammate(remote, alice.root.parent / "carol-git")
+    good = (carol.path / "lists.yaml").read_text()
+    carol.push("break", {"lists.yaml": 'version: 1\nlists:\n  "X": [\n'})
+    _fails(bob.sync(check=False), "lists.yaml")  # stops on it: the repo's HEAD holds it
+    carol.push("fix", {"lists.yaml": good})
+    bob.run("lists", "add", "X", bob.ids()[2])
+    done = bob.sync()  # read as fixed, and bob's change goes out
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    alice.sync()
+    assert alice.lists()["X"] == bob.lists()["X"] == [pid, bob.ids()[2]]
 
 
 def test_without_git_sync_says_so(tmp_path: Path) -> None:

@@ -183,9 +183,16 @@ class _Sync:
         for attempt in range(PUSH_TRIES):
             theirs = self._fetch()
             if attempt == 0:
-                if self._head() is None and theirs is not None:
+                head = self._head()
+                if head is None and theirs is not None:
                     self._out("checkout", "-q", "-B", "main", "origin/main")
                     self._head_known = False
+                elif head is not None and theirs not in (None, head) and \
+                        self._is_ancestor(head, theirs):
+                    # Nothing of ours unsent: take the team's newest first, so a file that
+                    # was broken at our HEAD (a sync stopped on it) and is fixed since is
+                    # read as fixed, not stopped on again.
+                    self._merge()
                 self._catch_up()
                 self._export()
             if theirs is not None and not self._is_ancestor(theirs, "HEAD"):
