@@ -195,6 +195,23 @@ def test_a_file_fixed_upstream_after_a_sync_stopped_on_it_is_read_fixed(pair) ->
     assert alice.lists()["X"] == bob.lists()["X"] == [pid, bob.ids()[2]]
 
 
+def test_a_members_file_fixed_since_the_last_sync_is_read_without_a_word(pair) -> None:
+    remote, alice, bob = pair
+    pid = bob.ids()[3]
+    bob.run("status", pid, "read")
+    bob.sync()
+    alice.sync()
+    carol = Teammate(remote, alice.root.parent / "carol-git")
+    rel = "people/bob.yaml"
+    good = (carol.path / rel).read_text()
+    carol.push("break", {rel: good.replace("status: read", "status: reading")})
+    assert "bob's triage is not shown until fixed" in alice.sync().stderr
+    carol.push("fix", {rel: good.replace("status: read", "status: skipped")})
+    done = alice.sync()  # the broken copy is in the past: nothing to say of it
+    assert (done.stderr, done.stdout) == ("", "1 paper from bob; nothing to send\n")
+    assert alice.show(pid)["team"]["bob"]["status"] == "skipped"
+
+
 def test_without_git_sync_says_so(tmp_path: Path) -> None:
     empty = tmp_path / "bin"
     empty.mkdir()

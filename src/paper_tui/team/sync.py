@@ -431,10 +431,15 @@ class _Sync:
     def _diff_keys(self, schema: Schema, rel: str, base: str | None, head: str
                    ) -> tuple[dict[str, Record], dict[str, Record], list[str]]:
         """A team file's records at ``base`` and ``head``, and the keys whose fields
-        ``head`` changes. A record ``head`` lacks is no change: it takes nothing away."""
+        ``head`` changes. A record ``head`` lacks is no change: it takes nothing away. A
+        ``base`` that cannot be read (broken then, fixed since) is compared as nothing, as
+        a first sync compares; only a ``head`` that cannot be read is an error."""
         path = self.dir / rel
-        old = repo.read(self._read_blob(base, rel), path, schema).records
         new = repo.read(self._read_blob(head, rel), path, schema).records
+        try:
+            old = repo.read(self._read_blob(base, rel), path, schema).records
+        except PaperTuiError:
+            old = {}
         keys = sorted(k for k, record in new.items() if _fields(old.get(k)) != _fields(record))
         return old, new, keys
 
