@@ -190,7 +190,7 @@ def _same_type(default: Any, value: Any) -> bool:
     return isinstance(value, type(default))
 
 
-def key_lines(path: Path) -> dict[str, int]:
+def _key_lines(path: Path) -> dict[str, int]:
     """The line each key of a YAML file is on, by dotted name (``search.sort``: 4); empty
     for a file that cannot be read (its reader has said why)."""
     lines: dict[str, int] = {}
@@ -211,30 +211,46 @@ def key_lines(path: Path) -> dict[str, int]:
     return lines
 
 
-def _merge(base: dict[str, Any], over: dict[str, Any], prefix: str, origin: Path,
-           problems: list[str], lines: Mapping[str, int]) -> None:
+class _Origin:
+    """A config file as a problem names it: with the key's line, read only when a problem
+    is said (a file without one is not read a second time at start)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lines: dict[str, int] | None = None
+
+    def of(self, dotted: str) -> str:
+        if self._lines is None:
+            self._lines = _key_lines(self.path)
+        line = self._lines.get(dotted)
+        return f"{self.path}:{line}" if line else str(self.path)
+
+
+def _merge(base: dict[str, Any], over: dict[str, Any], prefix: str, origin: _Origin,
+           problems: list[str]) -> None:
     for key, value in over.items():
         dotted = f"{prefix}{key}"
-        where = f"{origin}:{lines[dotted]}" if dotted in lines else str(origin)
         if key not in base:
             if prefix.rstrip(".") in OPEN_MAPPINGS:
                 if isinstance(value, str):
                     base[key] = value
                 else:
-                    problems.append(f"{where}: {dotted} must be a string of keys; ignored")
+                    problems.append(f"{origin.of(dotted)}: {dotted} must be a string of keys; "
+                                    "ignored")
                 continue
-            problems.append(f"{where}: unknown key {dotted!r}; ignored")
+            problems.append(f"{origin.of(dotted)}: unknown key {dotted!r}; ignored")
             continue
         default = base[key]
         if isinstance(default, dict):
             if isinstance(value, dict):
-                _merge(default, value, dotted + ".", origin, problems, lines)
+                _merge(default, value, dotted + ".", origin, problems)
             else:
-                problems.append(f"{where}: {dotted} must be a mapping; using the default")
+                problems.append(f"{origin.of(dotted)}: {dotted} must be a mapping; using the "
+                                "default")
         elif _same_type(default, value):
             base[key] = value
         else:
-            problems.append(f"{where}: {dotted} must be {type(default).__name__}, "
+            problems.append(f"{origin.of(dotted)}: {dotted} must be {type(default).__name__}, "
                             f"not {value!r}; using the default {default!r}")
 
 
@@ -257,7 +273,7 @@ def load(explicit: Path | None = None, *, user_file: Path | None = None) -> Conf
         data, problem = _read_yaml(path)
         if problem:
             problems.append(problem)
-        _merge(values, data, "", path, problems, key_lines(path) if data else {})
+        _merge(values, data, "", _Origin(path), problems)
         sources.append(path)
     settings = read_settings(values, problems)
     return Config(values, settings, problems, sources)

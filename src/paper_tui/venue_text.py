@@ -9,8 +9,6 @@ from __future__ import annotations
 from paper_tui.model import Paper
 from paper_tui.vocabulary import decision_label
 
-__all__ = ["citations_text", "decision_label", "number", "reviews_text", "summary"]
-
 
 def number(value: float) -> str:
     """``6`` for 6.0, ``6.5``, ``3.67``: a score as people write it."""

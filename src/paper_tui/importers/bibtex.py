@@ -53,6 +53,7 @@ def _entry_text(entry: dict) -> str:
 
 
 _AND = re.compile(r"\s+and\s+")
+_COMMA = re.compile(r",\s*")
 
 
 def _top_level(text: str, separator: re.Pattern[str]) -> list[str]:
@@ -79,7 +80,7 @@ def _top_level(text: str, separator: re.Pattern[str]) -> list[str]:
 def _name(raw: str) -> str:
     """One BibTeX name as it is written in prose: ``de la Fuente, Ana`` -> ``Ana de la
     Fuente``, ``Smith, Jr., John`` -> ``John Smith Jr.``."""
-    parts = [display.plain(part).strip() for part in _top_level(raw, re.compile(r",\s*"))]
+    parts = [display.plain(part).strip() for part in _top_level(raw, _COMMA)]
     if len(parts) == 2:
         parts = [parts[1], parts[0]]
     elif len(parts) == 3:

@@ -15,13 +15,9 @@ from typing import Any
 import yaml
 from yaml.events import AliasEvent
 
+from paper_tui.config import SafeLoader as _Base  # libyaml's when it is there
 from paper_tui.errors import SourceError
 from paper_tui.importers.common import read_text
-
-try:  # libyaml when it is there, as the store reads its files
-    from yaml import CSafeLoader as _Base
-except ImportError:  # pragma: no cover - the same values, only slower
-    from yaml import SafeLoader as _Base  # type: ignore[assignment]  # CSafeLoader's API
 
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 

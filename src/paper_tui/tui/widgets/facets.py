@@ -97,9 +97,8 @@ class FacetsPanel(Vertical):
     class Counted(Message):
         """Counts for a query arrived from the worker."""
 
-        def __init__(self, query: str, facets: dict[str, dict], asked: int) -> None:
+        def __init__(self, facets: dict[str, dict], asked: int) -> None:
             super().__init__()
-            self.query = query
             self.facets = facets
             self.asked = asked
             """Which count this is: only the newest asked for is shown."""
@@ -138,7 +137,7 @@ class FacetsPanel(Vertical):
             facets = lib.facets(query)
         except PaperTuiError:  # a bad query: the search box already says why
             facets = {}
-        self.post_message(self.Counted(query, facets, asked))
+        self.post_message(self.Counted(facets, asked))
 
     def on_facets_panel_counted(self, message: Counted) -> None:
         if message.asked == self._asked:

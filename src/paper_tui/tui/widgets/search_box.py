@@ -44,10 +44,10 @@ class SearchBox(Input):
             return
         last = len(self.history)
         start = self._position
-        shown = None if start is None else (self.history[start] if start < last else "")
-        if self.value != shown:  # a new walk, from what is typed: past a query the same
+        if start is None or self.value != (self.history[start] if start < last else ""):
+            # a new walk, from what is typed: past a query the same as it
             start = last - 1 if step < 0 and self.value.strip() == self.history[-1] else last
-        position = (last if start is None else start) + step
+        position = start + step
         position = max(0, min(position, last))
         self._position = position
         self.value = self.history[position] if position < last else ""
