@@ -19,6 +19,7 @@ import datetime as dt
 import re
 from collections.abc import Callable
 
+from paper_tui import ranges
 from paper_tui.errors import QueryError
 
 ADDED = "added"
@@ -34,8 +35,8 @@ when there is no such watch."""
 _WORDS = re.compile(
     r"(\"[^\"]*\")"  # a phrase: left as it is
     r"|(?<![\w\"])(added|watch):(\"[^\"]*\"|[^\s()\"]*)", re.IGNORECASE)
-_RELATIVE = re.compile(r"([1-9]\d{0,4})d")
-_CMP = re.compile(r"(>=|<=|>|<)?(\d{4}-\d{2}-\d{2})")
+_RELATIVE = re.compile(r"([0-9]+)d")
+_CMP = re.compile(r"(>=|<=|>|<)?([+-]?[0-9]+-[0-9]+-[0-9]+)")
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 """A watch's name: letters, digits, ``.``, ``_``, ``-`` (``cs.LG``, ``iclr-orals``)."""
 _USE = "use added:today, added:7d, added:2026-11-30 or added:>=2026-11-30"
@@ -44,11 +45,6 @@ _USE = "use added:today, added:7d, added:2026-11-30 or added:>=2026-11-30"
 def time_value(seconds: int) -> str:
     """A first-seen time as the engine's text: zero-padded, so text order is time order."""
     return f"{max(seconds, 0):0{WIDTH}d}"
-
-
-def _midnight(day: dt.date) -> int:
-    """The first second of a local day."""
-    return int(dt.datetime.combine(day, dt.time()).astimezone().timestamp())
 
 
 def _range(low: int | None, high: int | None) -> str:
@@ -64,24 +60,31 @@ def added_range(value: str, now: float) -> str:
     text = value.strip('"').strip().lower()
     today = dt.datetime.fromtimestamp(now).date()
     if text == "today":
-        return _range(_midnight(today), None)
+        return _range(ranges.local_midnight(today), None)
     if text == "yesterday":
-        return _range(_midnight(today - dt.timedelta(days=1)), _midnight(today) - 1)
+        start, after = ranges.day_span(today - dt.timedelta(days=1))
+        return _range(start, after - 1)
     if relative := _RELATIVE.fullmatch(text):
-        return _range(int(now) - int(relative.group(1)) * 86_400, None)
+        try:
+            days = ranges.whole(relative.group(1), 1, ranges.MAX_DAYS)
+        except ranges.BadValue as exc:
+            raise QueryError(f"added:{ranges.shown(value)} is not a time: "
+                             f"{ranges.shown(relative.group(1))} days {exc}") from None
+        return _range(int(now) - days * ranges.DAY, None)
     if cmp := _CMP.fullmatch(text):
         op, date = cmp.groups()
         try:
-            day = dt.date.fromisoformat(date)
-        except ValueError:
-            raise QueryError(f"added:{value}: {date} is not a date (YYYY-MM-DD)") from None
-        start, after = _midnight(day), _midnight(day + dt.timedelta(days=1))
+            day = ranges.day(date)
+        except ranges.BadValue as exc:
+            raise QueryError(f"added:{ranges.shown(value)}: {ranges.shown(date)} {exc}") \
+                from None
+        start, after = ranges.day_span(day)
         return {None: _range(start, after - 1), ">=": _range(start, None),
                 ">": _range(after, None), "<": _range(None, start - 1),
                 "<=": _range(None, after - 1)}[op]
     if not text:
         raise QueryError(f"added: needs a time after the colon: {_USE}")
-    raise QueryError(f"added:{value} is not a time: {_USE}")
+    raise QueryError(f"added:{ranges.shown(value)} is not a time: {_USE}")
 
 
 def rewrite(query: str, now: float, watch_query: WatchQuery | None = None) -> str:

@@ -24,9 +24,10 @@ import re
 import time
 import unicodedata
 
-from paper_tui import added_words, team_words
+from paper_tui import added_words, ranges, team_words
 from paper_tui.errors import QueryError
 from paper_tui.model import DECISIONS
+from paper_tui.venue_signals import MAX_CITATIONS, MAX_REVIEWS, MAX_SCORE
 
 # What a user may type before ``:`` -> the index field it searches.
 FIELDS: dict[str, str] = {
@@ -52,6 +53,13 @@ NUMBER_FIELDS = {"rating": float, "confidence": float, "reviews": int, "cites": 
 """Words whose value is a number or a range of numbers: the reviewers' mean rating and
 confidence (fractions), the number of reviews and of citations (whole numbers). The index
 answers them from a numeric column; an unknown value is in no range."""
+NUMBER_RANGES: dict[str, tuple[float, float]] = {
+    "rating": (0, MAX_SCORE), "confidence": (0, MAX_SCORE), "reviews": (0, MAX_REVIEWS),
+    "cites": (0, MAX_CITATIONS)}
+"""What each number word can be: the caps the numbers of the source files are read with
+(:mod:`paper_tui.venue_signals`); a bound beyond them is one line, not a search."""
+YEARS = (1, 9999)
+"""The years ``year:`` takes (the index keeps a year as its digits, four of them)."""
 _NUMBER_EXAMPLES = {"rating": "rating:>=6 or rating:5..7",
                     "confidence": "confidence:>=4 or confidence:3..5",
                     "reviews": "reviews:>=4 or reviews:3..5",
@@ -70,15 +78,13 @@ _MATH = re.compile(r"(?<!\\)\$([^$]*)(?<!\\)\$")
 _MATH_NOISE = re.compile(r"\\(?:mathrm|mathbf|mathit|text|textbf|textit|operatorname)\b|[\^_{}\\]")
 _FIELD = re.compile(r"(?<![\w\"])([A-Za-z]+):(?=\S)")
 _YEAR = re.compile(r"\byear:([^\s()]*)", re.IGNORECASE)
-_YEAR_RANGE = re.compile(r"(\d{4})?\.\.(\d{4})?")
-_YEAR_CMP = re.compile(r"(>=|<=|>|<)(\d{4})")
+_YEAR_RANGE = re.compile(r"([0-9]+)?\.\.([0-9]+)?")
+_YEAR_CMP = re.compile(r"(>=|<=|>|<)([0-9]+)")
 _STARRED = re.compile(r"\bstarred:([^\s()]+)", re.IGNORECASE)
 # A phrase (left as it is), or one of the venue's words with its value (a phrase or a run
 # up to a space or parenthesis).
 _VENUE_WORD = re.compile(r'"[^"]*"|(?<![\w"])(decision|has|rating|confidence|reviews|'
                          r'cites|citations):("[^"]*"|[^\s()"]*)', re.IGNORECASE)
-_FRACTION = re.compile(r"-?\d+(?:\.\d+)?")
-_WHOLE = re.compile(r"\d+")
 _NUMBER_CMP = re.compile(r"(>=|<=|>|<)(.*)")
 # "new" is the status of every paper with none stored: match it as "none of the others".
 _STATUS_NEW = re.compile(r"(?<![\w\"])status:\"?new\"?(?=\s|\)|$)", re.IGNORECASE)
@@ -146,21 +152,34 @@ def strip_latex(text: str) -> str:
 
 def _year(m: re.Match[str]) -> str:
     value = m.group(1)
-    if re.fullmatch(r"\d{4}", value):
-        return f"year:{value}"
+
+    def year(text: str) -> int:
+        try:
+            return ranges.whole(text, *YEARS)
+        except ranges.BadValue as exc:
+            said = "" if text == value else f": {ranges.shown(text)}"
+            raise QueryError(f"year:{ranges.shown(value)}{said} {exc}: years run from "
+                             f"{YEARS[0]:04d} to {YEARS[1]}") from None
+
+    if re.fullmatch(r"[0-9]+", value):
+        return f"year:{year(value):04d}"
     if rng := _YEAR_RANGE.fullmatch(value):
         low, high = rng.group(1), rng.group(2)
         if not (low or high):
             raise QueryError("year range needs a year on at least one side, e.g. year:2019..2023")
-        if low and high and low > high:
+        first, last = (year(low) if low else None), (year(high) if high else None)
+        if first is not None and last is not None and first > last:
             raise QueryError(f"year range {value} is backwards: write year:{high}..{low}")
-        return _range("year", low, high)
+        return _range("year", f"{first:04d}" if first else "", f"{last:04d}" if last else "")
     if cmp := _YEAR_CMP.fullmatch(value):
-        op, year = cmp.group(1), int(cmp.group(2))
-        return {">=": f"year:[{year} TO]", ">": f"year:[{year + 1} TO]",
-                "<=": f"year:[TO {year}]", "<": f"year:[TO {year - 1}]"}[op]
-    raise QueryError(f"year:{value} is not a year: use year:2024, year:2019..2023 "
-                     "or year:>=2020")
+        op, bound = cmp.group(1), year(cmp.group(2))
+        bound += {">": 1, "<": -1}.get(op, 0)
+        if not YEARS[0] <= bound <= YEARS[1]:
+            raise QueryError(f"year:{value} finds no year: years run from {YEARS[0]:04d} "
+                             f"to {YEARS[1]}")
+        return f"year:[{bound:04d} TO]" if op.startswith(">") else f"year:[TO {bound:04d}]"
+    raise QueryError(f"year:{ranges.shown(value)} is not a year: use year:2024, "
+                     "year:2019..2023 or year:>=2020")
 
 
 def _venue_word(m: re.Match[str]) -> str:
@@ -188,16 +207,25 @@ def _venue_word(m: re.Match[str]) -> str:
 
 
 def _number(field: str, value: str) -> str:
-    """``rating:>=6`` -> ``rating:[6 TO]``, ``reviews:3..5`` -> ``reviews:[3 TO 5]``,
-    ``cites:100`` -> ``cites:[100 TO 100]``; bounds are checked, not converted."""
+    """``rating:>=6`` -> ``rating:[6.0 TO]``, ``reviews:3..5`` -> ``reviews:[3 TO 5]``,
+    ``cites:100`` -> ``cites:[100 TO 100]``; each bound read in its range
+    (:data:`NUMBER_RANGES`) and written as the number read."""
     whole = NUMBER_FIELDS[field] is int
-    pattern = _WHOLE if whole else _FRACTION
+    least, most = NUMBER_RANGES[field]
 
     def number(text: str) -> str:
-        if pattern.fullmatch(text):
-            return text
-        kind = "a whole number" if whole and _FRACTION.fullmatch(text) else "a number"
-        raise QueryError(f"{field}:{value} is not {kind}: use {_NUMBER_EXAMPLES[field]}")
+        try:
+            if whole:
+                return str(ranges.whole(text, int(least), int(most)))
+            read = ranges.fraction(text, least, most)
+        except ranges.NotANumber as exc:
+            raise QueryError(f"{field}:{ranges.shown(value)} {exc}: use "
+                             f"{_NUMBER_EXAMPLES[field]}") from None
+        except ranges.OutOfRange as exc:
+            said = "" if text == value else f": {ranges.shown(text)}"
+            raise QueryError(f"{field}:{ranges.shown(value)}{said} {exc}") from None
+        written = repr(read)  # no exponent: Whoosh's parser would split 1e-05
+        return written if "e" not in written else f"{read:.20f}"
 
     if cmp := _NUMBER_CMP.fullmatch(value):
         op, bound = cmp.group(1), number(cmp.group(2))
@@ -210,10 +238,10 @@ def _number(field: str, value: str) -> str:
     if not (low or high):
         raise QueryError(f"{field} range needs a number on at least one side, e.g. "
                          f"{_NUMBER_EXAMPLES[field].split(' or ')[-1]}")
-    low, high = number(low) if low else "", number(high) if high else ""
-    if low and high and float(low) > float(high):
+    first, last = number(low) if low else "", number(high) if high else ""
+    if first and last and float(first) > float(last):
         raise QueryError(f"{field} range {value} is backwards: write {field}:{high}..{low}")
-    return _range(field, low, high)
+    return _range(field, first, last)
 
 
 def _range(field: str, low: str, high: str) -> str:

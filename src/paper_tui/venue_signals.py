@@ -27,6 +27,11 @@ _URL = re.compile(r"(?i)\b(?:https?://|www\.|github\.com/|gitlab\.com/)[^\s<>\"'
 _DECIMALS = 3
 MAX_SCORE = 1000.0
 """The largest review score or mean taken (review scales end at 10, a few at 100)."""
+MAX_CITATIONS = 10_000_000
+"""The largest citation count taken: the most cited papers there are have a few hundred
+thousand; a count beyond this (``gs_citation: 1e308``) is unknown, not the top of a sort."""
+MAX_REVIEWS = 100_000
+"""The most reviews ``reviews:`` asks about (a paper's reviews are its listed scores)."""
 
 # What a decision word means, tried in order on the folded text (the first cue found wins):
 # "Submitted to ICLR 2024" with venueid ".../Rejected_Submission" is a reject, "Accept
@@ -215,8 +220,8 @@ def award(value: object) -> bool | None:
 
 
 def citations(value: object) -> int | None:
-    """A citation count: ``312``, ``"312"``, ``312.0``; ``-1``, other negatives, ``""``
-    and anything not a whole number are unknown."""
+    """A citation count: ``312``, ``"312"``, ``312.0``; ``-1``, other negatives, ``""``,
+    anything not a whole number and anything above :data:`MAX_CITATIONS` are unknown."""
     if isinstance(value, bool):
         return None
     if isinstance(value, str):
@@ -224,7 +229,8 @@ def citations(value: object) -> int | None:
         if not re.fullmatch(r"\d+(?:\.0*)?", text):
             return None
         value = float(text)
-    if isinstance(value, int | float) and math.isfinite(value) and value >= 0 \
+    # the range first: NaN and inf are in none, and an int of 400 digits is no float
+    if isinstance(value, int | float) and 0 <= value <= MAX_CITATIONS \
             and float(value).is_integer():
         return int(value)
     return None
