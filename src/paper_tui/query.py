@@ -67,6 +67,15 @@ _NUMBER_EXAMPLES = {"rating": "rating:>=6 or rating:5..7",
 ACCEPTED = "accepted"
 """``decision:accepted``: every decision that accepts the paper (``model.ACCEPTED``)."""
 DECISION_WORDS = (*DECISIONS, ACCEPTED)
+DECISION_FORMS = {"rejected": "reject", "rejects": "reject", "rejection": "reject",
+                  "withdraw": "withdrawn", "withdrew": "withdrawn", "withdrawal": "withdrawn",
+                  "desk-rejected": "desk-reject", "desk-rejection": "desk-reject",
+                  "deskreject": "desk-reject", "deskrejected": "desk-reject",
+                  "orals": "oral", "spotlights": "spotlight", "posters": "poster",
+                  "accepts": "accept", "workshops": "workshop", "finding": "findings",
+                  "submission": "submitted", "submissions": "submitted"}
+"""The other usual forms of a decision (``decision:rejected``, ``decision:"desk
+rejected"``, ``decision:orals``), read as the decision; spaces and ``_`` are ``-``."""
 HAS_VALUES = ("code", "abstract", "award", "reviews")
 """``has:code`` (a link to its code), ``has:abstract``, ``has:award``, ``has:reviews``
 (reviewers' ratings known)."""
@@ -195,6 +204,8 @@ def _venue_word(m: re.Match[str]) -> str:
         return _number(field, value)
     word = fold(value.strip('"').strip())
     if field == "decision":
+        word = re.sub(r"[\s_]+", "-", word)
+        word = DECISION_FORMS.get(word, word)
         if word not in DECISION_WORDS:
             raise QueryError(f"decision:{value} is not a decision: use one of "
                              f"{', '.join(DECISION_WORDS)}")

@@ -11,8 +11,10 @@ status 1, rather than guessed at or stored as something that can never be writte
 from __future__ import annotations
 
 import argparse
+import difflib
 from typing import Any, NoReturn
 
+from paper_tui import ranges
 from paper_tui.errors import PaperTuiError
 from paper_tui.surrogates import escape_surrogates, has_surrogates
 
@@ -41,14 +43,21 @@ def list_position(value: str) -> int:
     return _whole_number(value, 1, "1 (the first) or more")
 
 
+MOST = 1_000_000_000
+"""The largest count or position an argument takes (more than any library holds)."""
+
+
 def _whole_number(value: str, least: int, wanted: str) -> int:
     try:
-        number = int(value)
-    except ValueError:
-        number = least - 1
-    if number < least:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number {wanted}")
-    return number
+        return ranges.whole(value, least, MOST)
+    except ranges.OutOfRange as exc:
+        if str(exc).startswith("is less"):
+            raise argparse.ArgumentTypeError(
+                f"{ranges.shown(value)!r} is not a whole number {wanted}") from None
+        raise argparse.ArgumentTypeError(f"{ranges.shown(value)!r} {exc}") from None
+    except ranges.NotANumber:
+        raise argparse.ArgumentTypeError(
+            f"{ranges.shown(value)!r} is not a whole number {wanted}") from None
 
 
 class Parser(argparse.ArgumentParser):
@@ -72,6 +81,21 @@ class Parser(argparse.ArgumentParser):
             self._not_utf8 = value
             raise argparse.ArgumentTypeError(_NOT_UTF8)
         return value
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        """A word that is no sub-command: argparse's error naming only the commands help
+        shows (never the hidden ``merge-driver`` and ``__complete``), with the nearest
+        one when the word looks like a misspelling (``serch``: did you mean 'search'?)."""
+        if isinstance(action, argparse._SubParsersAction) and action.choices is not None \
+                and value not in action.choices:
+            shown = [choice.dest for choice in action._choices_actions] or \
+                [str(choice) for choice in action.choices]
+            near = difflib.get_close_matches(str(value), shown, n=1)
+            guess = f": did you mean {near[0]!r}?" if near else ""
+            raise argparse.ArgumentError(action, (
+                f"invalid choice: {escape_surrogates(str(value))!r}{guess} (choose from "
+                f"{', '.join(map(repr, shown))})"))
+        super()._check_value(action, value)
 
     def error(self, message: str) -> NoReturn:
         """argparse's report of a bad argument: usage and message, exit 2; for text that is

@@ -15,6 +15,7 @@ import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from paper_tui import ranges
 from paper_tui.cli.output import print_json
 from paper_tui.cli.terminal import ProgressBar, warn
 from paper_tui.errors import PaperTuiError
@@ -54,10 +55,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _date(text: str) -> datetime.date:
     try:
-        return datetime.date.fromisoformat(text.strip())
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a date (e.g. 2026-11-30)") \
-            from None
+        return ranges.day(text)
+    except ranges.OutOfRange as exc:
+        raise argparse.ArgumentTypeError(f"{ranges.shown(text)!r} {exc}") from None
+    except ranges.NotANumber:
+        raise argparse.ArgumentTypeError(
+            f"{ranges.shown(text)!r} is not a date (e.g. 2026-11-30)") from None
 
 
 def cmd_fetch(args: argparse.Namespace, ctx: Context) -> int:

@@ -253,10 +253,12 @@ def split_keywords(value: str | Iterable[str] | None) -> tuple[str, ...]:
 
 
 def parse_year(value: object) -> int | None:
-    if value is None or value == "":
+    """A year from a file: a number from 1 to 9999 (``year: 1e30``, ``-5``: unknown), or
+    the first 19xx/20xx in a text."""
+    if value is None or value == "" or isinstance(value, bool):
         return None
     if isinstance(value, int):
-        return value
+        return value if 1 <= value <= 9999 else None
     m = _YEAR.search(str(value))
     return int(m.group(0)) if m else None
 
