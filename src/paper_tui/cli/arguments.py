@@ -93,7 +93,7 @@ class Parser(argparse.ArgumentParser):
             near = difflib.get_close_matches(str(value), shown, n=1)
             guess = f": did you mean {near[0]!r}?" if near else ""
             raise argparse.ArgumentError(action, (
-                f"invalid choice: {escape_surrogates(str(value))!r}{guess} (choose from "
+                f"invalid choice: {value!r}{guess} (choose from "
                 f"{', '.join(map(repr, shown))})"))
         super()._check_value(action, value)
 
