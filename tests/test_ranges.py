@@ -128,6 +128,8 @@ def test_a_long_value_is_named_by_its_start_and_length() -> None:
     ("added:<-1-01-01", "added:<-1-01-01: -1-01-01 is out of range: dates run from "
                         "0001-01-01 to 9999-12-31"),
     ("added:2026-13-45", "added:2026-13-45: 2026-13-45 is not a date (YYYY-MM-DD)"),
+    (f"kept:{LONG}", "kept:99999999999999999999… (300 characters) is not a number of "
+                     "members: use kept:2 (kept by at least 2 members, you included)"),
 ])
 def test_a_number_or_date_out_of_range_is_the_query_languages_one_line(
         shared_library: Library, query: str, error: str) -> None:
@@ -189,7 +191,7 @@ def test_watch_add_refuses_a_query_out_of_range_and_saves_nothing(tmp_path: Path
 
 
 # -- random numbers and dates -----------------------------------------------------------------
-NUMBER_WORDS = ("cites", "citations", "rating", "confidence", "reviews", "year")
+NUMBER_WORDS = ("cites", "citations", "rating", "confidence", "reviews", "year", "kept")
 _digits = st.text("0123456789", min_size=1, max_size=400)
 _number = st.one_of(
     _digits, st.integers().map(str), st.floats(allow_nan=True).map(repr),

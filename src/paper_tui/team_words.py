@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from paper_tui import ranges
 from paper_tui.errors import QueryError
 
 ASSIGNED = "assigned"
@@ -44,7 +45,8 @@ _WORDS = re.compile(
     r"|(?:(?<![^\s(])|(?<=(?<![^\s(])-))(disputed|untouched)(?![^\s)])",
     re.IGNORECASE)
 _NAME = re.compile(r"[A-Za-z0-9*?][A-Za-z0-9._*?-]*")
-_COUNT = re.compile(r"[1-9]\d{0,5}")
+MAX_KEPT = 999_999
+"""The largest ``kept:N`` (more than any team has members)."""
 
 
 def _word(match: re.Match[str]) -> str:
@@ -56,10 +58,12 @@ def _word(match: re.Match[str]) -> str:
     word = word.lower()
     name = value.strip('"')
     if word == "kept":
-        if not _COUNT.fullmatch(name):
-            raise QueryError(f"kept:{value} is not a number of members: use kept:2 (kept by "
-                             "at least 2 members, you included)")
-        return f"{KEPT}:{name}"
+        try:
+            count = ranges.whole(name, 1, MAX_KEPT)
+        except ranges.BadValue:
+            raise QueryError(f"kept:{ranges.shown(value)} is not a number of members: use "
+                             "kept:2 (kept by at least 2 members, you included)") from None
+        return f"{KEPT}:{count}"
     if not _NAME.fullmatch(name):
         what = f"{word}:{value}" if value else f"{word}:"
         example = ("assigned:alice, assigned:me or assigned:none" if word == "assigned"
