@@ -229,6 +229,9 @@ def test_random_numbers_and_dates_are_searched_or_one_line(shared_library: Libra
     assert results.error is None or "\n" not in results.error
     list(results.ids())
     results.close()
+    assert isinstance(shared_library.facets(word), dict)
+    page = shared_library.search(word)
+    assert page.error is None or "\n" not in page.error
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow,
