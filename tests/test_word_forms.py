@@ -17,6 +17,7 @@ import pytest
 
 import forked_cli
 from paper_tui import config as config_mod
+from paper_tui import venue_signals
 from paper_tui.importers.common import parse_year
 from paper_tui.library import Library
 from paper_tui.query import clean
@@ -119,3 +120,27 @@ def test_an_absurd_citation_count_does_not_top_the_sort(tmp_path: Path) -> None:
         assert papers[-1].citations is None
     finally:
         library.close()
+
+
+HUGE_INT = 10**400
+"""A JSON number of 401 digits: Python reads it as an int no float can hold."""
+
+
+def test_a_rating_of_400_digits_is_unknown_not_an_internal_error(tmp_path: Path) -> None:
+    """Before: ``import`` ended in ``OverflowError: int too large to convert to float``."""
+    assert venue_signals.scores([HUGE_INT, 5]) == (5.0,)
+    assert venue_signals.mean_and_spread(HUGE_INT) == (None, None)
+    found = venue_signals.from_record({"rating": 7, "rating_spread": 1e300})
+    assert (found.rating, found.rating_spread) == (7.0, None)  # capped as ratings are
+    found = venue_signals.from_record({"rating": 7, "rating_spread": 0.5})
+    assert (found.rating, found.rating_spread) == (7.0, 0.5)
+    listed = tmp_path / "iclr2021.json"
+    listed.write_text(f'[{{"id": "a", "title": "Huge", "author": "A B", "status": "Poster", '
+                      f'"rating": [{HUGE_INT}, 5], "rating_avg": {HUGE_INT}, '
+                      f'"confidence": "{HUGE_INT}"}}]', encoding="utf-8")
+    status, out, err = run("--library", tmp_path / "lib", "import", listed)
+    assert (status, err) == (0, ""), err
+    status, out, err = run("--library", tmp_path / "lib", "search", "title:huge", "--json")
+    assert status == 0, err
+    [paper] = json.loads(out)
+    assert (paper["ratings"], paper["rating"], paper["confidence"]) == ([5.0], 5.0, None)

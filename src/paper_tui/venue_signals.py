@@ -105,6 +105,8 @@ def _number(value: object) -> float | None:
     acceptance threshold"`` -> 6.0); None when there is none."""
     if isinstance(value, bool):
         return None
+    if isinstance(value, int) and abs(value) > MAX_SCORE:  # 400 digits are no float
+        return None
     if isinstance(value, int | float):
         return _finite(float(value))
     if isinstance(value, str):
@@ -363,8 +365,8 @@ def _reviews_of(record: Mapping[str, Any], name: str) -> Reviews:
         if found.each or found.mean is None:
             return found
         spread = _number(_get(record, name + "_spread"))
-        return Reviews((), found.mean, _rounded(spread) if spread is not None and spread >= 0
-                       else found.spread)
+        return Reviews((), found.mean, _rounded(spread)
+                       if spread is not None and 0 <= spread <= MAX_SCORE else found.spread)
     return reviews(_get(record, name), _get(record, avg))
 
 
