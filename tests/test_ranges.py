@@ -242,3 +242,20 @@ def test_random_numbers_and_dates_on_the_command_line_exit_0_or_1(tmp_path: Path
     status, _, err = cli(tmp_path / "lib", "search", word, "--limit", "3")
     assert status in (0, 1), err
     assert err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize("count", ['"²"', HUGE, "-3"],
+                         ids=["superscript", "5000 digits", "negative"])
+def test_a_hand_edited_count_in_watches_yaml_is_no_count(tmp_path: Path, count: str) -> None:
+    """Before: ``watch`` ended in ``ValueError: invalid literal for int()`` (exit 70)."""
+    library = tmp_path / "lib"
+    assert cli(library, "watch", "add", "w1", "arxiv:cs.LG")[0] == 0
+    path = library / "watches.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("    source: arxiv:cs.LG\n",
+                                 f"    source: arxiv:cs.LG\n    new: {count}\n"),
+                    encoding="utf-8")
+    assert f"new: {count}" in path.read_text(encoding="utf-8")
+    status, out, err = cli(library, "watch")
+    assert (status, err) == (0, ""), err
+    assert out.startswith("w1  arxiv:cs.LG")

@@ -27,6 +27,9 @@ _EPOCH = dt.date(1970, 1, 1).toordinal()
 DAY = 86_400
 MAX_DAYS = dt.date.max.toordinal() - dt.date.min.toordinal()
 """The most days a span of days can be: from the first day there is to the last."""
+MAX_COUNT = 1_000_000_000
+"""The largest count of papers or position in a list taken (more than any library
+holds): ``--limit``, a list position, a count kept in a file."""
 
 
 class BadValue(ValueError):

@@ -43,13 +43,9 @@ def list_position(value: str) -> int:
     return _whole_number(value, 1, "1 (the first) or more")
 
 
-MOST = 1_000_000_000
-"""The largest count or position an argument takes (more than any library holds)."""
-
-
 def _whole_number(value: str, least: int, wanted: str) -> int:
     try:
-        return ranges.whole(value, least, MOST)
+        return ranges.whole(value, least, ranges.MAX_COUNT)
     except ranges.OutOfRange as exc:
         if str(exc).startswith("is less"):
             raise argparse.ArgumentTypeError(

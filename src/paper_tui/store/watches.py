@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from paper_tui import ranges
 from paper_tui.store.file_store import YamlStore
 from paper_tui.store.merge import stamp, stamp_time
 from paper_tui.store.schema import Field, Record, Schema
@@ -84,8 +85,12 @@ def _watch(name: str, record: Record) -> Watch:
 
 
 def _count(value: object) -> int:
-    text = str(value or "0")
-    return int(text) if text.isdigit() else 0
+    """A count the file keeps; 0 for one that is not a count (hand-edited: ``²``, 5,000
+    digits)."""
+    try:
+        return ranges.whole(str(value or "0"), 0, ranges.MAX_COUNT)
+    except ranges.BadValue:
+        return 0
 
 
 class Watches:
