@@ -259,3 +259,54 @@ def test_a_hand_edited_count_in_watches_yaml_is_no_count(tmp_path: Path, count: 
     status, out, err = cli(library, "watch")
     assert (status, err) == (0, ""), err
     assert out.startswith("w1  arxiv:cs.LG")
+
+
+# -- numbers in the files a user edits or imports -------------------------------------------
+def test_a_setting_out_of_range_or_too_long_is_one_line_and_the_default(tmp_path: Path) -> None:
+    """Before: a 400-digit ``debounce_ms`` was ``OverflowError`` and one of 5,000 digits
+    ``ValueError`` (Python's 4,300-digit limit), both exit 70 on every command."""
+    from paper_tui.config import load
+
+    cases = {f"search: {{debounce_ms: {LONG}}}": "search.debounce_ms must be int, not "
+                                                 "99999999999999999999… (300 characters); "
+                                                 "using the default 0",
+             f"search: {{debounce_ms: {HUGE}}}": "not valid YAML (99999999999999999999… "
+                                                 "(5,000 characters) is too long a number); "
+                                                 "using defaults",
+             "fetch: {timeout_s: .nan}": "fetch.timeout_s must be int, not nan; using the "
+                                         "default 30"}
+    for text, problem in cases.items():
+        path = tmp_path / "config.yaml"
+        path.write_text(text + "\n", encoding="utf-8")
+        config = load(path, user_file=tmp_path / "none.yaml")
+        assert len(config.problems) == 1 and config.problems[0].endswith(problem), \
+            config.problems
+        assert config.problems[0].startswith(f"{path}:1")
+        assert config.settings.search.debounce_ms == 0
+        assert config.settings.fetch.timeout_s == 30
+    status, _, err = cli(tmp_path / "lib", "--config", str(path), "search", "x")
+    assert status == 0 and "fetch.timeout_s must be int, not nan" in err
+
+
+def test_a_yaml_list_with_a_5000_digit_number_is_one_line(tmp_path: Path) -> None:
+    listed = tmp_path / "list.yaml"
+    listed.write_text(f"- title: A paper\n  year: {HUGE}\n  authors: [A B]\n",
+                      encoding="utf-8")
+    status, _, err = cli(tmp_path / "lib", "import", str(listed))
+    assert status == 1
+    assert f"{listed}:2: invalid YAML: 99999999999999999999… (5,000 characters) is too " \
+           "long a number\n" in err
+
+
+@pytest.mark.parametrize("version", ["²", HUGE], ids=["superscript", "5000 digits"])
+def test_a_hand_edited_version_of_annotations_yaml_is_not_an_internal_error(
+        tmp_path: Path, version: str) -> None:
+    library = tmp_path / "lib"
+    assert cli(library, "star", "neurips2026")[0] in (0, 1)
+    path = library / "annotations.yaml"
+    if not path.exists():
+        path.write_text("version: 1\npapers: {}\n", encoding="utf-8")
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("version: 1", f"version: {version}"), encoding="utf-8")
+    status, _, err = cli(library, "tags")
+    assert status in (0, 1) and "internal error" not in err, err

@@ -17,13 +17,33 @@ from typing import Any
 
 import yaml
 
-from paper_tui import paths
+from paper_tui import paths, ranges
 from paper_tui.vocabulary import CITATION_STYLES, SORTS
 
 try:
-    from yaml import CSafeLoader as SafeLoader
+    from yaml import CSafeLoader as _YamlLoader
 except ImportError:  # libyaml missing: the pure-Python loader reads the same YAML
-    from yaml import SafeLoader  # type: ignore[assignment]
+    from yaml import SafeLoader as _YamlLoader  # type: ignore[assignment]
+
+
+class SafeLoader(_YamlLoader):
+    """YAML's safe loader (libyaml's when it is there) whose whole number too long for
+    Python (more than 4,300 digits) is an error at its line, not an internal error."""
+
+
+def _whole_number(loader: SafeLoader, node: yaml.ScalarNode) -> Any:
+    try:
+        return loader.construct_yaml_int(node)
+    except ValueError:
+        raise yaml.constructor.ConstructorError(
+            None, None, f"{ranges.shown(str(node.value))} is too long a number",
+            node.start_mark) from None
+
+
+SafeLoader.add_constructor("tag:yaml.org,2002:int", _whole_number)
+NUMBER_LIMIT = 1e12
+"""The largest number (either sign) a setting takes: beyond it, NaN or infinite, the
+default is used (a delay of 1e400 ms is no delay anyone means)."""
 
 # Keys whose value is a free-form mapping (e.g. the keymap): user entries are merged in,
 # each checked only for being a string.
@@ -183,8 +203,8 @@ def _read_yaml(path: Path) -> tuple[dict[str, Any], str | None]:
 def _same_type(default: Any, value: Any) -> bool:
     if isinstance(default, bool) or isinstance(value, bool):
         return isinstance(default, bool) and isinstance(value, bool)
-    if isinstance(default, (int, float)):
-        return isinstance(value, (int, float))
+    if isinstance(default, (int, float)):  # NaN is in no range
+        return isinstance(value, (int, float)) and -NUMBER_LIMIT <= value <= NUMBER_LIMIT
     if default is None:
         return value is None or isinstance(value, str)
     return isinstance(value, type(default))
@@ -251,7 +271,7 @@ def _merge(base: dict[str, Any], over: dict[str, Any], prefix: str, origin: _Ori
             base[key] = value
         else:
             problems.append(f"{origin.of(dotted)}: {dotted} must be {type(default).__name__}, "
-                            f"not {value!r}; using the default {default!r}")
+                            f"not {ranges.shown(repr(value))}; using the default {default!r}")
 
 
 def load(explicit: Path | None = None, *, user_file: Path | None = None) -> Config:

@@ -29,6 +29,7 @@ from yaml.events import (
     StreamStartEvent,
 )
 
+from paper_tui import ranges
 from paper_tui.errors import StoreError
 from paper_tui.store.own_layout import TooManyRecords
 from paper_tui.store.own_layout import read as read_own_layout
@@ -158,11 +159,14 @@ class _Reader:
 
     def version(self) -> None:
         event = self.next()
-        if not isinstance(event, ScalarEvent) or not event.value.isdigit():
+        text = event.value if isinstance(event, ScalarEvent) else ""
+        if not (text.isascii() and text.isdigit()):  # not ², not -1
             raise self.fail(event, "version must be a whole number")
-        if int(event.value) > VERSION:
-            raise self.fail(event, f"version {event.value} was written by a newer paper-tui "
-                                   f"(this one reads version {VERSION})")
+        try:
+            ranges.whole(text, 0, VERSION)
+        except ranges.OutOfRange:  # any number of digits
+            raise self.fail(event, f"version {ranges.shown(text)} was written by a newer "
+                                   f"paper-tui (this one reads version {VERSION})") from None
 
     def section(self) -> None:
         event = self.next()
