@@ -95,7 +95,9 @@ def _page(body: bytes) -> Page:
             raise FetchError("", "arXiv says: " + " ".join(
                 (entry.findtext(f"{{{ATOM}}}summary") or "an error").split()))
     total_text = (root.findtext(f"{{{OPENSEARCH}}}totalResults") or "").strip()
-    return Page(int(total_text) if total_text.isdigit() else None, entries)
+    total = int(total_text) if total_text.isascii() and total_text.isdigit() \
+        and len(total_text) <= 12 else None  # not "²", not 400 digits
+    return Page(total, entries)
 
 
 def _previous(path: Path) -> list[ET.Element]:

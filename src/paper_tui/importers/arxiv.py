@@ -34,7 +34,7 @@ SITE = "https://arxiv.org"
 _ATOM = "{http://www.w3.org/2005/Atom}"
 _ARXIV = "{http://arxiv.org/schemas/atom}"
 _DC = "{http://purl.org/dc/elements/1.1/}"
-_ID = re.compile(r"(?:arxiv\.org/abs/|oai:arXiv\.org:|arXiv:)(?P<id>[\w.\-/]+?)(?:v(?P<v>\d+))?$")
+_ID = re.compile(r"(?:arxiv\.org/abs/|oai:arXiv\.org:|arXiv:)(?P<id>[\w.\-/]+?)(?:v(?P<v>[0-9]{1,9}))?$")
 _LISTING = re.compile(r"^arXiv:\S+\s+Announce Type:\s*\S+\s*Abstract:\s*")
 
 
