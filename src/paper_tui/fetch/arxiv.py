@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from paper_tui import safe_xml
 from paper_tui.errors import FetchError
 from paper_tui.fetch.listing import MAX_PAGES, Listing, Options
 from paper_tui.fetch.pages import Pages
@@ -84,7 +85,7 @@ def _submitted(entry: ET.Element) -> datetime.date | None:
 
 def _page(body: bytes) -> Page:
     try:
-        root = ET.fromstring(body)
+        root = safe_xml.fromstring(body)  # a DTD refused, never expanded
     except ET.ParseError as exc:
         raise ValueError(f"the page is not Atom XML ({exc})") from None
     if root.tag != f"{{{ATOM}}}feed":
@@ -102,8 +103,8 @@ def _page(body: bytes) -> Page:
 
 def _previous(path: Path) -> list[ET.Element]:
     try:
-        return ET.parse(path).getroot().findall(f"{{{ATOM}}}entry")
-    except (OSError, ET.ParseError):
+        return safe_xml.fromstring(path.read_bytes()).findall(f"{{{ATOM}}}entry")
+    except (OSError, ET.ParseError, ValueError):
         return []  # gone or damaged: this fetch's entries alone
 
 

@@ -45,6 +45,7 @@ In detail:
 
 from __future__ import annotations
 
+import contextlib
 import email.utils
 import http.client
 import io
@@ -352,10 +353,8 @@ def _redirect_target(url: str, location: str) -> str:
     """Where a ``Location`` sent in answer to ``url`` leads, as a URI; :class:`FetchError`
     if it is malformed or not http(s). (http.client reads header bytes as Latin-1: a
     ``Location`` sent as UTF-8, as servers do, is read as UTF-8.)"""
-    try:
+    with contextlib.suppress(UnicodeError):
         location = location.encode("latin-1").decode("utf-8")
-    except UnicodeError:
-        pass
     try:
         return to_uri(urllib.parse.urljoin(url, location))
     except ValueError as exc:  # BadURL, and urljoin's "Invalid IPv6 URL"
