@@ -99,3 +99,25 @@ def test_documents_without_a_dtd_read_as_elementtree_reads_them() -> None:
     with pytest.raises(ET.ParseError) as caught:
         safe_xml.fromstring(b"<feed>&undeclared;</feed>")
     assert caught.value.position == (1, 6)
+
+
+@pytest.mark.slow
+def test_a_team_mates_atom_file_with_a_dtd_is_one_line_of_the_sync(tmp_path: Path) -> None:
+    """The team route: a list a team-mate pushes is imported as any file is; a hostile
+    Atom one costs one line of the sync (and is quarantined), in bounded memory."""
+    from team_helpers import Member, Teammate, bare_repo
+
+    remote = bare_repo(tmp_path / "team.git")
+    alice = Member(tmp_path / "alice", "alice")
+    alice.sync(remote)
+    before = alice.ids()
+    Teammate(remote, tmp_path / "eve").push("arXiv picks",
+                                            files={"sources/picks.atom": hostile_page()})
+    done = subprocess.run([sys.executable, "-m", "paper_tui", "--library", str(alice.root),
+                           "sync"], capture_output=True, text=True, timeout=300,
+                          preexec_fn=_limited, stdin=subprocess.DEVNULL)
+    assert done.returncode in (0, 1), done.stderr
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr
+    [line] = [line for line in done.stderr.splitlines() if line]
+    assert "sources/picks.atom" in line and "DTD" in line, line
+    assert alice.ids() == before
