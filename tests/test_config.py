@@ -100,7 +100,8 @@ def test_settings_are_typed_once_and_frozen(tmp_path: Path) -> None:
             openreview_v1_url="https://api.openreview.net",
             paperlists_url="https://raw.githubusercontent.com/papercopilot/paperlists/main",
             arxiv_url="http://127.0.0.1:9", dblp_url="https://dblp.org", arxiv_delay_s=0.0,
-            timeout_s=30.0, retries=1, retry_delay_s=2.0, max_wait_s=300.0))
+            timeout_s=30.0, retries=1, retry_delay_s=2.0, max_wait_s=300.0,
+            deadline_s=900.0, min_bytes_per_s=1024.0))
     assert isinstance(settings.search.history_size, int)
     with pytest.raises(dataclasses.FrozenInstanceError):
         settings.theme = "paper-light"  # type: ignore[misc]

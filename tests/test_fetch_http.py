@@ -245,7 +245,9 @@ def test_redirects_are_followed_to_http_only(http_replay: ReplayServer,
 @pytest.mark.parametrize(("url", "said"), [
     ("file:///etc/passwd", "not an http(s) URL"),
     ("http://[::1/x", "not a valid URL (Invalid IPv6 URL)"),
-    ("http://127.0.0.1:abc/x", "not a valid URL (nonnumeric port: 'abc')"),
+    ("http://127.0.0.1:abc/x", "not a valid URL (the port is not a number up to 65535)"),
+    ("http://127.0.0.1:65536/x", "not a valid URL (the port is not a number up to 65535)"),
+    ("http:///x", "not a valid URL (no host)"),
 ])
 def test_urls_that_are_not_http_or_not_urls(client: HttpClient, url: str, said: str) -> None:
     assert failure(client, url) == said

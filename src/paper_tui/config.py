@@ -86,6 +86,10 @@ class FetchSettings:
     retries: int
     retry_delay_s: float
     max_wait_s: float
+    deadline_s: float
+    """The longest one request may take, whatever the server sends (0: no limit)."""
+    min_bytes_per_s: float
+    """The least rate over each ``timeout_s`` of a transfer (0: none)."""
 
 
 @dataclass(frozen=True)
@@ -153,7 +157,8 @@ def _fetch_settings(values: Mapping[str, Any]) -> FetchSettings:
         dblp_url=str(values["dblp_url"]).rstrip("/"),
         arxiv_delay_s=seconds("arxiv_delay_s"), timeout_s=seconds("timeout_s") or 30.0,
         retries=max(0, int(values["retries"])), retry_delay_s=seconds("retry_delay_s"),
-        max_wait_s=seconds("max_wait_s"))
+        max_wait_s=seconds("max_wait_s"), deadline_s=seconds("deadline_s"),
+        min_bytes_per_s=seconds("min_bytes_per_s"))
 
 
 @dataclass

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from paper_tui import safe_xml
 from paper_tui.errors import FetchError
 from paper_tui.fetch.listing import MAX_PAGES, Listing, Options
 from paper_tui.fetch.pages import Pages
@@ -84,7 +85,7 @@ def _submitted(entry: ET.Element) -> datetime.date | None:
 
 def _page(body: bytes) -> Page:
     try:
-        root = ET.fromstring(body)
+        root = safe_xml.fromstring(body)  # a DTD refused, never expanded
     except ET.ParseError as exc:
         raise ValueError(f"the page is not Atom XML ({exc})") from None
     if root.tag != f"{{{ATOM}}}feed":
@@ -95,13 +96,15 @@ def _page(body: bytes) -> Page:
             raise FetchError("", "arXiv says: " + " ".join(
                 (entry.findtext(f"{{{ATOM}}}summary") or "an error").split()))
     total_text = (root.findtext(f"{{{OPENSEARCH}}}totalResults") or "").strip()
-    return Page(int(total_text) if total_text.isdigit() else None, entries)
+    total = int(total_text) if total_text.isascii() and total_text.isdigit() \
+        and len(total_text) <= 12 else None  # not "²", not 400 digits
+    return Page(total, entries)
 
 
 def _previous(path: Path) -> list[ET.Element]:
     try:
-        return ET.parse(path).getroot().findall(f"{{{ATOM}}}entry")
-    except (OSError, ET.ParseError):
+        return safe_xml.fromstring(path.read_bytes()).findall(f"{{{ATOM}}}entry")
+    except (OSError, ET.ParseError, ValueError):
         return []  # gone or damaged: this fetch's entries alone
 
 

@@ -64,10 +64,17 @@ def _page(body: bytes) -> tuple[int, list[Any]]:
     return total, found if isinstance(found, list) else [found]
 
 
-def _int(value: object) -> int | None:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    return int(value) if isinstance(value, str) and value.isdigit() else None
+def _int(value: object, most: int = 10**12) -> int | None:
+    """A count or year DBLP gives (a number, or ASCII digits in a string) of at most
+    ``most``; None for anything else (``"²"``, 400 digits, ``-1``, ``true``)."""
+    if isinstance(value, str):
+        value = value.strip()
+        if not (value.isascii() and value.isdigit() and len(value) <= len(str(most))):
+            return None
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool):
+        return None
+    return value if 0 <= value <= most else None
 
 
 def _record(hit: Any) -> dict[str, Any] | None:
@@ -86,7 +93,7 @@ def _record(hit: Any) -> dict[str, Any] | None:
         "title": re.sub(r"(?<![.?!])\.$", "", title.strip()),  # DBLP ends titles with "."
         "authors": [n for n in names if n],
         "venue": _text(venue[0] if isinstance(venue, list) and venue else venue),
-        "year": _int(info.get("year")),
+        "year": _int(info.get("year"), most=9999) or None,
         "url": _text(_first(info.get("ee"))) or _text(info.get("url")),
     }
     return {key: value for key, value in record.items() if value}

@@ -14,7 +14,10 @@ Contract (what the sources rely on):
 In detail:
 
 - Timeouts: ``timeout_s`` for connecting and for each read (a server that sends nothing
-  for that long), not for the whole transfer (a big list on a slow line is fine).
+  for that long); ``deadline_s`` for the whole request, redirects included, and
+  ``min_bytes_per_s`` over each ``timeout_s`` once bytes come (a server that trickles a
+  byte a second): see :mod:`paper_tui.fetch.wire`. Past either, the request is given up
+  at once, not retried.
 - Retried, ``retries`` times, waiting ``retry_delay_s * 2**n`` (said through ``on_wait``):
   a 5xx, a 429 without ``Retry-After``, a reset or dropped connection, a timeout, a body
   cut short (a GET is safe to repeat). Never retried: other 4xx (each its own line), a
@@ -22,7 +25,15 @@ In detail:
 - ``Retry-After`` (seconds or an HTTP date) of at most ``max_wait_s`` is waited out,
   :data:`MAX_WAITS` times at most per request; these waits are not retries. Longer:
   "asks to wait N s; try again later".
-- Redirects: :data:`MAX_REDIRECTS` at most, to http(s) only (never ``file:`` or ``ftp:``).
+- Redirects: :data:`MAX_REDIRECTS` at most, to http(s) only (never ``file:`` or ``ftp:``),
+  never to a loopback, link-local or private address unless the request started at one
+  of that kind (:class:`~paper_tui.fetch.wire.Attempt`); a redirect's body is not read.
+- URLs: an IRI is asked as its URI (:func:`~paper_tui.fetch.uri.to_uri`); a malformed one
+  (in a request or a ``Location``) is one line.
+- Every header a server sends is read defensively: a ``Retry-After`` that is neither a
+  number of ASCII digits (at most :data:`MAX_DIGITS`) nor an HTTP date is no advice, a
+  ``Content-Length`` that is not such a number is unknown; text from a server in a
+  message is escaped and cut short (:func:`~paper_tui.fetch.uri.shown`).
 - Sizes: a body over ``max_bytes`` (:data:`MAX_BODY`, 1 GiB) as sent, or gzip that
   unpacks past :mod:`paper_tui.bounded_gzip`'s caps (a bomb), is an error.
 - ``min_interval_s``: at least that long from the end of one request of this client to the
@@ -34,8 +45,10 @@ In detail:
 
 from __future__ import annotations
 
+import contextlib
 import email.utils
 import http.client
+import io
 import json
 import math
 import socket
@@ -54,6 +67,8 @@ from paper_tui import __version__
 from paper_tui.bounded_gzip import gunzip_bytes
 from paper_tui.config import FetchSettings
 from paper_tui.errors import FetchError, SourceError
+from paper_tui.fetch import wire
+from paper_tui.fetch.uri import BadURL, shown, to_uri
 
 USER_AGENT = f"paper-tui/{__version__} (+https://github.com/paper-tui/paper-tui)"
 MAX_BODY = 1 << 30
@@ -61,8 +76,10 @@ MAX_BODY = 1 << 30
 MAX_REDIRECTS = 5
 MAX_WAITS = 5
 """The most ``Retry-After`` waits for one request (a server that always says "later")."""
+MAX_DIGITS = 12
+"""The longest number a header may give (``Retry-After``, ``Content-Length``): 10^12 s
+is 30,000 years, 10^12 bytes a thousand times :data:`MAX_BODY`."""
 _CHUNK = 1 << 20
-_SCHEMES = ("http", "https")
 
 
 @dataclass(frozen=True)
@@ -124,8 +141,9 @@ class _AskedToWait(Exception):
 
 
 class _Redirects(urllib.request.HTTPRedirectHandler):
-    """urllib's redirects, fewer of them, to http(s) only (urllib allows ``ftp:``), each
-    hop counted."""
+    """urllib's redirects, fewer of them, to well-formed http(s) URIs only (urllib allows
+    ``ftp:``) and allowed addresses (:meth:`wire.Attempt.redirect`), each hop counted,
+    its body never read (urllib reads it whole)."""
 
     max_redirections = MAX_REDIRECTS
     max_repeats = MAX_REDIRECTS
@@ -137,14 +155,16 @@ class _Redirects(urllib.request.HTTPRedirectHandler):
                        msg: str, headers: http.client.HTTPMessage
                        ) -> IO[bytes] | None:
         location = headers.get("location") or headers.get("uri")
-        if location:
-            target = urllib.parse.urljoin(req.full_url, location)
-            if urllib.parse.urlsplit(target).scheme.lower() not in _SCHEMES:
-                fp.close()
-                raise FetchError(req.full_url, f"redirected to {target}: not an http(s) "
-                                 "address, refused")
-            self.client.requests += 1
-        return super().http_error_302(req, fp, code, msg, headers)
+        if not location:  # urllib's error handler says so (a redirect to nowhere)
+            return super().http_error_302(req, fp, code, msg, headers)
+        fp.close()
+        target = _redirect_target(req.full_url, location)
+        self.client.attempt().redirect(target)
+        for name in ("location", "uri"):
+            del headers[name]
+        headers["Location"] = target
+        self.client.requests += 1
+        return super().http_error_302(req, io.BytesIO(), code, msg, headers)
 
     http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
 
@@ -163,20 +183,30 @@ class HttpClient:
         self.bytes_received = 0
         """Body bytes received as sent (before gzip is decoded)."""
         self._last_end: float | None = None
+        self._attempt: wire.Attempt | None = None
         # ProxyHandler (in the default handlers) reads *_PROXY / NO_PROXY when built.
-        self._opener = urllib.request.build_opener(_Redirects(self))
+        self._opener = urllib.request.build_opener(_Redirects(self),
+                                                   *wire.handlers(self.attempt))
+
+    def attempt(self) -> wire.Attempt:
+        """The request under way."""
+        assert self._attempt is not None, "no request under way"
+        return self._attempt
 
     def get(self, url: str, *, params: Mapping[str, str | int] | None = None,
             validators: Validators | None = None) -> Response:
         full = with_params(url, params)
-        _check_url(full)
+        try:
+            uri = to_uri(full)
+        except BadURL as exc:
+            raise FetchError(shown(full), str(exc)) from None
         headers = {"User-Agent": self.user_agent, "Accept-Encoding": "gzip"}
         if validators:
             headers.update(validators.headers())
         retried = waited = 0
         while True:
             try:
-                return self._attempt(full, headers)
+                return self._attempt_once(full, uri, headers)
             except _AskedToWait as asked:
                 if asked.seconds > self.settings.max_wait_s or waited >= MAX_WAITS:
                     raise FetchError(full, f"HTTP {asked.status}: asks to wait "
@@ -206,15 +236,19 @@ class HttpClient:
                 self._wait(f"{_host(url)} asks for {self.min_interval_s:g} s between "
                            "requests", left)
 
-    def _attempt(self, url: str, headers: Mapping[str, str]) -> Response:
-        """One request (and urllib's redirects): a response, or :class:`_Retry`,
-        :class:`_AskedToWait` or :class:`FetchError`."""
+    def _attempt_once(self, url: str, uri: str, headers: Mapping[str, str]) -> Response:
+        """One request of ``uri`` (and urllib's redirects), errors naming ``url``: a
+        response, or :class:`_Retry`, :class:`_AskedToWait` or :class:`FetchError`."""
         self._space(url)
         self.requests += 1
+        self._attempt = wire.Attempt(uri, self.settings)
         try:
-            return self._exchange(url, urllib.request.Request(url, headers=dict(headers)))
+            return self._exchange(url, urllib.request.Request(uri, headers=dict(headers)))
+        except wire.TooSlow as exc:
+            raise FetchError(url, str(exc)) from None
         finally:  # a failed request ended too
             self._last_end = time.monotonic()
+            self._attempt = None
 
     def _exchange(self, url: str, request: urllib.request.Request) -> Response:
         """Send ``request`` and read its answer whole (see :meth:`_attempt`)."""
@@ -243,8 +277,7 @@ class HttpClient:
     def _read(self, url: str, reply: http.client.HTTPResponse,
               answered: Mapping[str, str]) -> bytes:
         """The body as sent, within ``max_bytes``, all of its ``Content-Length``."""
-        length = answered.get("content-length")
-        expected = int(length) if length and length.isdigit() else None
+        expected = _number(answered.get("content-length", ""))
         if expected is not None and expected > self.max_bytes:
             raise FetchError(url, f"too big ({expected:,} bytes; at most "
                              f"{self.max_bytes:,} taken)")
@@ -271,7 +304,7 @@ class HttpClient:
         """What an error reply's body says, in a few words ('' when nothing useful)."""
         try:
             body = exc.read(4096)
-        except (OSError, http.client.HTTPException):
+        except (OSError, http.client.HTTPException, wire.TooSlow):
             return ""
         self.bytes_received += len(body)
         return _gist(body)
@@ -284,7 +317,7 @@ class HttpClient:
             if seconds is not None:
                 return _AskedToWait(status, seconds)
         if status >= 500 or status == 429:
-            return _Retry(f"HTTP {status} {reason}".rstrip())
+            return _Retry(f"HTTP {status} {shown(reason)}".rstrip())
         if status in (301, 302, 303, 307, 308):
             if "location" not in answered:
                 return FetchError(url, f"HTTP {status}: a redirect to nowhere (no Location)")
@@ -292,7 +325,8 @@ class HttpClient:
                               f"{MAX_REDIRECTS}, or a loop)")
         words = {401: "refused", 403: "refused", 404: "not found", 410: "gone",
                  400: "bad request"}.get(status)
-        head = f"{words} (HTTP {status})" if words else f"HTTP {status} {reason}".rstrip()
+        head = f"{words} (HTTP {status})" if words else \
+            f"HTTP {status} {shown(reason)}".rstrip()
         return FetchError(url, f"{head}: {said}" if said else head)
 
     def _unreachable(self, url: str, reason: object) -> Exception:
@@ -315,17 +349,27 @@ class HttpClient:
         return FetchError(url, f"cannot fetch ({reason})")
 
 
-def _check_url(url: str) -> None:
-    """A :class:`FetchError` unless ``url`` is an http(s) URL on one line, without spaces."""
-    if not url.isprintable() or " " in url:
-        raise FetchError(url.encode("unicode_escape").decode("ascii"),
-                         "not a valid URL (spaces or control characters)")
+def _redirect_target(url: str, location: str) -> str:
+    """Where a ``Location`` sent in answer to ``url`` leads, as a URI; :class:`FetchError`
+    if it is malformed or not http(s). (http.client reads header bytes as Latin-1: a
+    ``Location`` sent as UTF-8, as servers do, is read as UTF-8.)"""
+    with contextlib.suppress(UnicodeError):
+        location = location.encode("latin-1").decode("utf-8")
     try:
-        scheme = urllib.parse.urlsplit(url).scheme.lower()
-    except ValueError as exc:
-        raise FetchError(url, f"not a valid URL ({exc})") from None
-    if scheme not in _SCHEMES:
-        raise FetchError(url, "not an http(s) URL")
+        return to_uri(urllib.parse.urljoin(url, location))
+    except ValueError as exc:  # BadURL, and urljoin's "Invalid IPv6 URL"
+        said = str(exc) if isinstance(exc, BadURL) else f"not a valid URL ({exc})"
+        if said == "not an http(s) URL":
+            said = "not an http(s) address"
+        raise FetchError(url, f"redirected to {shown(location)}: {said}, refused") from None
+
+
+def _number(value: str) -> int | None:
+    """A header's number: ASCII digits, at most :data:`MAX_DIGITS` of them; else None."""
+    value = value.strip()
+    if value.isascii() and value.isdigit() and len(value) <= MAX_DIGITS:
+        return int(value)
+    return None
 
 
 def _decoded(url: str, body: bytes, answered: Mapping[str, str]) -> bytes:
@@ -333,7 +377,7 @@ def _decoded(url: str, body: bytes, answered: Mapping[str, str]) -> bytes:
     if encoding in ("", "identity"):
         return body
     if encoding not in ("gzip", "x-gzip"):
-        raise FetchError(url, f"sent in an encoding paper-tui cannot read ({encoding})")
+        raise FetchError(url, f"sent in an encoding paper-tui cannot read ({shown(encoding)})")
     try:
         return gunzip_bytes(body, url)
     except SourceError as exc:
@@ -341,17 +385,18 @@ def _decoded(url: str, body: bytes, answered: Mapping[str, str]) -> bytes:
 
 
 def _retry_after(value: str) -> float | None:
-    """``Retry-After``'s seconds from now (a number or an HTTP date); None if neither."""
-    value = value.strip()
-    if value.isdigit():
-        return float(value)
+    """``Retry-After``'s seconds from now (a number or an HTTP date); None if neither (no
+    advice: a number of other digits or too many of them, a date out of range)."""
+    seconds = _number(value)
+    if seconds is not None:
+        return float(seconds)
     try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
+        when = email.utils.parsedate_to_datetime(value.strip())
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)
+        return max(0.0, (when - datetime.now(UTC)).total_seconds())
+    except (TypeError, ValueError, OverflowError, IndexError):
         return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return max(0.0, (when - datetime.now(UTC)).total_seconds())
 
 
 def _proxy(url: str) -> str | None:

@@ -86,10 +86,12 @@ def url_file_name(url: str) -> str:
     (venue and year), the host (two URLs' lists of one name stay two), its extensions."""
     from urllib.parse import urlsplit
 
+    from paper_tui.fetch.uri import to_uri
+
     parts = urlsplit(url)
     last = parts.path.rstrip("/").rsplit("/", 1)[-1]
     stem, dot, suffixes = last.partition(".")
-    host = slug(parts.hostname or "host")
+    host = slug(urlsplit(to_uri(url)).hostname or "host")  # 例え.jp: xn--r8jz45g-jp
     stem = re.sub(r"[^A-Za-z0-9_\-]+", "-", stem).strip("-")[:80]
     suffixes = re.sub(r"[^A-Za-z0-9.]+", "", suffixes)[:20]
     named = f"{stem}.{host}" if stem else host

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from paper_tui.errors import FetchError
+from paper_tui.fetch.uri import BadURL, shown, to_uri
 
 Kind = Literal["openreview", "paperlists", "arxiv", "arxiv-ids", "dblp", "url"]
 
@@ -56,6 +57,10 @@ def parse(text: str) -> Spec:
     prefix, rest = prefix.lower(), rest.strip()
     if prefix in ("http", "https") and rest.startswith("//") and len(rest) > 2 \
             and not any(c.isspace() for c in raw):
+        try:
+            to_uri(raw)
+        except BadURL as exc:
+            raise FetchError(shown(raw), str(exc)) from None
         return Spec("url", raw)
     spec = _parse_named(prefix, rest)
     if spec is None:

@@ -14,6 +14,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
 
+from paper_tui import safe_xml
 from paper_tui.errors import SourceError
 from paper_tui.importers.common import (
     NO_HINTS,
@@ -34,7 +35,8 @@ SITE = "https://arxiv.org"
 _ATOM = "{http://www.w3.org/2005/Atom}"
 _ARXIV = "{http://arxiv.org/schemas/atom}"
 _DC = "{http://purl.org/dc/elements/1.1/}"
-_ID = re.compile(r"(?:arxiv\.org/abs/|oai:arXiv\.org:|arXiv:)(?P<id>[\w.\-/]+?)(?:v(?P<v>\d+))?$")
+_ID = re.compile(r"(?:arxiv\.org/abs/|oai:arXiv\.org:|arXiv:)(?P<id>[\w.\-/]+?)"
+                 r"(?:v(?P<v>[0-9]{1,9}))?$")
 _LISTING = re.compile(r"^arXiv:\S+\s+Announce Type:\s*\S+\s*Abstract:\s*")
 
 
@@ -79,29 +81,18 @@ def _entries(path: Path) -> Iterator[ET.Element | SourceError]:
     (the entries before it are kept)."""
     data = read_data(path)
     xml_encoding(path, data)  # the parser reads the declaration itself; this refuses odd ones
-    parser: ET.XMLPullParser[ET.Element] = ET.XMLPullParser(events=("start", "end"))
+    parser = safe_xml.PullParser()  # a DTD refused, never expanded
     error = None
     try:
         parser.feed(data)
         parser.close()
-    except ET.ParseError as exc:  # (a syntax error mid-file is raised by read_events)
+    except ET.ParseError as exc:  # a DTD, a syntax error: the entries before it are read
         error = _invalid(path, exc)
     except ValueError as exc:  # pyexpat: "multi-byte encodings are not supported"
         raise SourceError(path, f"cannot read the encoding the XML declaration names ({exc})",
                           line=1) from None
-    events = parser.read_events()
     first = True
-    while True:
-        try:
-            found = next(events)
-        except StopIteration:
-            break
-        except ET.ParseError as exc:
-            error = _invalid(path, exc)
-            break
-        event, element = found[0], found[-1]
-        if not isinstance(element, ET.Element):  # (only "start" and "end" are asked for)
-            continue
+    for event, element in parser.read_events():
         if first and event == "start" and element.tag != f"{_ATOM}feed":
             raise SourceError(path, "not an Atom feed (expected <feed>)", line=1)
         first = False
@@ -113,7 +104,7 @@ def _entries(path: Path) -> Iterator[ET.Element | SourceError]:
 
 def _invalid(path: Path, exc: ET.ParseError) -> SourceError:
     line, column = exc.position
-    message = str(exc).split(":", 1)[0]  # "undefined entity: line 3, column 5"
+    message = str(exc).rsplit(": line ", 1)[0]  # "undefined entity: line 3, column 5"
     return SourceError(path, f"invalid XML: {message} (column {column})", line=line)
 
 
