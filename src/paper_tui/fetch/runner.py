@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -92,6 +92,16 @@ class Fetch:
             self.pages.store.forget()
 
 
+def made_for(spec: Spec, settings: FetchSettings) -> str:
+    """What a source's kept pages were asked of: the SOURCE and the base URLs of its
+    kind in the config (pages kept for another host are not this source's)."""
+    bases = {"openreview": (settings.openreview_url, settings.openreview_v1_url),
+             "paperlists": (settings.paperlists_url,), "arxiv": (settings.arxiv_url,),
+             "arxiv-ids": (settings.arxiv_url,), "dblp": (settings.dblp_url,),
+             "url": ()}[spec.kind]
+    return " ".join((spec.text, *bases))
+
+
 def target(root: Path, spec: Spec) -> Path:
     return root / FETCHED / file_name(spec)
 
@@ -100,6 +110,8 @@ def target(root: Path, spec: Spec) -> Path:
 def source_lock(root: Path, spec: Spec) -> Iterator[None]:
     """One fetch of a source at a time (a second says so in one line)."""
     folder = root / FETCHING
+    if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+        folder.unlink()  # derived: whatever took its place goes
     folder.mkdir(parents=True, exist_ok=True)
     lock = filelock.FileLock(str(folder / f"{file_name(spec)}.lock"), timeout=0)
     try:
@@ -114,11 +126,12 @@ def source_lock(root: Path, spec: Spec) -> Iterator[None]:
 
 def start(spec: Spec, root: Path, settings: FetchSettings, *,
           since: datetime.date | None = None, all_decisions: bool = False,
-          dry_run: bool = False, progress: FetchProgress | None = None) -> Fetch:
+          dry_run: bool = False, progress: FetchProgress | None = None,
+          warn: Callable[[str], None] | None = None) -> Fetch:
     """A fetch of one source, ready to :meth:`~Fetch.run`. A dry run keeps no page and
-    asks nothing conditionally."""
+    asks nothing conditionally. ``warn`` says that a damaged state was discarded."""
     path = target(root, spec)
-    store = PageStore(root / FETCHING / path.name)
+    store = PageStore(root / FETCHING / path.name, made_for(spec, settings), warn)
 
     def waited(reason: str, seconds: float) -> None:
         if progress is not None:

@@ -58,7 +58,7 @@ def _one(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
         with runner.source_lock(root, source):
             fetched = runner.start(source, root, settings_fetch, since=since,
                                    all_decisions=all_decisions, dry_run=dry_run,
-                                   progress=progress)
+                                   progress=progress, warn=warn)
             info = sources.get(sid) if sid is not None and path.is_file() else None
             if info is not None and not dry_run and fetched.unchanged_at_once():
                 fetched.finish()
