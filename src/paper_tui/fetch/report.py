@@ -6,6 +6,8 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
+from paper_tui.errors import PaperTuiError
+
 FetchStatus = Literal["fetched", "unchanged", "failed", "dry-run"]
 
 FetchProgress = Callable[[str, int, int | None], None]
@@ -52,3 +54,29 @@ class FetchReport:
 
     def as_json(self) -> dict[str, Any]:
         return {"sources": [s.as_json() for s in self.sources], "failed": self.failed}
+
+
+def contained(spec: str, work: Callable[[], SourceFetch],
+              source_id: str | None = None) -> SourceFetch:
+    """``work()``, one SOURCE's fetch, or a ``failed`` :class:`SourceFetch` with one line
+    whatever it raised: a user's or a server's error as its message says, the library's
+    disk as ``cannot write``, and a bug (any other exception) as an internal error whose
+    traceback goes to a crash log, as the app's and the command line's do. So one source
+    never stops the others (``fetch A B``, ``fetch --watches``)."""
+    try:
+        return work()
+    except PaperTuiError as exc:
+        line = _one_line(str(exc))
+    except OSError as exc:  # the library's disk: full, read-only
+        where = f"{exc.filename}: " if exc.filename else ""
+        line = f"{spec}: cannot write {where}{exc.strerror or exc}"
+    except Exception as exc:  # a bug in one source: that source fails, not the run
+        from paper_tui.crash import internal_error_line, write_crash_log
+
+        log = write_crash_log(exc)
+        line = f"{spec}: " + internal_error_line(exc, log).removeprefix("paper-tui: ")
+    return SourceFetch(spec, "failed", source_id, 0, (), 0, 0, _one_line(line))
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())

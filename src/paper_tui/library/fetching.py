@@ -9,6 +9,7 @@ import, leaves the library as it was (the previous file of that source put back)
 from __future__ import annotations
 
 import datetime
+import functools
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -18,7 +19,13 @@ from paper_tui import atomic
 from paper_tui.config import FetchSettings
 from paper_tui.errors import FetchError, PaperTuiError
 from paper_tui.fetch import runner, spec
-from paper_tui.fetch.report import FetchProgress, FetchReport, FetchStatus, SourceFetch
+from paper_tui.fetch.report import (
+    FetchProgress,
+    FetchReport,
+    FetchStatus,
+    SourceFetch,
+    contained,
+)
 from paper_tui.index import PaperIndex
 from paper_tui.sources import SourceStore, source_id
 
@@ -33,6 +40,9 @@ def fetch(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
           since: datetime.date | None, all_decisions: bool, dry_run: bool,
           progress: FetchProgress | None,
           warn: Callable[[str], None] | None) -> FetchReport:
+    """Each SOURCE fetched and imported in turn; one that fails, whatever the failure (a
+    bug too: :func:`~paper_tui.fetch.report.contained`), is its line and the next goes
+    on."""
     done = []
     for text in specs:
         try:
@@ -40,8 +50,9 @@ def fetch(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
         except FetchError as exc:
             done.append(SourceFetch(text, "failed", None, 0, (), 0, 0, str(exc)))
             continue
-        done.append(_one(root, settings_fetch, sources, index, import_paths, parsed,
-                         since, all_decisions, dry_run, progress, warn))
+        done.append(contained(parsed.text, functools.partial(
+            _one, root, settings_fetch, sources, index, import_paths, parsed, since,
+            all_decisions, dry_run, progress, warn)))
     return FetchReport(tuple(done))
 
 
@@ -74,9 +85,6 @@ def _one(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
         pages = fetched.pages if fetched is not None else None
         return SourceFetch(source.text, "failed", sid, 0, (), pages.requests if pages else 0,
                            pages.received if pages else 0, _line(exc))
-    except OSError as exc:  # the library's disk: full, read-only
-        return SourceFetch(source.text, "failed", sid, 0, (), 0, 0,
-                           f"{source.text}: cannot write {path} ({exc.strerror or exc})")
 
 
 def _imported(fetched: runner.Fetch, body: bytes, import_paths: ImportPaths,
