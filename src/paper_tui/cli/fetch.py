@@ -117,9 +117,10 @@ def _progress(args: argparse.Namespace) -> Iterator[ProgressBar | None]:
 
 
 def summary(source: SourceFetch) -> str:
+    same = f"; the same list as {source.same_as}" if source.same_as else ""
     if source.status == "unchanged":
-        return f"{source.spec}: unchanged ({count(source.papers, 'paper')})"
-    pages = f" ({count(source.pages, 'page')}" + ("; dry run: nothing imported)"
-                                                    if source.status == "dry-run" else ")")
+        return f"{source.spec}: unchanged ({count(source.papers, 'paper')}{same})"
+    pages = f" ({count(source.pages, 'page')}{same}" + (
+        "; dry run: nothing imported)" if source.status == "dry-run" else ")")
     return (f"{source.spec}: {count(source.papers, 'paper')}, {len(source.new_ids):,} new"
             f"{pages}")

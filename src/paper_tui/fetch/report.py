@@ -37,6 +37,10 @@ class SourceFetch:
     """One line, for ``failed``."""
     pages: int = 0
     """Pages the list came in (asked now or kept from a fetch that was cut off)."""
+    same_as: str | None = None
+    """The SOURCE or library source this one is the same list as (a URL of a Paper
+    Copilot file and ``paperlists:NAMEYEAR``, a list whose content another source
+    holds): that source was updated, no second one made."""
 
     def as_json(self) -> dict[str, Any]:
         found = asdict(self)

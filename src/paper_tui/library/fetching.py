@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import datetime
 import functools
+import hashlib
 import json
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -56,9 +57,12 @@ def fetch(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
         except FetchError as exc:
             done.append(SourceFetch(text, "failed", None, 0, (), 0, 0, str(exc)))
             continue
-        done.append(contained(parsed.text, functools.partial(
-            _one, root, settings_fetch, sources, index, import_paths, parsed, since,
-            all_decisions, dry_run, progress, warn, hints)))
+        named = spec.canonical(parsed, settings_fetch)  # one list, one source
+        found = contained(named.text, functools.partial(
+            _one, root, settings_fetch, sources, index, import_paths, named, since,
+            all_decisions, dry_run, progress, warn, hints))
+        done.append(found if named == parsed else
+                    replace(found, spec=parsed.text, same_as=named.text))
     return FetchReport(tuple(done))
 
 
@@ -86,8 +90,17 @@ def _one(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
             if fetched.unchanged and info is not None:
                 fetched.finish()
                 return _report(fetched, "unchanged", sid, info.count, ())
-            return _imported(fetched, listing.body, import_paths, progress, warn, hints,
-                             sources)
+            same = _same_content(root, sources, listing.body) if sid is None else None
+            if same is not None and same.path.parent != (root / runner.FETCHED).resolve():
+                fetched.finish()  # a file imported from elsewhere: not ours to write
+                return replace(_report(fetched, "unchanged", same.id, same.count, ()),
+                               same_as=same.id)
+            if same is not None:  # another fetched source's list: that source is updated
+                fetched.path = root / runner.FETCHED / same.path.name
+                runner.same_list(root, source, fetched.path)
+            found = _imported(fetched, listing.body, import_paths, progress, warn, hints,
+                              sources)
+            return found if same is None else replace(found, same_as=same.id)
     except PaperTuiError as exc:
         pages = fetched.pages if fetched is not None else None
         return SourceFetch(source.text, "failed", sid, 0, (), pages.requests if pages else 0,
@@ -126,6 +139,22 @@ def _imported(fetched: runner.Fetch, body: bytes, import_paths: ImportPaths,
     fetched.finish()
     return _report(fetched, "fetched", report.sources[0], report.papers,
                    tuple(report.new_ids))
+
+
+@dataclass(frozen=True)
+class _Same:
+    id: str
+    path: Path
+    count: int
+
+
+def _same_content(root: Path, sources: SourceStore, body: bytes) -> _Same | None:
+    """The library source whose file was this very list (its checksum), if any."""
+    digest = hashlib.sha256(body).hexdigest()
+    for sid, info in sources.manifest.items():
+        if info.checksum == digest:
+            return _Same(sid, Path(info.path), info.count)
+    return None
 
 
 def _kept_hints(path: Path) -> Hints:
