@@ -6,6 +6,7 @@ fetched is never imported (no papers dropped that the server still has)."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import signal
@@ -17,7 +18,15 @@ from pathlib import Path
 import pytest
 
 import forked_cli
-from fetch_routes import ACCEPTED, ICLR, config_file, data, open_library, openreview_path
+from fetch_routes import (
+    ACCEPTED,
+    ICLR,
+    config_file,
+    data,
+    open_library,
+    openreview_path,
+    serve_openreview,
+)
 from http_replay import ReplayServer, Reply
 from paper_tui import config as config_mod
 from paper_tui.library import Library
@@ -213,3 +222,21 @@ def test_a_list_that_moved_while_it_was_fetched_is_not_imported(
         [whole] = lib.fetch([f"openreview:{ICLR}"]).sources
         assert (whole.status, whole.papers, len(whole.new_ids)) == ("fetched", 8, 2)
         assert lib.count() == 8
+
+
+def test_a_kept_page_damaged_on_disk_is_asked_again(tmp_path: Path,
+                                                    http_replay: ReplayServer) -> None:
+    """Page 1 answers 304 but its kept copy is not a page any more: it is asked in full
+    (the fetch failed on it, and on every fetch after)."""
+    serve_openreview(http_replay, etag=True)
+    with open_library(tmp_path / "lib", http_replay.url) as lib:
+        assert lib.fetch([f"openreview:{ICLR}"]).sources[0].status == "fetched"
+        for page in (tmp_path / "lib/fetching").glob("*/page-*.gz"):
+            page.write_bytes(gzip.compress(b"junk"))
+        changed = json.loads(data("openreview-iclr2018-offset3.json"))
+        changed["notes"][0]["content"]["title"]["value"] = "A Title Corrected After Review"
+        http_replay.route(openreview_path(ICLR, 3), Reply(body=json.dumps(changed).encode(),
+                                                          etag='"or-3b"'))
+        [done] = lib.fetch([f"openreview:{ICLR}"]).sources
+        assert (done.status, done.papers, done.error) == ("fetched", 6, None)
+        assert lib.search('title:"corrected after review"').total == 1

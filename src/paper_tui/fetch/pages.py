@@ -26,14 +26,14 @@ import math
 import re
 import shutil
 import time
-import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 from paper_tui import atomic
-from paper_tui.errors import FetchError
+from paper_tui.bounded_gzip import gunzip_bytes
+from paper_tui.errors import FetchError, SourceError
 from paper_tui.fetch.http import HttpClient, Response, Validators, with_params
 from paper_tui.fetch.report import FetchProgress
 
@@ -144,8 +144,9 @@ class PageStore:
         if kept is None:
             return None
         try:
-            return gzip.decompress(atomic.read_regular(self.root / kept.file)[0])
-        except (OSError, EOFError, gzip.BadGzipFile, zlib.error):
+            path = self.root / kept.file
+            return gunzip_bytes(atomic.read_regular(path)[0], str(path))
+        except (OSError, SourceError):
             return None
 
     def save(self, url: str, body: bytes, validators: Validators, new: bool) -> None:
@@ -334,8 +335,16 @@ class Pages:
                 store.start_over()  # the list changed since: none of its pages is this one's
             else:
                 new = new or store.done.get(full, False)  # new to the library all the same
+        try:
+            found = self._read(full, body, read)
+        except FetchError:
+            if new:
+                raise
+            # a 304 for a kept page that does not read (damaged on disk): ask for all of it
+            response = self.client.get(url, params=params)
+            body, new = response.body, True
+            found = self._read(full, body, read)
         self.all_unchanged &= not new
-        found = self._read(full, body, read)
         if store is not None:
             store.save(full, body, response.validators, new)
         return found
