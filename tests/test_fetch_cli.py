@@ -123,9 +123,11 @@ def test_progress_line_on_a_terminal(tmp_path: Path, http_replay: ReplayServer) 
 def test_kill_9_mid_fetch_then_a_fetch_that_resumes(tmp_path: Path,
                                                     http_replay: ReplayServer) -> None:
     """Page 1 arrives, page 2 hangs, the process is killed; the next fetch takes page 1
-    from what the first kept and asks only page 2."""
+    from what the first kept (asking it again conditionally: a 304 says the list is the
+    same) and asks only page 2 in full."""
     first, second = openreview_path(ICLR, 0), openreview_path(ICLR, 3)
-    http_replay.route(first, Reply(body=data("openreview-iclr2018-offset0.json")))
+    http_replay.route(first, Reply(body=data("openreview-iclr2018-offset0.json"),
+                                   etag='"p1"'))
     http_replay.route(second, Reply(body=data("openreview-iclr2018-offset3.json"), delay_s=8),
                       Reply(body=data("openreview-iclr2018-offset3.json")))
     process = forked_cli.Process(command(tmp_path, http_replay, "fetch", OPENREVIEW),
@@ -142,7 +144,9 @@ def test_kill_9_mid_fetch_then_a_fetch_that_resumes(tmp_path: Path,
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == [f"{OPENREVIEW}: 6 papers, 6 new (2 pages)"]
     asked = [r.path for r in http_replay.requests]
-    assert asked.count(first) == 1 and asked.count(second) == 2
+    assert asked.count(first) == 2 and asked.count(second) == 2
+    again = [r for r in http_replay.requests if r.path == first][1]
+    assert again.header("If-None-Match") == '"p1"'
     assert len(run(tmp_path, http_replay, "list").stdout.splitlines()) == 6
 
 

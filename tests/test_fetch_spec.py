@@ -63,3 +63,26 @@ def test_anything_else_is_one_line_listing_the_forms(text: str) -> None:
 ])
 def test_the_stored_file_is_named_from_the_source(text: str, name: str) -> None:
     assert file_name(parse(text)) == name
+
+
+@pytest.mark.parametrize(("url", "named"), [
+    ("https://raw.githubusercontent.com/papercopilot/paperlists/main/iclr/iclr2018.json",
+     "paperlists:iclr2018"),
+    ("https://github.com/papercopilot/paperlists/blob/main/nips/nips2018.json",
+     "paperlists:nips2018"),
+    ("HTTPS://Raw.GitHubUserContent.com/papercopilot/paperlists/main/iclr/iclr2018.json",
+     "paperlists:iclr2018"),
+    ("https://api2.openreview.net/notes?content.venueid=ICLR.cc/2018/Conference",
+     "openreview:ICLR.cc/2018/Conference"),
+    ("https://dblp.org/db/conf/iclr/iclr2018.html", "dblp:conf/iclr/iclr2018"),
+    # not the list a source fetches: itself
+    ("https://raw.githubusercontent.com/papercopilot/paperlists/main/iclr/nips2018.json", None),
+    ("https://api2.openreview.net/notes?content.venueid=X&offset=1000", None),
+    ("https://example.org/iclr/iclr2018.json", None),
+])
+def test_a_url_of_a_source_s_list_is_that_source(url: str, named: str | None) -> None:
+    from paper_tui import config
+    from paper_tui.fetch.spec import canonical
+
+    settings = config.load().settings.fetch
+    assert canonical(parse(url), settings).text == (named or url)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime
+import re
 import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
@@ -45,12 +46,23 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "the category's last fetch, else 7 days ago)")
     p.add_argument("--all", action="store_true", dest="all_decisions",
                    help="OpenReview: rejected, withdrawn and undecided submissions too")
+    p.add_argument("--venue", metavar="NAME", default="",
+                   help="the venue of papers whose list does not name one (kept for the "
+                        "source's next fetches)")
+    p.add_argument("--year", metavar="N", type=_year, default=None,
+                   help="the year of papers whose list does not give one (kept too)")
     p.add_argument("--dry-run", action="store_true",
                    help="fetch and count the papers, import nothing")
     p.add_argument("--json", action="store_true",
                    help="print a JSON summary: per source its status, papers, new ids, "
                         "requests, bytes and error")
     p.set_defaults(handler=cmd_fetch)
+
+
+def _year(text: str) -> int:
+    if not re.fullmatch(r"(1[89]|2\d)\d\d", text.strip()):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a year (e.g. 2024)")
+    return int(text)
 
 
 def _date(text: str) -> datetime.date:
@@ -65,9 +77,11 @@ def _date(text: str) -> datetime.date:
 
 def cmd_fetch(args: argparse.Namespace, ctx: Context) -> int:
     if args.watches:
-        if args.sources or args.since or args.all_decisions or args.dry_run:
+        if args.sources or args.since or args.all_decisions or args.dry_run \
+                or args.venue.strip() or args.year:
             raise PaperTuiError("--watches fetches each watch as it was saved: give no "
-                                "SOURCE, --since, --all or --dry-run with it")
+                                "SOURCE, --since, --all, --venue, --year or --dry-run "
+                                "with it")
         from paper_tui.cli.watch import print_watch_runs
 
         with _progress(args) as bar:
@@ -75,10 +89,15 @@ def cmd_fetch(args: argparse.Namespace, ctx: Context) -> int:
         return print_watch_runs(watched, as_json=args.json)
     if not args.sources:
         raise PaperTuiError(f"name a SOURCE to fetch ({FORMS}) or use --watches")
+    hints = None
+    if args.venue.strip() or args.year:
+        from paper_tui.importers import Hints
+
+        hints = Hints(args.venue.strip(), args.year)
     with _progress(args) as bar:
         report = ctx.library.fetch(args.sources, since=args.since,
                                    all_decisions=args.all_decisions, dry_run=args.dry_run,
-                                   progress=bar)
+                                   progress=bar, hints=hints)
     if args.json:
         print_json(report.as_json())
     for source in report.sources:
@@ -101,9 +120,10 @@ def _progress(args: argparse.Namespace) -> Iterator[ProgressBar | None]:
 
 
 def summary(source: SourceFetch) -> str:
+    same = f"; the same list as {source.same_as}" if source.same_as else ""
     if source.status == "unchanged":
-        return f"{source.spec}: unchanged ({count(source.papers, 'paper')})"
-    pages = f" ({count(source.pages, 'page')}" + ("; dry run: nothing imported)"
-                                                    if source.status == "dry-run" else ")")
+        return f"{source.spec}: unchanged ({count(source.papers, 'paper')}{same})"
+    pages = f" ({count(source.pages, 'page')}{same}" + (
+        "; dry run: nothing imported)" if source.status == "dry-run" else ")")
     return (f"{source.spec}: {count(source.papers, 'paper')}, {len(source.new_ids):,} new"
             f"{pages}")

@@ -48,6 +48,7 @@ def fetch(spec: Spec, pages: Pages, options: Options) -> Listing:
             if notes:  # v1 has the venue and failed on the way: that is the news
                 raise
             v1_said = f"; API v1: {exc.message}"
+    _one_version(spec, pages, notes)
     if not notes:
         tried = " or its other venue ids" if options.all_decisions else ""
         raise FetchError(spec.text, f"OpenReview has no papers under venue id {spec.value!r}"
@@ -55,6 +56,18 @@ def fetch(spec: Spec, pages: Pages, options: Options) -> Listing:
                          f"{v1_said})")
     return Listing(lambda: json.dumps({"notes": notes, "count": len(notes)},
                                       ensure_ascii=False).encode(), len(notes))
+
+
+def _one_version(spec: Spec, pages: Pages, notes: list[Any]) -> None:
+    """A note that came twice: the list moved under the pages (notes added or dropped
+    while it was fetched), so some of its notes came on no page. Imported, it would drop
+    papers the venue still has: the fetch fails and the next one asks every page again."""
+    ids = [n["id"] for n in notes if isinstance(n, dict) and isinstance(n.get("id"), str)]
+    twice = len(ids) - len(set(ids))
+    if twice:
+        pages.start_over()
+        raise FetchError(spec.text, f"the list changed while it was fetched ({twice:,} "
+                         "note(s) came twice, so others did not): fetch it again")
 
 
 def _venue_notes(spec: Spec, base: str, venueid: str, pages: Pages, before: int,

@@ -4,7 +4,9 @@ Each page is saved as it arrives, with the validators (ETag, Last-Modified) its 
 gave, and ``state.json`` says which pages the fetch under way has done. So:
 
 - a fetch that was cut off (killed, offline, a bad page) resumes: the next one, within
-  :data:`RESUME_WITHIN_S`, takes the pages already done from here and asks only the rest;
+  :data:`RESUME_WITHIN_S`, takes the pages already done from here and asks only the rest.
+  It asks the first page again (conditionally) first: when that changed, so did the list,
+  and the fetch starts over (pages of two versions of a list never make one);
 - a re-fetch asks each page conditionally: a 304 takes the kept page, and when every page
   is a 304 the source is unchanged (nothing transferred, nothing imported). It first asks
   the last fetch's pages in their order without reading one (:meth:`Pages.unchanged_since`),
@@ -15,9 +17,14 @@ Deleting the directory loses nothing but one full download.
 
 from __future__ import annotations
 
+import contextlib
+import datetime
 import gzip
 import hashlib
 import json
+import math
+import re
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,7 +32,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from paper_tui import atomic
-from paper_tui.errors import FetchError
+from paper_tui.bounded_gzip import gunzip_bytes
+from paper_tui.errors import FetchError, SourceError
 from paper_tui.fetch.http import HttpClient, Response, Validators, with_params
 from paper_tui.fetch.report import FetchProgress
 
@@ -44,10 +52,17 @@ class _Kept:
 
 
 class PageStore:
-    """``fetching/<name>/``: kept pages, their validators and the fetch under way."""
+    """``fetching/<name>/``: kept pages, their validators and the fetch under way.
 
-    def __init__(self, root: Path) -> None:
+    ``made_for`` names what the pages were asked for (the SOURCE and the base URLs its
+    config gives): a state made for anything else is not used (a changed ``fetch.*_url``
+    asks the new host). A state that cannot be read whole is discarded, with one line
+    through ``warn``: the directory is derived, the fetch starts over."""
+
+    def __init__(self, root: Path, made_for: str = "",
+                 warn: Callable[[str], None] | None = None) -> None:
         self.root = root
+        self.made_for = made_for
         self.kept: dict[str, _Kept] = {}
         self.done: dict[str, bool] = {}
         """The fetch under way: URL -> whether that page was new (not a 304)."""
@@ -58,32 +73,61 @@ class PageStore:
         """What that fetch asked for (:attr:`paper_tui.fetch.runner.Fetch.asked`)."""
         self.used: dict[str, None] = {}
         self._started = time.time()
-        self._load()
+        try:
+            self._load()
+        except _Damaged as exc:
+            self._discard()
+            if warn is not None:
+                warn(f"{self.root / STATE}: damaged ({exc}); discarded, the fetch starts over")
 
     def _load(self) -> None:
-        try:
-            state = json.loads((self.root / STATE).read_text("utf-8"))
-        except (OSError, ValueError):
-            return  # none yet, or damaged: a full fetch makes it again
-        if not isinstance(state, dict):
+        if not self.root.exists() and not self.root.is_symlink():
             return
-        pages = state.get("pages")
-        for url, kept in (pages.items() if isinstance(pages, dict) else ()):
-            if isinstance(kept, dict) and isinstance(kept.get("file"), str):
-                self.kept[url] = _Kept(kept["file"], _str(kept.get("etag")),
-                                       _str(kept.get("last_modified")))
-        self.last_fetched = _str(state.get("last_fetched"))
-        self.last_asked = _str(state.get("last_asked"))
-        last = state.get("last_pages")
-        self.last_pages = [u for u in last if isinstance(u, str) and u in self.kept] \
-            if isinstance(last, list) else []
+        if not self.root.is_dir():
+            raise _Damaged("not a directory")
+        try:
+            data, _ = atomic.read_regular(self.root / STATE)
+        except FileNotFoundError:
+            return  # none yet: a full fetch makes it
+        except OSError as exc:
+            raise _Damaged(exc.strerror or str(exc)) from None
+        try:
+            state = json.loads(data)
+        except (ValueError, RecursionError):
+            raise _Damaged("not JSON") from None
+        if not isinstance(state, dict):
+            raise _Damaged("not a JSON object")
+        if state.get("made_for") != self.made_for:
+            self._discard()  # made for another SOURCE or host: nothing of it applies
+            return
+        self.kept = _pages(state.get("pages"))
+        self.last_fetched = _date(state.get("last_fetched"))
+        self.last_asked = _optional(state, "last_asked")
+        last = state.get("last_pages", [])
+        if not isinstance(last, list) or not all(u in self.kept for u in last):
+            raise _Damaged("last_pages is not a list of its pages")
+        self.last_pages = list(last)
         run = state.get("run")
-        if isinstance(run, dict) and isinstance(run.get("started"), int | float) \
-                and time.time() - run["started"] < RESUME_WITHIN_S \
-                and isinstance(run.get("done"), dict):
+        if run is None:
+            return
+        if not isinstance(run, dict) or not isinstance(run.get("done"), dict) \
+                or not all(u in self.kept and isinstance(new, bool)
+                           for u, new in run["done"].items()) \
+                or not _finite(run.get("started")):
+            raise _Damaged("run is not a fetch under way")
+        if 0 <= time.time() - run["started"] < RESUME_WITHIN_S:
             self._started = run["started"]
-            self.done = {url: bool(new) for url, new in run["done"].items()
-                         if url in self.kept}
+            self.done = dict(run["done"])
+
+    def _discard(self) -> None:
+        """Nothing of the directory is kept (a file or link in its place goes too)."""
+        self.kept, self.done, self.last_pages = {}, {}, []
+        self.last_fetched = self.last_asked = None
+        if self.root.is_dir() and not self.root.is_symlink():
+            shutil.rmtree(self.root, ignore_errors=True)
+        else:
+            with contextlib.suppress(OSError):
+                self.root.unlink()
 
     def resumed(self, url: str) -> bytes | None:
         """The page, when the fetch under way (cut off earlier) has done it already."""
@@ -100,8 +144,9 @@ class PageStore:
         if kept is None:
             return None
         try:
-            return gzip.decompress((self.root / kept.file).read_bytes())
-        except (OSError, EOFError, gzip.BadGzipFile):
+            path = self.root / kept.file
+            return gunzip_bytes(atomic.read_regular(path)[0], str(path))
+        except (OSError, SourceError):
             return None
 
     def save(self, url: str, body: bytes, validators: Validators, new: bool) -> None:
@@ -114,6 +159,17 @@ class PageStore:
         self.done[url] = new
         self.used[url] = None
         self._save(run=True)
+
+    def start_over(self) -> None:
+        """The fetch under way resumes nothing of the one that was cut off (the list
+        changed since: its pages and the new ones would mix two versions)."""
+        self.done = {}
+        self._started = time.time()
+
+    def forget_run(self) -> None:
+        """No fetch is under way any more (its kept pages stay, asked conditionally)."""
+        self.done, self.used = {}, {}
+        self._save(run=False)
 
     def use(self, url: str) -> None:
         self.used[url] = None
@@ -144,6 +200,7 @@ class PageStore:
 
     def _save(self, run: bool) -> None:
         state: dict[str, Any] = {
+            "made_for": self.made_for,
             "pages": {url: {"file": k.file, "etag": k.etag, "last_modified": k.last_modified}
                       for url, k in sorted(self.kept.items())},
             "last_fetched": self.last_fetched, "last_asked": self.last_asked,
@@ -153,8 +210,48 @@ class PageStore:
         atomic.write_text(self.root / STATE, json.dumps(state, indent=1))
 
 
-def _str(value: object) -> str | None:
-    return value if isinstance(value, str) else None
+class _Damaged(Exception):
+    """``state.json`` cannot be what this module wrote (the message says what)."""
+
+
+_PAGE_FILE = re.compile(r"page-[0-9a-f]{20}\.gz")
+
+
+def _pages(value: object) -> dict[str, _Kept]:
+    if not isinstance(value, dict):
+        raise _Damaged("pages is not an object")
+    kept = {}
+    for url, page in value.items():
+        if not isinstance(page, dict) or not isinstance(page.get("file"), str) \
+                or not _PAGE_FILE.fullmatch(page["file"]):
+            raise _Damaged(f"the page of {_short(url, 80)} names no page file")
+        kept[url] = _Kept(page["file"], _optional(page, "etag"),
+                          _optional(page, "last_modified"))
+    return kept
+
+
+def _optional(state: dict[str, Any], key: str) -> str | None:
+    value = state.get(key)
+    if value is not None and not isinstance(value, str):
+        raise _Damaged(f"{key} is not text")
+    return value
+
+
+def _date(value: object) -> str | None:
+    if value is None:
+        return None
+    try:
+        if not isinstance(value, str):
+            raise ValueError
+        datetime.date.fromisoformat(value)
+    except ValueError:
+        raise _Damaged(f"last_fetched {_short(repr(value), 40)} is not a date") from None
+    return value
+
+
+def _finite(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) \
+        and math.isfinite(value)
 
 
 @dataclass
@@ -207,28 +304,56 @@ class Pages:
         or ``ValueError`` for a page that is not what it should be: it is then not kept)."""
         full = with_params(url, params)
         self.pages += 1
-        if self.store is not None and (body := self.store.resumed(full)) is not None:
-            self.store.use(full)
-            self.all_unchanged &= not self.store.done[full]
-            return self._read(full, body, read)
-        validators = self.store.validators(full) if self.store is not None else None
+        store = self.store
+        first_of_resumed = self.pages == 1 and store is not None and bool(store.done)
+        if store is not None and not first_of_resumed \
+                and (body := store.resumed(full)) is not None:
+            try:
+                found = self._read(full, body, read)
+            except FetchError:
+                store.done.pop(full)  # a kept page that does not read: asked again
+            else:
+                store.use(full)
+                self.all_unchanged &= not store.done[full]
+                return found
+        validators = store.validators(full) if store is not None else None
         response = self._asked.pop(full, None) or \
             self.client.get(url, params=params, validators=validators)
         new = not response.unchanged
         body = response.body
         if not new:
-            assert self.store is not None
-            kept = self.store.body(full)
+            assert store is not None
+            kept = store.body(full)
             if kept is None:  # the kept page went missing meanwhile: ask for all of it
                 response = self.client.get(url, params=params)
                 body, new = response.body, True
             else:
                 body = kept
+        if first_of_resumed:
+            assert store is not None
+            if new and body != store.body(full):
+                store.start_over()  # the list changed since: none of its pages is this one's
+            else:
+                new = new or store.done.get(full, False)  # new to the library all the same
+        try:
+            found = self._read(full, body, read)
+        except FetchError:
+            if new:
+                raise
+            # a 304 for a kept page that does not read (damaged on disk): ask for all of it
+            response = self.client.get(url, params=params)
+            body, new = response.body, True
+            found = self._read(full, body, read)
         self.all_unchanged &= not new
-        found = self._read(full, body, read)
-        if self.store is not None:
-            self.store.save(full, body, response.validators, new)
+        if store is not None:
+            store.save(full, body, response.validators, new)
         return found
+
+    def start_over(self) -> None:
+        """The pages read so far are of a list that changed while it was fetched: the next
+        fetch asks every page again (none is resumed)."""
+        if self.store is not None:
+            self.store.forget_run()
 
     def _read(self, url: str, body: bytes, read: Callable[[bytes], T]) -> T:
         try:

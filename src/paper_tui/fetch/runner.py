@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import contextlib
 import datetime
-from collections.abc import Iterator
+import json
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
 import filelock
 
+from paper_tui import atomic
 from paper_tui.config import FetchSettings
 from paper_tui.errors import FetchError
 from paper_tui.fetch import arxiv, dblp, openreview, paperlists, url
@@ -92,16 +94,57 @@ class Fetch:
             self.pages.store.forget()
 
 
+def made_for(spec: Spec, settings: FetchSettings) -> str:
+    """What a source's kept pages were asked of: the SOURCE and the base URLs of its
+    kind in the config (pages kept for another host are not this source's)."""
+    bases = {"openreview": (settings.openreview_url, settings.openreview_v1_url),
+             "paperlists": (settings.paperlists_url,), "arxiv": (settings.arxiv_url,),
+             "arxiv-ids": (settings.arxiv_url,), "dblp": (settings.dblp_url,),
+             "url": ()}[spec.kind]
+    return " ".join((spec.text, *bases))
+
+
+SAME_LISTS = ".same-lists.json"
+"""Under ``fetched/``: SOURCE -> the file of the library source it is the same list as
+(:func:`same_list`), so its fetches update that source."""
+
+
 def target(root: Path, spec: Spec) -> Path:
-    return root / FETCHED / file_name(spec)
+    """The file under ``fetched/`` the source's list goes to: its own, or that of the
+    source it was found to be the same list as (while that file is there)."""
+    own = root / FETCHED / file_name(spec)
+    other = _same_lists(root).get(spec.text)
+    if other is not None and not own.is_file() and (root / FETCHED / other).is_file():
+        return root / FETCHED / other
+    return own
+
+
+def same_list(root: Path, spec: Spec, path: Path) -> None:
+    """From now on ``spec``'s list goes to ``path`` (``fetched/<name>``), another
+    source's file with the same list."""
+    same = {**_same_lists(root), spec.text: path.name}
+    atomic.write_text(root / FETCHED / SAME_LISTS, json.dumps(same, indent=1))
+
+
+def _same_lists(root: Path) -> dict[str, str]:
+    try:
+        same = json.loads(atomic.read_regular(root / FETCHED / SAME_LISTS)[0])
+    except (OSError, ValueError, RecursionError):
+        return {}  # none yet, or damaged: each source its own file
+    if not isinstance(same, dict):
+        return {}
+    return {k: v for k, v in same.items() if isinstance(k, str) and isinstance(v, str)
+            and v == Path(v).name and not v.startswith(".") and v != SAME_LISTS}
 
 
 @contextlib.contextmanager
 def source_lock(root: Path, spec: Spec) -> Iterator[None]:
     """One fetch of a source at a time (a second says so in one line)."""
     folder = root / FETCHING
+    if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+        folder.unlink()  # derived: whatever took its place goes
     folder.mkdir(parents=True, exist_ok=True)
-    lock = filelock.FileLock(str(folder / f"{file_name(spec)}.lock"), timeout=0)
+    lock = filelock.FileLock(str(folder / f"{target(root, spec).name}.lock"), timeout=0)
     try:
         lock.acquire()
     except filelock.Timeout:
@@ -114,11 +157,12 @@ def source_lock(root: Path, spec: Spec) -> Iterator[None]:
 
 def start(spec: Spec, root: Path, settings: FetchSettings, *,
           since: datetime.date | None = None, all_decisions: bool = False,
-          dry_run: bool = False, progress: FetchProgress | None = None) -> Fetch:
+          dry_run: bool = False, progress: FetchProgress | None = None,
+          warn: Callable[[str], None] | None = None) -> Fetch:
     """A fetch of one source, ready to :meth:`~Fetch.run`. A dry run keeps no page and
-    asks nothing conditionally."""
+    asks nothing conditionally. ``warn`` says that a damaged state was discarded."""
     path = target(root, spec)
-    store = PageStore(root / FETCHING / path.name)
+    store = PageStore(root / FETCHING / file_name(spec), made_for(spec, settings), warn)
 
     def waited(reason: str, seconds: float) -> None:
         if progress is not None:

@@ -10,9 +10,11 @@ case-sensitive), ``paperlists:NAMEYEAR`` (``iclr2025``), ``arxiv:CATEGORY`` (``c
 from __future__ import annotations
 
 import re
+import urllib.parse
 from dataclasses import dataclass
 from typing import Literal
 
+from paper_tui.config import FetchSettings
 from paper_tui.errors import FetchError
 from paper_tui.fetch.uri import BadURL, shown, to_uri
 
@@ -119,3 +121,60 @@ def dblp_key(text: str) -> str | None:
 def dblp_toc(key: str) -> str:
     """DBLP's search query for every record of a volume's table of contents."""
     return f"toc:db/{key}.bht:"
+
+
+_PAPERLISTS_REPO = ("https://raw.githubusercontent.com/papercopilot/paperlists/",
+                    "https://github.com/papercopilot/paperlists/blob/",
+                    "https://github.com/papercopilot/paperlists/raw/")
+_PAPERLISTS_PATH = re.compile(r"/?([a-z]+)/(\1(?:19|20)\d\d)\.json")
+
+
+def canonical(spec: Spec, settings: FetchSettings) -> Spec:
+    """The SOURCE a URL is the list of (one list, one source, whatever form names it):
+    a Paper Copilot file under ``fetch.paperlists_url`` or in its GitHub repository is
+    ``paperlists:NAMEYEAR``, OpenReview's notes of a venue id under
+    ``fetch.openreview_url`` ``openreview:VENUE_ID``, a DBLP volume's page under
+    ``fetch.dblp_url`` ``dblp:KEY``. Any other spec is itself."""
+    if spec.kind != "url":
+        return spec
+    parts = urllib.parse.urlsplit(spec.value)
+    bare = urllib.parse.urlunsplit((parts.scheme.lower(), parts.netloc.lower(), parts.path,
+                                    "", ""))
+    named = _paperlists(bare, settings) or _openreview(bare, parts.query, settings) \
+        or _dblp(bare, parts.query, settings)
+    return named or spec
+
+
+def _under(url: str, base: str) -> str | None:
+    """``url``'s path below ``base`` (None when it is not below it)."""
+    base = base.rstrip("/") + "/"
+    return url[len(base) - 1:] if url.lower().startswith(base.lower()) else None
+
+
+def _paperlists(url: str, settings: FetchSettings) -> Spec | None:
+    below = [_under(url, settings.paperlists_url)]
+    for repo in _PAPERLISTS_REPO:  # …/paperlists/<branch>/iclr/iclr2018.json
+        rest = _under(url, repo)
+        below.append(rest.split("/", 2)[2] if rest and rest.count("/") >= 2 else None)
+    for path in below:
+        m = _PAPERLISTS_PATH.fullmatch(path) if path is not None else None
+        if m:
+            return Spec("paperlists", m.group(2))
+    return None
+
+
+def _openreview(url: str, query: str, settings: FetchSettings) -> Spec | None:
+    if _under(url, settings.openreview_url) != "/notes":
+        return None
+    asked = urllib.parse.parse_qs(query)
+    venue = asked.get("content.venueid", [""])
+    if set(asked) - {"content.venueid", "limit"} or len(venue) != 1:  # a page: not the list
+        return None
+    return _parse_named("openreview", venue[0])
+
+
+def _dblp(url: str, query: str, settings: FetchSettings) -> Spec | None:
+    path = _under(url, settings.dblp_url)
+    if path is None or query or not path.startswith("/db/"):
+        return None
+    return _parse_named("dblp", path.removeprefix("/"))

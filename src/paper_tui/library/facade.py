@@ -186,22 +186,26 @@ class Library:
 
     def fetch(self, specs: Sequence[str], *, since: datetime.date | None = None,
               all_decisions: bool = False, dry_run: bool = False,
-              progress: FetchProgress | None = None) -> FetchReport:
+              progress: FetchProgress | None = None,
+              hints: Hints | None = None) -> FetchReport:
         """Fetch each SOURCE (``openreview:VENUE_ID``, ``paperlists:NAMEYEAR``,
         ``arxiv:CATEGORY``, ``arxiv:ID[,ID…]``, ``dblp:KEY``, a URL) and import its list
         (:mod:`paper_tui.library.fetching`). One failing source does not stop the others;
         each is all or nothing. ``since``: an arXiv category's oldest submission (default:
         its last fetch, else 7 days ago); ``all_decisions``: OpenReview's rejected,
         withdrawn and pending submissions too; ``dry_run``: fetch and count, import
-        nothing."""
+        nothing; ``hints``: the venue and year of lists that name none (kept for the
+        source's next fetches)."""
         from paper_tui.library import fetching  # the HTTP client: only when fetching
 
-        def import_paths(paths: list[Path], seen: FetchProgress | None) -> ImportReport:
-            return self.import_paths(paths, progress=seen)
+        def import_paths(paths: list[Path], seen: FetchProgress | None,
+                         named: Hints) -> ImportReport:
+            return self.import_paths(paths, progress=seen, hints=named)
 
         return fetching.fetch(self.root, self.settings.fetch, self.sources, self.index,
                               import_paths, specs, since=since, all_decisions=all_decisions,
-                              dry_run=dry_run, progress=progress, warn=self.warn)
+                              dry_run=dry_run, progress=progress, warn=self.warn,
+                              hints=hints)
 
     # -- papers out: look-up and search ----------------------------------------------------
     def resolve(self, id_or_prefix: str) -> str:

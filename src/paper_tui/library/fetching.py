@@ -9,8 +9,12 @@ import, leaves the library as it was (the previous file of that source put back)
 from __future__ import annotations
 
 import datetime
+import functools
+import hashlib
+import json
 import tempfile
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,21 +22,34 @@ from paper_tui import atomic
 from paper_tui.config import FetchSettings
 from paper_tui.errors import FetchError, PaperTuiError
 from paper_tui.fetch import runner, spec
-from paper_tui.fetch.report import FetchProgress, FetchReport, FetchStatus, SourceFetch
+from paper_tui.fetch.report import (
+    FetchProgress,
+    FetchReport,
+    FetchStatus,
+    SourceFetch,
+    contained,
+)
 from paper_tui.index import PaperIndex
 from paper_tui.sources import SourceStore, source_id
 
 if TYPE_CHECKING:
-    from paper_tui.importers import ImportReport
+    from paper_tui.importers import Hints, ImportReport
 
-ImportPaths = Callable[[list[Path], FetchProgress | None], "ImportReport"]
+ImportPaths = Callable[[list[Path], FetchProgress | None, "Hints"], "ImportReport"]
+HINTS = ".hints.json"
+"""Next to a fetched file (``fetched/<name>.hints.json``): the ``--venue`` and ``--year``
+its fetch was given, for the fetches after it (a watch's, a plain re-fetch)."""
 
 
 def fetch(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
           index: PaperIndex, import_paths: ImportPaths, specs: Sequence[str], *,
           since: datetime.date | None, all_decisions: bool, dry_run: bool,
           progress: FetchProgress | None,
-          warn: Callable[[str], None] | None) -> FetchReport:
+          warn: Callable[[str], None] | None, hints: Hints | None = None) -> FetchReport:
+    """Each SOURCE fetched and imported in turn; one that fails, whatever the failure (a
+    bug too: :func:`~paper_tui.fetch.report.contained`), is its line and the next goes
+    on. ``hints`` (``--venue``, ``--year``) name what a list does not, kept with each
+    source's fetched file for the fetches after."""
     done = []
     for text in specs:
         try:
@@ -40,8 +57,12 @@ def fetch(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
         except FetchError as exc:
             done.append(SourceFetch(text, "failed", None, 0, (), 0, 0, str(exc)))
             continue
-        done.append(_one(root, settings_fetch, sources, index, import_paths, parsed,
-                         since, all_decisions, dry_run, progress, warn))
+        named = spec.canonical(parsed, settings_fetch)  # one list, one source
+        found = contained(named.text, functools.partial(
+            _one, root, settings_fetch, sources, index, import_paths, named, since,
+            all_decisions, dry_run, progress, warn, hints))
+        done.append(found if named == parsed else
+                    replace(found, spec=parsed.text, same_as=named.text))
     return FetchReport(tuple(done))
 
 
@@ -49,7 +70,7 @@ def _one(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
          index: PaperIndex, import_paths: ImportPaths, source: spec.Spec,
          since: datetime.date | None, all_decisions: bool, dry_run: bool,
          progress: FetchProgress | None,
-         warn: Callable[[str], None] | None) -> SourceFetch:
+         warn: Callable[[str], None] | None, hints: Hints | None) -> SourceFetch:
     path = runner.target(root, source)
     sources.reload()
     sid = _source_of(sources, path)
@@ -58,7 +79,7 @@ def _one(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
         with runner.source_lock(root, source):
             fetched = runner.start(source, root, settings_fetch, since=since,
                                    all_decisions=all_decisions, dry_run=dry_run,
-                                   progress=progress)
+                                   progress=progress, warn=warn)
             info = sources.get(sid) if sid is not None and path.is_file() else None
             if info is not None and not dry_run and fetched.unchanged_at_once():
                 fetched.finish()
@@ -69,22 +90,33 @@ def _one(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
             if fetched.unchanged and info is not None:
                 fetched.finish()
                 return _report(fetched, "unchanged", sid, info.count, ())
-            return _imported(fetched, listing.body, import_paths, progress, warn)
+            same = _same_content(root, sources, listing.body) if sid is None else None
+            if same is not None and same.path.parent != (root / runner.FETCHED).resolve():
+                fetched.finish()  # a file imported from elsewhere: not ours to write
+                return replace(_report(fetched, "unchanged", same.id, same.count, ()),
+                               same_as=same.id)
+            if same is not None:  # another fetched source's list: that source is updated
+                fetched.path = root / runner.FETCHED / same.path.name
+                runner.same_list(root, source, fetched.path)
+            found = _imported(fetched, listing.body, import_paths, progress, warn, hints,
+                              sources)
+            return found if same is None else replace(found, same_as=same.id)
     except PaperTuiError as exc:
         pages = fetched.pages if fetched is not None else None
         return SourceFetch(source.text, "failed", sid, 0, (), pages.requests if pages else 0,
                            pages.received if pages else 0, _line(exc))
-    except OSError as exc:  # the library's disk: full, read-only
-        return SourceFetch(source.text, "failed", sid, 0, (), 0, 0,
-                           f"{source.text}: cannot write {path} ({exc.strerror or exc})")
 
 
 def _imported(fetched: runner.Fetch, body: bytes, import_paths: ImportPaths,
-              progress: FetchProgress | None, warn: Callable[[str], None] | None) -> SourceFetch:
+              progress: FetchProgress | None, warn: Callable[[str], None] | None,
+              given: Hints | None, sources: SourceStore) -> SourceFetch:
     path = fetched.path
     previous = path.read_bytes() if path.is_file() else None
+    kept = _kept_hints(path)
+    hints = kept if given is None else \
+        replace(kept, **{k: v for k, v in vars(given).items() if v})
     atomic.write_bytes(path, body)
-    report = import_paths([path], progress)
+    report = import_paths([path], progress, hints)
     if len(report.sources) != 1:  # the file did not import: as it was before
         if previous is None:
             path.unlink(missing_ok=True)
@@ -93,12 +125,64 @@ def _imported(fetched: runner.Fetch, body: bytes, import_paths: ImportPaths,
         fetched.forget()
         why = report.errors[0] if report.errors else "no papers in it"
         raise FetchError(fetched.spec.text, f"the list does not import: {why}")
+    if hints != kept:
+        atomic.write_text(path.with_name(path.name + HINTS), json.dumps(
+            {"venue": hints.venue, "year": hints.year}))
     for problem in [*report.errors, *report.skipped]:
         if warn is not None:
             warn(f"{fetched.spec.text}: {problem}")
+    if warn is not None and (lacking := _unnamed(sources, report.sources[0], hints)):
+        options = " ".join({"venue": "--venue NAME", "year": "--year N"}[w] for w in lacking)
+        warn(f"{fetched.spec.text}: its papers have no {' and no '.join(lacking)} (neither "
+             f"the file's name nor its content says): give {options}, as in `paper-tui "
+             f"fetch {fetched.spec.text} {options}`")
     fetched.finish()
     return _report(fetched, "fetched", report.sources[0], report.papers,
                    tuple(report.new_ids))
+
+
+@dataclass(frozen=True)
+class _Same:
+    id: str
+    path: Path
+    count: int
+
+
+def _same_content(root: Path, sources: SourceStore, body: bytes) -> _Same | None:
+    """The library source whose file was this very list (its checksum), if any."""
+    digest = hashlib.sha256(body).hexdigest()
+    for sid, info in sources.manifest.items():
+        if info.checksum == digest:
+            return _Same(sid, Path(info.path), info.count)
+    return None
+
+
+def _kept_hints(path: Path) -> Hints:
+    """The ``--venue`` and ``--year`` an earlier fetch of this file was given (none when
+    none was, or when what was kept cannot be read)."""
+    from paper_tui.importers import NO_HINTS, Hints
+
+    try:
+        kept = json.loads(atomic.read_regular(path.with_name(path.name + HINTS))[0])
+        venue, year = kept["venue"], kept["year"]
+    except (OSError, ValueError, TypeError, KeyError):
+        return NO_HINTS
+    if not isinstance(venue, str) or not (year is None or (type(year) is int
+                                          and 1800 <= year <= 2999)):
+        return NO_HINTS
+    return Hints(venue.strip(), year)
+
+
+def _unnamed(sources: SourceStore, sid: str, hints: Hints) -> list[str]:
+    """``venue``, ``year``: what no paper of the source has (the list named none and the
+    user gave none)."""
+    lacking = [what for what, given in (("venue", hints.venue), ("year", hints.year))
+               if not given]
+    for paper in sources.readable_papers(sid) if lacking else ():
+        lacking = [what for what in lacking if not getattr(paper, what)]
+        if not lacking:
+            break
+    return lacking
 
 
 def _dry_run(fetched: runner.Fetch, body: bytes, sid: str | None, index: PaperIndex
