@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from paper_tui.errors import PaperTuiError
 from paper_tui.inert import inert_line, inert_text
 from paper_tui.model import Paper
+from paper_tui.org_links import org_inert, org_link
 from paper_tui.team.coverage import Lab
 from paper_tui.vocabulary import STAR, count, status_label
 
@@ -233,26 +234,33 @@ def _markdown(digest: Digest) -> str:
 
 # -- Org -----------------------------------------------------------------------------------
 def _org_line(text: str) -> str:
+    """A line of data in Org: never a heading, no live link but to the web, a file or a
+    DOI (:mod:`paper_tui.org_links`)."""
+    text = org_inert(text)
     return " " + text if text.startswith("*") else text
 
 
 def _org(digest: Digest) -> str:
-    lines = [f"#+TITLE: {digest.title}", "", digest.subtitle, ""]
+    lines = [f"#+TITLE: {_org_line(digest.title)}", "", _org_line(digest.subtitle), ""]
     for heading, entries in (("Picks" if not digest.every_kept else "Kept", digest.picks),
                              ("Disputed", digest.disputed)):
         lines += [f"* {heading} ({len(entries):,})", ""]
         for entry in entries:
             paper = entry.paper
-            lines.append(f"** {inert_line(paper.display_title or paper.title or paper.id)}")
+            lines.append("** " + org_inert(
+                inert_line(paper.display_title or paper.title or paper.id)))
             props = {"ID": inert_line(paper.id), "CITEKEY": inert_line(entry.key),
                      "VENUE": _where(paper), "KEPT_BY": ", ".join(entry.keepers),
                      "SKIPPED_BY": ", ".join(entry.skippers)}
-            lines += [":PROPERTIES:", *(f":{k}: {v}" for k, v in props.items() if v), ":END:"]
-            if entry.link:
-                lines.append(f"[[{_link(entry.link)}][page]]")
+            lines += [":PROPERTIES:", *(f":{k}: {org_inert(v)}" for k, v in props.items()
+                                        if v), ":END:"]
+            link = org_link(_link(entry.link), "page") if entry.link else None
+            if link:
+                lines.append(link)
             for voice in entry.voices:
                 marks = voice.marks()
-                lines.append(f"- {voice.name} {voice.verdict}" + (f" ({marks})" if marks else ""))
+                lines.append(_org_line(f"- {voice.name} {voice.verdict}"
+                                       + (f" ({marks})" if marks else "")))
                 note = inert_text(voice.note).strip()
                 lines += [f"  {_org_line(line)}" if line else "" for line in note.split("\n")
                           if note]
