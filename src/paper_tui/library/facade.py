@@ -640,7 +640,7 @@ class Library:
         if re.search(r"(?<![\w\"-])watch:", query, re.IGNORECASE):
             raise QueryError("a watch's query cannot name a watch (watch:)")
         if query:
-            self.index.plan(query)  # QueryError, one line, for one that cannot be read
+            self._matching(query)  # QueryError, one line, as its runs and a search read it
         self.watches_file.refresh()
         taken = self.watches_file.get(name)
         if taken is not None:
@@ -670,14 +670,23 @@ class Library:
         def fetch(specs: Sequence[str], seen: FetchProgress | None) -> FetchReport:
             return self.fetch(specs, progress=seen)
 
-        def matching(query: str) -> list[str]:
-            results = self.index.results(query)
-            try:
-                return [] if results.error else results.ids()
-            finally:
-                results.close()
+        def arrived(source_id: str, after: float) -> set[str]:
+            seen = self.arrivals.first_seen()
+            return {pid for pid in self.arrivals.of_source(source_id)
+                    if seen.get(pid, 0) > after}
 
-        return run_watches(self.watches_file, fetch, matching, progress)
+        return run_watches(self.watches_file, fetch, self._matching, progress, arrived)
+
+    def _matching(self, query: str) -> list[str]:
+        """The ids of the papers ``query`` finds, as a search finds them; QueryError when
+        it cannot be read."""
+        results = self.index.results(query)
+        try:
+            if results.error:
+                raise QueryError(results.error)
+            return results.ids() if len(results) else []  # (an empty index has no ids)
+        finally:
+            results.close()
 
     def first_seen(self) -> dict[str, float]:
         """Paper id -> when it entered this library (seconds since the epoch)."""
