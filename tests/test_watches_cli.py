@@ -171,3 +171,6 @@ def test_a_crashing_source_is_its_watch_line_and_the_others_print(
     assert saved["m-crash"]["outcome"] == "failed" and saved["m-crash"]["error"]
     assert saved["z-query"]["error"].startswith("its query cannot be read")
     assert saved["a-iclr"]["error"] is None and saved["a-iclr"]["new"] == 28
+    ran = {o["name"]: o for o in json.loads(cli("fetch", "--watches", "--json").stdout)}
+    assert ran["z-query"]["warning"].startswith("its query cannot be read")
+    assert ran["a-iclr"]["warning"] is None and ran["m-crash"]["fetch"]["status"] == "failed"

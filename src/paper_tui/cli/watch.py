@@ -81,7 +81,8 @@ def print_watch_runs(report: WatchesReport, *, as_json: bool) -> int:
     if as_json:
         print_json([{"name": o.watch.name, "source": o.watch.source,
                      "query": o.watch.query, "new": o.new, "matched": o.matched,
-                     "fetch": o.fetch.as_json()} for o in report.outcomes])
+                     "warning": o.problem or None, "fetch": o.fetch.as_json()}
+                    for o in report.outcomes])
     for outcome in report.outcomes:
         if outcome.failed or outcome.problem:  # a query that cannot be read: a warning
             warn(outcome.line())
