@@ -79,7 +79,7 @@ def test_org_keeps_no_link_but_to_the_web_a_file_or_a_doi() -> None:
                   abstract="", venue="ICLR <shell:ls>", year=2026,
                   url="https://example.org/p:8080", authors=("Eve",))
     note = "[[shell: rm -rf ~]]\nsee elisp:(kill-emacs) or doi:10.1/x"
-    marks = {"el": Annotation(status="to-read", note=note)}
+    marks = {"el": Annotation(status="to-read", note=note, tags=("[[elisp:(tag)]]",))}
     lab = Lab("alice", {"alice": member_work("alice", marks, {"el": "2026-11-20T10:00:00Z"})},
               EMPTY, 1)
     org = render(gather(lab, ["el"], {"el": paper}.get, citation_keys, every_kept=True), "org")

@@ -234,38 +234,31 @@ def _markdown(digest: Digest) -> str:
 
 # -- Org -----------------------------------------------------------------------------------
 def _org_line(text: str) -> str:
-    """A line of data in Org: never a heading, no live link but to the web, a file or a
-    DOI (:mod:`paper_tui.org_links`)."""
-    text = org_inert(text)
     return " " + text if text.startswith("*") else text
 
 
 def _org(digest: Digest) -> str:
-    lines = [f"#+TITLE: {_org_line(digest.title)}", "", _org_line(digest.subtitle), ""]
+    lines = [f"#+TITLE: {digest.title}", "", digest.subtitle, ""]
     for heading, entries in (("Picks" if not digest.every_kept else "Kept", digest.picks),
                              ("Disputed", digest.disputed)):
         lines += [f"* {heading} ({len(entries):,})", ""]
         for entry in entries:
             paper = entry.paper
-            lines.append("** " + org_inert(
-                inert_line(paper.display_title or paper.title or paper.id)))
+            lines.append(f"** {inert_line(paper.display_title or paper.title or paper.id)}")
             props = {"ID": inert_line(paper.id), "CITEKEY": inert_line(entry.key),
                      "VENUE": _where(paper), "KEPT_BY": ", ".join(entry.keepers),
                      "SKIPPED_BY": ", ".join(entry.skippers)}
-            lines += [":PROPERTIES:", *(f":{k}: {org_inert(v)}" for k, v in props.items()
-                                        if v), ":END:"]
-            link = org_link(_link(entry.link), "page") if entry.link else None
-            if link:
+            lines += [":PROPERTIES:", *(f":{k}: {v}" for k, v in props.items() if v), ":END:"]
+            if entry.link and (link := org_link(_link(entry.link), "page")):
                 lines.append(link)
             for voice in entry.voices:
                 marks = voice.marks()
-                lines.append(_org_line(f"- {voice.name} {voice.verdict}"
-                                       + (f" ({marks})" if marks else "")))
+                lines.append(f"- {voice.name} {voice.verdict}" + (f" ({marks})" if marks else ""))
                 note = inert_text(voice.note).strip()
                 lines += [f"  {_org_line(line)}" if line else "" for line in note.split("\n")
                           if note]
             lines.append("")
-    return "\n".join(lines).rstrip("\n") + "\n"
+    return org_inert("\n".join(lines).rstrip("\n") + "\n")  # no elisp: or shell: link
 
 
 # -- HTML ----------------------------------------------------------------------------------
