@@ -7,18 +7,38 @@ from __future__ import annotations
 
 import os
 import random
+import resource
 import signal
+import stat
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import bibtexparser
+import pytest
 
 from paper_tui import config as config_mod
 from paper_tui.citations.bib_file import bib_text
 from paper_tui.library import Library
 from team_helpers import Member, bare_repo
+
+MEMORY = 1 << 30
+"""Address space a command may use here: the old code read a linked /dev/zero until it
+had 1.7 GB."""
+
+
+def _limited() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+
+
+def limited(member: Member, *args: str) -> subprocess.CompletedProcess:
+    """``paper-tui ARGS`` in a process of its own, its memory capped, with a deadline (a
+    linked FIFO held the old code for ever)."""
+    return subprocess.run([sys.executable, "-m", "paper_tui", "--library", str(member.root),
+                           *args], capture_output=True, text=True, timeout=120,
+                          preexec_fn=_limited, env=member.env, stdin=subprocess.DEVNULL)
 
 
 def entries(path: Path) -> list[tuple[str, str]]:
@@ -159,3 +179,95 @@ def test_names_in_the_head_stay_comments() -> None:
                     missing=["gone\n@misc{also, title = {y}}"])
     assert bibtexparser.loads(text).entries == []
     assert all(line.startswith("% ") for line in text.splitlines() if line)
+
+
+def _fifo(path: Path) -> Path:
+    os.mkfifo(path)
+    return path
+
+
+def test_a_device_or_fifo_is_never_linked_nor_read(tmp_path: Path, library: Library) -> None:
+    paper_id = next(library.papers()).id
+    library.close()
+    ada = Member(library.root, "ada")
+    ada.run("lists", "add", "l", paper_id)
+    for target, kind in ((Path("/dev/zero"), "a character device"),
+                         (Path("/dev/full"), "a character device"),
+                         (_fifo(tmp_path / "pipe.bib"), "a FIFO")):
+        done = limited(ada, "lists", "bib", "l", str(target))
+        assert (done.returncode, done.stderr) == (
+            1, f"paper-tui: {target}: {kind}, not a regular file; give a .bib file's name\n")
+        assert ada.run("lists", "bib").stdout == ""  # the link not saved
+    assert stat.S_ISFIFO((tmp_path / "pipe.bib").stat().st_mode)
+
+
+def _to_dev_zero(path: Path) -> None:
+    path.unlink()
+    path.symlink_to("/dev/zero")
+
+
+def _to_fifo(path: Path) -> None:
+    path.unlink()
+    os.mkfifo(path)
+
+
+def _to_directory(path: Path) -> None:
+    path.unlink()
+    path.mkdir()
+
+
+@pytest.mark.parametrize(("damage", "kind"), [(_to_dev_zero, "a character device"),
+                                              (_to_fifo, "a FIFO"),
+                                              (_to_directory, "a directory")])
+def test_a_broken_link_fails_only_the_command_that_changed_the_list(
+        tmp_path: Path, library: Library, damage: Callable[[Path], None], kind: str) -> None:
+    ids = [p.id for p in library.papers()][:2]
+    library.close()
+    ada = Member(library.root, "ada")
+    bib = tmp_path / "refs.bib"
+    ada.run("lists", "add", "l", ids[0])
+    ada.run("lists", "bib", "l", str(bib))
+    damage(bib)
+    for command in (["list"], ["search", "learning"], ["tag", ids[0], "later"],
+                    ["lists", "show", "l"]):
+        done = limited(ada, *command)
+        assert done.returncode == 0 and "paper-tui" not in done.stderr, (command, done.stderr)
+    assert f"l  {bib}  (cannot be written: {kind}, not a regular file)" in \
+        limited(ada, "lists", "bib").stdout
+    done = limited(ada, "lists", "add", "l", ids[1])
+    assert done.returncode == 1
+    assert done.stderr == (f"paper-tui: {bib}: cannot write the .bib of list 'l' ({kind}, "
+                           "not a regular file)\n")
+    assert ids[1] in ada.run("lists", "show", "l").stdout  # the change itself is kept
+
+
+def test_a_folder_gone_fails_only_the_command_that_changed_the_list(
+        tmp_path: Path, library: Library) -> None:
+    ids = [p.id for p in library.papers()][:2]
+    library.close()
+    ada = Member(library.root, "ada")
+    folder = tmp_path / "thesis"
+    folder.mkdir()
+    ada.run("lists", "add", "l", ids[0])
+    ada.run("lists", "bib", "l", str(folder / "refs.bib"))
+    (folder / "refs.bib").unlink()
+    folder.rmdir()
+    folder.write_text("a file where the folder was\n")
+    assert (limited(ada, "list").returncode, limited(ada, "list").stderr) == (0, "")
+    done = limited(ada, "lists", "add", "l", ids[1])
+    assert done.returncode == 1 and done.stderr.count("\n") == 1
+    assert "cannot write the .bib of list 'l' (File exists)" in done.stderr
+    assert ids[1] in ada.run("lists", "show", "l").stdout
+
+
+def test_a_newline_in_the_file_name_is_printed_escaped(tmp_path: Path, library: Library
+                                                       ) -> None:
+    paper_id = next(library.papers()).id
+    library.close()
+    ada = Member(library.root, "ada")
+    ada.run("lists", "add", "l", paper_id)
+    bib = tmp_path / "refs\nfake line.bib"
+    done = ada.run("lists", "bib", "l", str(bib))
+    assert done.stdout == f"“l” keeps {tmp_path}/refs\\nfake line.bib up to date\n"
+    assert ada.run("lists", "bib").stdout == f"l  {tmp_path}/refs\\nfake line.bib\n"
+    assert entries(bib)

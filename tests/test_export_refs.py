@@ -4,6 +4,7 @@ and the round trips: exported as RIS or CSL-JSON, imported into a fresh library.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -143,6 +144,31 @@ def test_org_headings_properties_links_and_note(annotated) -> None:
     assert "* TODO Proceedings of Workshop AEW10: Concepts in Information Theory and " \
         "Communications" in lines
     assert sum(1 for line in lines if line.startswith("* ")) == len(papers)
+
+
+def test_org_keeps_no_link_but_to_the_web_a_file_or_a_doi(tmp_path: Path) -> None:
+    hostile = [{"title": "[[elisp:(delete-file \"~/x\")][Click]] and shell:rm",
+                "author": "Eve", "abstract": "Abstract with <elisp:(kill-emacs)>.",
+                "site": "elisp:(shell-command \"id\")", "pdf": "https://example.org/p.pdf",
+                "keywords": "x"}]
+    source = tmp_path / "iclr2026.json"
+    source.write_text(json.dumps(hostile))
+    lib = Library.open(tmp_path / "lib", config=config_mod.defaults(), bundled=False)
+    try:
+        assert not lib.import_paths([source]).errors
+        paper = next(lib.papers())
+        lib.annotations.add_tags([paper.id], ["shell:x"])
+        lib.annotations.set_note(paper.id, "[[shell: rm -rf ~]] then file:notes.org")
+        lib.annotations.lists.create("[[elisp:(x)]]")
+        lib.annotations.lists.add("[[elisp:(x)]]", [paper.id])
+        org = export.export(lib, [paper], "org", title="[[elisp:(y)]]",
+                            description="see help:x")
+    finally:
+        lib.close()
+    assert not re.search(r"(elisp|shell|help) *:", org), org
+    assert "[[elisp\u200b:(delete-file" in org and "[[shell\u200b: rm -rf ~]]" in org
+    assert "[[https://example.org/p.pdf][PDF]]" in org and "file:notes.org" in org
+    assert "][page]]" not in org  # an address of another type is no link
 
 
 @pytest.mark.parametrize("fmt", ["ris", "csl-json"])

@@ -1,7 +1,9 @@
 """Writing a file that is not a regular one (paper_tui.atomic, and `export -o`): a device or
-a FIFO is written through, a symlink's target is written and the link stays, only a
-regular file is replaced atomically; a new file gets the umask's mode, an old one keeps
-its own. Real device nodes (a copy of /dev/null and /dev/full made with mknod when we are
+a FIFO is written through by atomic's default, a symlink's target is written and the link
+stays, only a regular file is replaced atomically; a new file gets the umask's mode, an old
+one keeps its own. An ``-o`` file (``export``, ``team digest``) is a regular file or
+nothing: a device, FIFO or directory is refused in one line before the library is even
+opened. Real device nodes (a copy of /dev/null and /dev/full made with mknod when we are
 root), a real FIFO with a reader process, real symlinks."""
 
 from __future__ import annotations
@@ -63,25 +65,26 @@ def test_a_full_device_fails_with_enospc_and_stays(tmp_path: Path) -> None:
     assert stat.S_ISCHR(full.stat().st_mode) and full.stat().st_rdev == FULL
 
 
-def test_export_to_a_device_node_keeps_the_node(lib_dir: Path, tmp_path: Path) -> None:
+def refused(done: subprocess.CompletedProcess, output: Path | str, what: str) -> None:
+    """One line naming the file, exit 1."""
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == f"paper-tui: {output}: cannot write ({what}, not a regular file)\n"
+
+
+def test_export_to_a_device_node_is_refused_and_keeps_it(lib_dir: Path, tmp_path: Path
+                                                         ) -> None:
     null = device(tmp_path / "null", NULL)
-    done = export(lib_dir, null)
-    assert done.returncode == 0, done.stderr
-    assert stat.S_ISCHR(null.stat().st_mode)
+    refused(export(lib_dir, null), null, "a character device")
+    assert stat.S_ISCHR(null.stat().st_mode) and null.stat().st_rdev == NULL
 
 
-def test_export_to_real_dev_null_writes_nothing_anywhere(lib_dir: Path) -> None:
-    done = export(lib_dir, "/dev/null")
-    assert done.returncode == 0, done.stderr
-    assert done.stderr.strip() == "wrote 38 papers to /dev/null"
-    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
-
-
-def test_export_to_real_dev_full_is_one_line_exit_1(lib_dir: Path) -> None:
-    done = export(lib_dir, "/dev/full")
-    assert done.returncode == 1
-    assert done.stderr.strip() == "paper-tui: /dev/full: cannot write (No space left on device)"
-    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
+@pytest.mark.parametrize("name", ["/dev/null", "/dev/full", "/dev/zero"])
+def test_export_to_a_real_device_is_refused_before_the_library_opens(tmp_path: Path,
+                                                                     name: str) -> None:
+    lib_dir = tmp_path / "library"
+    refused(export(lib_dir, name), name, "a character device")
+    assert not lib_dir.exists()  # nothing opened, imported or computed first
+    assert stat.S_ISCHR(os.stat(name).st_mode)
 
 
 # -- FIFOs ---------------------------------------------------------------------------------
@@ -98,18 +101,29 @@ def test_a_fifo_is_written_through_to_its_reader(tmp_path: Path) -> None:
     assert stat.S_ISFIFO(fifo.stat().st_mode)
 
 
-def test_export_into_a_fifo_reaches_its_reader(lib_dir: Path, tmp_path: Path) -> None:
+def test_export_into_a_fifo_is_refused_without_waiting(lib_dir: Path, tmp_path: Path
+                                                       ) -> None:
     fifo = tmp_path / "pipe.md"
     os.mkfifo(fifo)
-    reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE, text=True)
-    try:
-        done = export(lib_dir, fifo)
-        out, _ = reader.communicate(timeout=30)
-    finally:
-        reader.kill()
-    assert done.returncode == 0, done.stderr
-    assert out.startswith("# All papers") and out.count("\n1. ") == 1
+    refused(export(lib_dir, fifo), fifo, "a FIFO")  # no reader: it would wait for one
     assert stat.S_ISFIFO(fifo.stat().st_mode)
+
+
+def test_team_digest_into_a_fifo_is_refused(lib_dir: Path, tmp_path: Path) -> None:
+    fifo = tmp_path / "digest.md"
+    os.mkfifo(fifo)
+    done = forked_cli.run([sys.executable, "-m", "paper_tui", "--library", str(lib_dir),
+                           "team", "digest", "-o", str(fifo)],
+                          capture_output=True, text=True, timeout=60)
+    refused(done, fifo, "a FIFO")
+
+
+def test_regular_only_refuses_a_fifo_before_opening_it(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with pytest.raises(atomic.NotARegularFileError, match="a FIFO"):
+        atomic.write_text(fifo, "x", regular_only=True)  # opening it would wait
+    assert stat.S_ISFIFO(fifo.stat().st_mode) and list(tmp_path.iterdir()) == [fifo]
 
 
 # -- symlinks ------------------------------------------------------------------------------
@@ -165,9 +179,17 @@ def test_a_directory_is_refused_and_left_alone(tmp_path: Path) -> None:
 
 
 def test_export_onto_a_directory_is_one_line_exit_1(lib_dir: Path, tmp_path: Path) -> None:
-    done = export(lib_dir, tmp_path)
-    assert done.returncode == 1
-    assert done.stderr.strip() == f"paper-tui: {tmp_path}: cannot write (Is a directory)"
+    refused(export(lib_dir, tmp_path), tmp_path, "a directory")
+
+
+def test_a_control_character_in_the_output_name_is_printed_escaped(lib_dir: Path,
+                                                                   tmp_path: Path) -> None:
+    name = tmp_path / "a\nb\x1b[31m\u202ec.md"
+    done = export(lib_dir, name)
+    assert done.returncode == 0, done.stderr
+    escaped = f"{tmp_path}/a\\nb\\x1b[31m\\u202ec.md"
+    assert done.stderr == f"wrote 38 papers to {escaped}\n"
+    assert name.read_text("utf-8").startswith("# All papers")
 
 
 # -- modes ---------------------------------------------------------------------------------

@@ -74,6 +74,21 @@ def test_org_links_cannot_be_ended_by_data() -> None:
     assert ":KEPT_BY: alice, bob" in org and ":SKIPPED_BY: bob" in org
 
 
+def test_org_keeps_no_link_but_to_the_web_a_file_or_a_doi() -> None:
+    paper = Paper(id="el", title="[[elisp:(delete-file \"~/x\")][Click]] shell:rm",
+                  abstract="", venue="ICLR <shell:ls>", year=2026,
+                  url="https://example.org/p:8080", authors=("Eve",))
+    note = "[[shell: rm -rf ~]]\nsee elisp:(kill-emacs) or doi:10.1/x"
+    marks = {"el": Annotation(status="to-read", note=note, tags=("[[elisp:(tag)]]",))}
+    lab = Lab("alice", {"alice": member_work("alice", marks, {"el": "2026-11-20T10:00:00Z"})},
+              EMPTY, 1)
+    org = render(gather(lab, ["el"], {"el": paper}.get, citation_keys, every_kept=True), "org")
+    assert not re.search(r"(elisp|shell) *:", org), org
+    assert "[[elisp\u200b:(delete-file" in org and "<shell\u200b:ls>" in org
+    assert "[[shell\u200b: rm -rf ~]]" in org and "doi:10.1/x" in org
+    assert "[[https://example.org/p:8080][page]]" in org
+
+
 def test_since() -> None:
     assert parse_since("7d", now=1_000_000.0) == 1_000_000.0 - 7 * 86400
     assert parse_since("2026-11-24") == parse_since("2026-11-24T00:00:00+00:00")

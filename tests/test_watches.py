@@ -6,6 +6,7 @@ run found kept with the watch, ``watch:NAME`` and ``added:`` after a run, a dama
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -178,3 +179,80 @@ def test_a_run_with_a_damaged_file_imports_and_says_it_could_not_keep_what_it_fo
         assert str(path) in report.not_kept and "\n" not in report.not_kept
         assert lib.count() == 28
     assert path.read_text() == damaged
+
+
+# -- hostile sources: one watch's failure is its own ----------------------------------------
+HOSTILE = {
+    # each crashed the HTTP client (exit 70) and with it every other watch of the run
+    "/iclr/iclr2050.json": Reply.redirect("http://[::1"),
+    "/iclr/iclr2051.json": Reply.retry_after("9" * 400, status=503),
+    # a server that hangs up, and one that answers what no parser reads
+    "/iclr/iclr2052.json": Reply(body=records(28), cut_at=100),
+    "/iclr/iclr2053.json": Reply(body=b"\x00\xff" * 1000),
+}
+
+
+def test_hostile_sources_fail_alone_and_every_other_watch_reports(
+        lib: Library, http_replay: ReplayServer) -> None:
+    lib.add_watch("a-first", "paperlists:iclr2018", QUERY)
+    for n, path in enumerate(HOSTILE):
+        lib.add_watch(f"m-hostile{n}", f"paperlists:{path.rsplit('/', 1)[1][:-5]}")
+    lib.add_watch("z-last", "paperlists:iclr2018")  # the same source: one fetch
+    http_replay.route(PATH, Reply(body=records(28)))
+    for path, reply in HOSTILE.items():
+        http_replay.route(path, reply)
+    report = lib.fetch_watches()
+    lines = [o.line() for o in report.outcomes]
+    assert lines[0] == 'a-first: 28 new, 3 match "title:adversarial"'
+    assert lines[-1] == "z-last: 28 new"
+    for n, outcome in enumerate(report.outcomes[1:-1]):
+        assert outcome.failed and outcome.line().startswith(f"m-hostile{n}: "), lines
+        assert "\n" not in outcome.line()
+    assert report.failed and lib.count() == 28
+    saved = {w.name: w for w in lib.watches()}
+    assert (saved["a-first"].outcome, saved["a-first"].new, saved["a-first"].matched) == \
+        ("fetched", 28, 3)
+    for n in range(len(HOSTILE)):
+        hostile = saved[f"m-hostile{n}"]
+        assert hostile.outcome == "failed" and hostile.error, hostile
+        assert hostile.error == report.outcomes[n + 1].line().split(": ", 1)[1]
+
+
+def test_papers_a_run_that_did_not_report_imported_are_said_by_the_next(
+        tmp_path: Path, lib: Library, http_replay: ReplayServer) -> None:
+    """A run killed or failed after its import leaves papers in the library the watch
+    never said; they are new to its next run that does not fail."""
+    lib.add_watch("iclr", "paperlists:iclr2018", QUERY)
+    path = tmp_path / "lib" / "watches.yaml"  # added yesterday (arrivals are by the second)
+    path.write_text(re.sub(r"reported: \S+", "reported: '2026-01-01T00:00:00Z'",
+                           path.read_text()))
+    http_replay.route(PATH, Reply(body=records(20)))
+    assert not lib.fetch(["paperlists:iclr2018"]).failed  # what the killed run imported
+    http_replay.route(PATH, Reply(status=500, body=b"down"))
+    (failed,) = lib.fetch_watches().outcomes
+    assert failed.failed
+    http_replay.route(PATH, Reply(body=records(20)))
+    (said,) = lib.fetch_watches().outcomes
+    assert said.line() == 'iclr: 20 new, 2 match "title:adversarial"'
+    http_replay.route(PATH, Reply(body=records(28)))
+    (then,) = lib.fetch_watches().outcomes  # said once: never again
+    assert then.line() == 'iclr: 8 new, 1 match "title:adversarial"'
+
+
+@pytest.mark.parametrize("query", ["year:abc", "title:(", "cites:>" + "9" * 300])
+def test_a_hand_edited_query_that_cannot_be_read_is_a_warning_not_0_match(
+        tmp_path: Path, lib: Library, http_replay: ReplayServer, query: str) -> None:
+    lib.add_watch("iclr", "paperlists:iclr2018", "title:x")
+    path = tmp_path / "lib" / "watches.yaml"
+    path.write_text(path.read_text().replace("query: title:x", f"query: {json.dumps(query)}"))
+    assert lib.watches()[0].query == query
+    http_replay.route(PATH, Reply(body=records(28)))
+    for run in range(2):  # the second with nothing new: still said
+        (outcome,) = lib.fetch_watches().outcomes
+        line = outcome.line()
+        assert line.startswith(f"iclr: {28 if run == 0 else 0} new; its query cannot be "), \
+            line
+        assert "match" not in line.split(";")[0] and "\n" not in line
+        assert not outcome.failed and outcome.matched is None
+        (saved,) = lib.watches()
+        assert saved.error == line.split("; ", 1)[1]

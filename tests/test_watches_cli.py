@@ -145,3 +145,32 @@ def test_search_words_and_the_watch_list_never_load_the_network(tmp_path: Path, 
                          timeout=120, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert out.stderr.splitlines()[-1] == "[]"
+
+
+def test_a_crashing_source_is_its_watch_line_and_the_others_print(
+        tmp_path: Path, cli, http_replay: ReplayServer) -> None:
+    assert cli("watch", "add", "a-iclr", "paperlists:iclr2018").returncode == 0
+    assert cli("watch", "add", "m-crash", "paperlists:iclr2050").returncode == 0
+    assert cli("watch", "add", "z-query", "paperlists:iclr2018", "--query",
+               "title:x").returncode == 0
+    path = tmp_path / "lib" / "watches.yaml"
+    path.write_text(path.read_text().replace("query: title:x", "query: 'year:abc'"))
+    http_replay.route(PATH, Reply(body=records(28)))
+    http_replay.route("/iclr/iclr2050.json", Reply.redirect("http://[::1"))  # was exit 70
+    out = cli("fetch", "--watches")
+    assert out.returncode == 1, out.stderr
+    assert out.stdout == "a-iclr: 28 new\n"
+    crash, query = out.stderr.splitlines()
+    assert crash.startswith("paper-tui: m-crash: ") and "Traceback" not in out.stderr
+    assert query.startswith("paper-tui: z-query: 28 new; its query cannot be read (year:abc")
+    listed = cli("watch").stdout.splitlines()
+    assert listed[1].startswith("m-crash  paperlists:iclr2050  last run ")
+    assert f"failed ({crash.split(': ', 2)[2]})" in listed[1]
+    assert "28 new; its query cannot be read (year:abc is not a year" in listed[2]
+    saved = {w["name"]: w for w in json.loads(cli("watch", "--json").stdout)}
+    assert saved["m-crash"]["outcome"] == "failed" and saved["m-crash"]["error"]
+    assert saved["z-query"]["error"].startswith("its query cannot be read")
+    assert saved["a-iclr"]["error"] is None and saved["a-iclr"]["new"] == 28
+    ran = {o["name"]: o for o in json.loads(cli("fetch", "--watches", "--json").stdout)}
+    assert ran["z-query"]["warning"].startswith("its query cannot be read")
+    assert ran["a-iclr"]["warning"] is None and ran["m-crash"]["fetch"]["status"] == "failed"

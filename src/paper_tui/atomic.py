@@ -15,6 +15,10 @@ What a write does depends on what the path names:
   nothing to replace, and replacing a device node with a file would break it for everyone.
   A full device fails with ``ENOSPC``;
 - a directory or a socket: an ``OSError``, nothing written.
+
+A file paper-tui keeps for a user (an ``-o`` file, a linked ``.bib``) is written with
+``regular_only``: anything there that is not a regular file is refused
+(:class:`NotARegularFileError`), as :func:`refuse_special` does before a command starts.
 """
 
 from __future__ import annotations
@@ -38,9 +42,11 @@ class NotARegularFileError(OSError):
     says what: ``a FIFO, not a regular file``)."""
 
 
-def write_bytes(path: Path, data: bytes, *, backup: bool = False) -> None:
+def write_bytes(path: Path, data: bytes, *, backup: bool = False,
+                regular_only: bool = False) -> None:
     """Write ``data`` to ``path``: a regular file is replaced atomically, a link written
-    through, a device or FIFO written in place (the module's docstring has the rules).
+    through, a device or FIFO written in place (the module's docstring has the rules);
+    with ``regular_only``, a device, FIFO or socket is refused instead, nothing written.
 
     With ``backup``, the previous version of a regular file is kept as ``<name>.bak`` next
     to ``path`` (a hard link, so the file is never absent for a moment; a copy when no link
@@ -53,6 +59,8 @@ def write_bytes(path: Path, data: bytes, *, backup: bool = False) -> None:
     except FileNotFoundError:
         status = None
     if status is not None and not stat.S_ISREG(status.st_mode):
+        if regular_only:
+            raise _not_regular(status.st_mode, target)
         _write_in_place(target, status, data)
         return
     fd, tmp = _new_temp_file(target)
@@ -73,8 +81,23 @@ def write_bytes(path: Path, data: bytes, *, backup: bool = False) -> None:
     fsync_dir(target.parent)
 
 
-def write_text(path: Path, text: str, *, backup: bool = False) -> None:
-    write_bytes(path, text.encode("utf-8"), backup=backup)
+def write_text(path: Path, text: str, *, backup: bool = False,
+               regular_only: bool = False) -> None:
+    write_bytes(path, text.encode("utf-8"), backup=backup, regular_only=regular_only)
+
+
+def refuse_special(path: Path) -> os.stat_result | None:
+    """The status of the regular file at ``path`` (a symbolic link followed), None when
+    there is nothing there or its status cannot be read (a write will say why);
+    :class:`NotARegularFileError` for anything else (a device, FIFO, socket or directory).
+    Only the status is read: nothing is opened."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(status.st_mode):
+        raise _not_regular(status.st_mode, path)
+    return status
 
 
 def read_regular(path: Path) -> tuple[bytes, FileIdentity]:
@@ -87,14 +110,18 @@ def read_regular(path: Path) -> tuple[bytes, FileIdentity]:
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            raise NotARegularFileError(errno.EISDIR if stat.S_ISDIR(mode) else errno.EINVAL,
-                                       f"{kind(mode)}, not a regular file", str(path))
+            raise _not_regular(mode, path)
         with os.fdopen(fd, "rb", closefd=False) as fh:
             data = fh.read()
         st = os.fstat(fd)
         return data, (st.st_ino, st.st_mtime_ns, st.st_size)
     finally:
         os.close(fd)
+
+
+def _not_regular(mode: int, path: Path) -> NotARegularFileError:
+    return NotARegularFileError(errno.EISDIR if stat.S_ISDIR(mode) else errno.EINVAL,
+                                f"{kind(mode)}, not a regular file", str(path))
 
 
 def kind(mode: int) -> str:

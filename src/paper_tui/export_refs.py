@@ -4,7 +4,8 @@ Zotero), RIS (reference managers, systematic-review tools) and Org (Emacs).
 CSL-JSON items are keyed as the BibTeX export keys them, so ``[@key]`` cites the same paper
 from either file. RIS carries the reader's triage: tags, ``status: …`` and ``starred`` as
 ``KW`` lines, the note as ``N1``. Org gives each paper a heading (``TODO`` to read,
-``DONE`` read, tags as Org tags) with its fields as properties, its links and the note.
+``DONE`` read, tags as Org tags) with its fields as properties, its links and the note;
+no link from data stays live but to the web, a file or a DOI (``[[elisp:…]]`` does not).
 Text from data is inert (:mod:`paper_tui.inert`): CSL-JSON keeps it, control characters as
 JSON escapes; RIS and Org drop escape sequences and control characters, a field on one
 line stays on it, and a multi-line one (a note, an abstract) is split at its newlines only
@@ -22,6 +23,7 @@ from paper_tui import citations, display, venue_text
 from paper_tui.citations.csl_item import doi_of, is_preprint, title_of
 from paper_tui.inert import escape_in_strings, inert_line, inert_paper, inert_text
 from paper_tui.model import Paper
+from paper_tui.org_links import org_inert, org_link
 from paper_tui.vocabulary import Marks
 
 
@@ -117,8 +119,9 @@ def ris(lib: Annotated, papers: Sequence[Paper]) -> str:
 # -- Org -----------------------------------------------------------------------------------
 def _org_text(text: str) -> list[str]:
     """Body lines (of inert text): one starting with ``*`` would be a heading, so it gets a
-    space first."""
-    return [" " + line if line.startswith("*") else line for line in text.split("\n")]
+    space first; no link but to the web, a file or a DOI (:mod:`paper_tui.org_links`)."""
+    return [" " + line if line.startswith("*") else line
+            for line in org_inert(text).split("\n")]
 
 
 def org_entry(paper: Paper, marks: ExportedMarks) -> list[str]:
@@ -126,7 +129,7 @@ def org_entry(paper: Paper, marks: ExportedMarks) -> list[str]:
     title = title_of(paper)
     todo = _TODO.get(marks.status, "")
     tags = [t for t in (_ORG_TAG.sub("_", tag).strip("_") for tag in marks.tags) if t]
-    heading = " ".join(p for p in ("*", todo, title) if p)
+    heading = " ".join(p for p in ("*", todo, org_inert(title)) if p)
     if tags:
         heading += "  :" + ":".join(tags) + ":"
     props = {"ID": inert_line(paper.id),
@@ -141,11 +144,11 @@ def org_entry(paper: Paper, marks: ExportedMarks) -> list[str]:
              "STARRED": "yes" if marks.starred else "",
              "LISTS": inert_line(", ".join(marks.lists))}
     out = [heading, ":PROPERTIES:"]
-    out += [f":{k}: {v}" for k, v in props.items() if v]
+    out += [f":{k}: {org_inert(v)}" for k, v in props.items() if v]
     out.append(":END:")
-    links = [f"[[{link}][{label}]]" for link, label in ((paper.url, "page"), (paper.pdf, "PDF"),
-                                                        (paper.code, "code"),
-                                                        (paper.project, "project")) if link]
+    links = [link for link in (org_link(url, label) for url, label in (
+        (paper.url, "page"), (paper.pdf, "PDF"), (paper.code, "code"),
+        (paper.project, "project")) if url) if link]
     if links:
         out.append(" · ".join(links))
     if marks.note:
@@ -157,7 +160,7 @@ def org_entry(paper: Paper, marks: ExportedMarks) -> list[str]:
 
 
 def org(lib: Annotated, papers: Sequence[Paper], title: str, description: str) -> str:
-    lines = [f"#+TITLE: {inert_line(title or 'Papers')}", ""]
+    lines = [f"#+TITLE: {org_inert(inert_line(title or 'Papers'))}", ""]
     if description:
         lines += [*_org_text(inert_text(description)), ""]
     for paper in citations.unique_papers(papers):

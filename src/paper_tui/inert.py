@@ -23,6 +23,11 @@ each holds its state until a closer or the end of the line, so one field could r
 text printed after it (a file name ``evil\\u202etxt.exe`` shows as ``evilexe.txt``). The
 marks that hold no state (LRM, RLM, ALM) stay: right-to-left text needs them.
 
+:func:`shown_name` is for a file name in a message (``wrote 38 papers to FILE``): each
+control character, line break and bidi control written as an escape (``\\n``,
+``\\x1b``, ``\\u202e``), an undecodable byte as the byte it was (``\\xff``), so the name
+stays one line and can still be told apart from a similar one.
+
 :func:`escape_in_strings` is for the outputs that keep the data as it is (``--json``, JSON,
 CSL-JSON, YAML exports): it writes those characters as ``\\uXXXX`` escapes, which is still
 the same data, and leaves nothing raw for a terminal to act on.
@@ -42,6 +47,7 @@ from functools import lru_cache
 from typing import Any
 
 from paper_tui.model import Paper
+from paper_tui.surrogates import escape_surrogates
 
 _CONTROLS = "\x00-\x1f\x7f-\x9f\udc80-\udc9f"
 _BIDI = "\u202a-\u202e\u2066-\u2069"
@@ -68,6 +74,10 @@ _UNSAFE_IN_TEXT = re.compile(
 _UNSAFE_IN_LINE = re.compile(rf"[{_CONTROLS}{_SEPARATORS}{_BIDI}]")
 # JSON escapes C0 itself (and YAML C0 and C1); what it leaves raw, written as \uXXXX
 _RAW_IN_JSON = re.compile(rf"[\x7f-\x9f\udc80-\udc9f{_SEPARATORS}{_BIDI}]")
+
+
+_IN_NAME = re.compile(rf"[\x00-\x1f\x7f-\x9f{_SEPARATORS}{_BIDI}]")
+_NAMED_ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
 
 
 # ASCII text (most of it) can hold only C0 controls and DEL: bytes.translate finds those
@@ -111,6 +121,23 @@ def inert_line(text: str, *, breaks: str = " ") -> str:
     if _clean_in_line(text):
         return text
     return _IN_LINE.sub(lambda m: breaks if m.lastgroup == "br" else "", text)
+
+
+def shown_name(name: object) -> str:
+    """A file name (a path, or text) for a message line: one line, every control
+    character escaped (``a\\nb``), undecodable bytes as ``\\xff``."""
+    text = escape_surrogates(str(name))
+    if _clean_in_line(text):
+        return text
+    return _IN_NAME.sub(_escape_char, text)
+
+
+def _escape_char(match: re.Match[str]) -> str:
+    char = match.group()
+    if char in _NAMED_ESCAPES:
+        return _NAMED_ESCAPES[char]
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def inert_line_offsets(text: str) -> tuple[str, Callable[[int], int]]:

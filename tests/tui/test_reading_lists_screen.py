@@ -4,12 +4,14 @@ delete (asks first) and export (format picker + file name, written atomically)."
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import stat
 from pathlib import Path
 
 import pytest
 from screen_host import Host, ids_of, reopened
-from textual.widgets import Input, OptionList
+from textual.widgets import Input, OptionList, Static
 
 from paper_tui import config as config_mod
 from paper_tui import export
@@ -199,3 +201,28 @@ async def test_an_open_list_shows_its_paper_as_the_main_screen_does(tmp_path, se
             assert app.screen.abstract.text.plain == on_main
     finally:
         lib.close()
+
+
+async def test_export_into_a_fifo_is_refused_in_the_dialog(with_lists, tmp_path):
+    """Opening a FIFO to write would wait for a reader, and the app with it (here one
+    holds it open, so that a regression fails and never hangs)."""
+    library, ids = with_lists
+    fifo = tmp_path / "pipe.md"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    papers = [library.paper(pid) for pid in ids[:2]]
+    app = Host(lambda: ExportDialog(library, papers, "two", directory=tmp_path))
+    async with app.run_test(size=(120, 30)) as pilot:
+        path_box = app.screen.query_one("#export-path", Input)
+        path_box.value = "pipe.md"
+        path_box.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        if isinstance(app.screen, Confirm):
+            await pilot.press("y")
+            await pilot.pause()
+        assert isinstance(app.screen, ExportDialog)
+        said = str(app.screen.query_one("#export-error", Static).render())
+        assert said == f"{fifo}: cannot write (a FIFO, not a regular file)"
+    os.close(reader)
+    assert stat.S_ISFIFO(fifo.stat().st_mode)

@@ -40,15 +40,20 @@ STALE_TEMP = 60.0
 
 def write_if_changed(path: Path, text: str) -> bool:
     """Replace ``path`` with ``text`` atomically unless it holds that already; True when
-    written. OSError when it cannot be. A killed writer's temporary file is removed."""
-    try:
-        if path.read_text("utf-8") == text:
-            return False
-    except (OSError, UnicodeDecodeError):
-        pass
+    written. OSError when it cannot be: :class:`~paper_tui.atomic.NotARegularFileError`,
+    before anything is read, when ``path`` is a device, FIFO, socket or directory (a read
+    of ``/dev/zero`` would never end, of a FIFO never start). The old file is read only
+    when its size is the new text's, so never more than that. A killed writer's temporary
+    file is removed."""
+    data = text.encode("utf-8")
+    status = atomic.refuse_special(path)
+    if status is not None and status.st_size == len(data):
+        with contextlib.suppress(OSError):
+            if atomic.read_regular(path)[0] == data:
+                return False
     for leftover in path.parent.glob(f".{path.name}.*.tmp"):
         with contextlib.suppress(OSError):
             if time.time() - leftover.stat().st_mtime > STALE_TEMP:
                 leftover.unlink()
-    atomic.write_text(path, text)
+    atomic.write_bytes(path, data, regular_only=True)
     return True

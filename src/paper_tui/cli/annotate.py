@@ -17,13 +17,12 @@ from pathlib import Path
 
 from paper_tui import atomic, export
 from paper_tui.cli.arguments import list_position
-from paper_tui.cli.output import line, print_json
+from paper_tui.cli.output import check_output, line, print_json, write_output
 from paper_tui.cli.terminal import warn
 from paper_tui.errors import QueryError, StoreError
-from paper_tui.inert import inert_line
+from paper_tui.inert import inert_line, shown_name
 from paper_tui.library import Library, ReadingList
 from paper_tui.library.context import Context
-from paper_tui.surrogates import escape_surrogates
 from paper_tui.vocabulary import STATUSES, count, mark_words
 
 
@@ -270,22 +269,31 @@ def _bib(lib: Library, name: str | None, file: Path | None, unlink: bool) -> int
             print("no list is linked to a .bib file: paper-tui lists bib NAME FILE",
                   file=sys.stderr)
         for listed, path in links.items():
-            print(f"{listed}  {path}")
+            print(f"{listed}  {_bib_target(path)}")
         return 0
     listed = _existing(lib, name).name
     if unlink:
         had = lib.unlink_bib(listed)
         if had is None:
             raise StoreError(f"list “{listed}” is not linked to a .bib file")
-        print(f"“{listed}” no longer keeps {had} up to date (the file stays)")
+        print(f"“{listed}” no longer keeps {shown_name(had)} up to date (the file stays)")
     elif file is None:
         if listed not in links:
             raise StoreError(f"list “{listed}” is not linked to a .bib file")
-        print(f"{listed}  {links[listed]}")
+        print(f"{listed}  {_bib_target(links[listed])}")
     else:
         path = lib.link_bib(listed, file)
-        print(f"“{listed}” keeps {path} up to date")
+        print(f"“{listed}” keeps {shown_name(path)} up to date")
     return 0
+
+
+def _bib_target(path: Path) -> str:
+    """A linked file's name, and why it cannot be written when it is no regular file."""
+    try:
+        atomic.refuse_special(path)
+    except OSError as exc:
+        return f"{shown_name(path)}  (cannot be written: {exc.strerror or exc})"
+    return shown_name(path)
 
 
 def _existing(lib: Library, name: str) -> ReadingList:
@@ -320,6 +328,7 @@ def _show_list(lib: Library, name: str, as_json: bool) -> int:
 
 
 def cmd_export(args: argparse.Namespace, ctx: Context) -> int:
+    check_output(args.output)
     lib = ctx.library
     title = description = ""
     if args.list is not None:
@@ -342,11 +351,7 @@ def cmd_export(args: argparse.Namespace, ctx: Context) -> int:
     if args.output is None:
         sys.stdout.write(text)
         return 0
-    output = escape_surrogates(str(args.output))  # a file name may be any bytes
-    try:
-        atomic.write_text(args.output, text)
-    except OSError as exc:
-        raise StoreError(f"{output}: cannot write ({exc.strerror or exc})") from None
+    output = write_output(args.output, text)
     print(f"wrote {count(len(papers), 'paper')} to {output}", file=sys.stderr)
     return 0
 

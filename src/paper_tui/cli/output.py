@@ -1,16 +1,25 @@
-"""Printing papers: one line each for people, JSON objects for scripts.
+"""Printing papers: one line each for people, JSON objects for scripts; writing a
+command's ``-o FILE``.
 
 A row for people is one line whatever its fields hold (:func:`paper_tui.inert.inert_line`);
 JSON keeps the data as it is, every control character written as an escape.
+
+An ``-o FILE`` is a regular file or nothing yet: a device, FIFO, socket or directory is
+refused before the command reads or computes anything (a FIFO would hold the command until
+a reader came, ``/dev/full`` fail after the work), and again at the write. Without ``-o``
+the text goes to the standard output.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from paper_tui.inert import escape_in_strings, inert_line
+from paper_tui import atomic
+from paper_tui.errors import StoreError
+from paper_tui.inert import escape_in_strings, inert_line, shown_name
 from paper_tui.model import Paper
 from paper_tui.surrogates import json_escape_surrogates
 
@@ -41,3 +50,27 @@ def line(paper: Paper) -> str:
     where = " ".join(x for x in (paper.venue, str(paper.year or "")) if x)
     out = f"{paper.id}  {paper.display_title or paper.title}  [{where}]"
     return inert_line(f"{out}  name: {paper.badge}" if paper.badge else out)
+
+
+def check_output(path: Path | None) -> None:
+    """Refuse an ``-o`` that names anything but a regular file (one line,
+    :class:`StoreError`); call it before the work."""
+    if path is not None:
+        try:
+            atomic.refuse_special(path)
+        except OSError as exc:
+            raise _cannot_write(path, exc) from None
+
+
+def write_output(path: Path, text: str) -> str:
+    """Write an ``-o`` file (a regular file, replaced atomically); its name as a message
+    shows it (:func:`paper_tui.inert.shown_name`). :class:`StoreError`: one line."""
+    try:
+        atomic.write_text(path, text, regular_only=True)
+    except OSError as exc:
+        raise _cannot_write(path, exc) from None
+    return shown_name(path)
+
+
+def _cannot_write(path: Path, exc: OSError) -> StoreError:
+    return StoreError(f"{shown_name(path)}: cannot write ({exc.strerror or exc})")

@@ -11,14 +11,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from paper_tui import atomic
 from paper_tui.cli.arguments import path
-from paper_tui.cli.output import print_json
+from paper_tui.cli.output import check_output, print_json, write_output
 from paper_tui.cli.streams import write_control
-from paper_tui.errors import StoreError
 from paper_tui.inert import inert_line
 from paper_tui.library.context import Context
-from paper_tui.surrogates import escape_surrogates
 from paper_tui.team.digest import FORMATS as DIGEST_FORMATS
 from paper_tui.team.digest import file_format, parse_since
 from paper_tui.team.split import BY as SPLIT_BY
@@ -245,6 +242,7 @@ def _when(at: float | None) -> str:
 
 
 def cmd_digest(args: argparse.Namespace, ctx: Context) -> int:
+    check_output(None if args.output is None else Path(args.output))
     since = parse_since(args.since) if args.since else None
     fmt = file_format(args.format, args.output)
     text = ctx.library.team_digest(args.query, since=since, fmt=fmt,
@@ -252,10 +250,6 @@ def cmd_digest(args: argparse.Namespace, ctx: Context) -> int:
     if args.output is None:
         sys.stdout.write(text)
         return 0
-    output = escape_surrogates(str(args.output))  # a file name may be any bytes
-    try:
-        atomic.write_text(Path(args.output), text)
-    except OSError as exc:
-        raise StoreError(f"{output}: cannot write ({exc.strerror or exc})") from None
+    output = write_output(Path(args.output), text)
     print(f"wrote the digest ({fmt}) to {output}", file=sys.stderr)
     return 0

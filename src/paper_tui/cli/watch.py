@@ -74,15 +74,17 @@ def cmd_watch(args: argparse.Namespace, ctx: Context) -> int:
 
 def print_watch_runs(report: WatchesReport, *, as_json: bool) -> int:
     """What ``paper-tui fetch --watches`` prints: one line per watch on stdout (a failed
-    one on stderr); exit status 1 when any failed. For cron: nothing else is printed."""
+    one, or one whose query cannot be read, on stderr); exit status 1 when any failed.
+    For cron: nothing else is printed."""
     if not report.outcomes:
         warn("no watches yet: paper-tui watch add NAME SOURCE [--query Q]")
     if as_json:
         print_json([{"name": o.watch.name, "source": o.watch.source,
                      "query": o.watch.query, "new": o.new, "matched": o.matched,
-                     "fetch": o.fetch.as_json()} for o in report.outcomes])
+                     "warning": o.problem or None, "fetch": o.fetch.as_json()}
+                    for o in report.outcomes])
     for outcome in report.outcomes:
-        if outcome.failed:
+        if outcome.failed or outcome.problem:  # a query that cannot be read: a warning
             warn(outcome.line())
         elif not as_json:
             print(inert_line(outcome.line()))
@@ -99,7 +101,8 @@ def last_run(watch: Watch) -> str:
     when = dt.datetime.fromtimestamp(watch.last_run).strftime("%Y-%m-%d %H:%M")
     if watch.outcome == "failed":
         return f"last run {when}: failed ({watch.error})"
-    return f"last run {when}: {found(watch.new, watch.matched, watch.query)}"
+    said = f"last run {when}: {found(watch.new, watch.matched, watch.query)}"
+    return f"{said}; {watch.error}" if watch.error else said
 
 
 def found(new: int, matched: int | None, query: str) -> str:

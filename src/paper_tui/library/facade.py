@@ -21,13 +21,14 @@ from typing import TYPE_CHECKING
 
 import filelock
 
+from paper_tui import atomic, paths
 from paper_tui import config as config_mod
-from paper_tui import paths
 from paper_tui.arrivals import Arrivals
 from paper_tui.config import Settings
 from paper_tui.errors import PaperTuiError, QueryError, StoreError, StyleError, UnknownPaperError
 from paper_tui.index import PaperIndex, Results, SearchPage, page_of
 from paper_tui.index.schema import note_terms
+from paper_tui.inert import shown_name
 from paper_tui.library import importing
 from paper_tui.library.arrival_sets import ArrivalSets
 from paper_tui.library.importing import Progress
@@ -87,6 +88,7 @@ class Library:
         self._bib_state: tuple[int, int] | None = None
         self.bib_problems: list[str] = []
         """What the last look at the linked ``.bib`` files could not write (one line each)."""
+        self._lists_at_open = self._linked_lists()
         annotations.add_pass_listener(self._linked_bibs_after_pass)
         # Held (re-entrantly) while the index is rebuilt or sources are imported, so two
         # processes never rebuild at once or lose each other's manifest entries.
@@ -137,12 +139,15 @@ class Library:
 
     def close(self) -> None:
         """Flush annotations to disk (raising StoreError if that fails), bring the linked
-        ``.bib`` files up to date (StoreError naming one that could not be), close the
-        index."""
+        ``.bib`` files up to date (StoreError naming one that could not be, when this
+        session changed its list: a broken link is no failure of a ``list`` or a
+        ``search``), close the index."""
         try:
             self.annotations.close()
             if self.bib_links.all():
-                problems = self.update_linked_bibs()
+                before = self._lists_at_open
+                problems = [problem for name, problem in self._update_bibs().items()
+                            if self.annotations.lists.get(name) != before.get(name)]
                 if problems:
                     raise StoreError(" · ".join(problems))
         finally:
@@ -528,12 +533,16 @@ class Library:
             raise StoreError(f"no reading list named {name!r}")
         path = Path(file).expanduser().resolve()
         if path.is_dir():
-            raise StoreError(f"{path}: is a directory; give a .bib file's name")
+            raise StoreError(f"{shown_name(path)}: is a directory; give a .bib file's name")
+        try:
+            atomic.refuse_special(path)  # nothing read, the link not saved
+        except atomic.NotARegularFileError as exc:
+            raise StoreError(f"{shown_name(path)}: {exc.strerror}; give a .bib "
+                             "file's name") from None
+        problem = self._write_bib(found.name, path)
+        if problem is not None:
+            raise StoreError(problem)
         self.bib_links.link(found.name, path)
-        problems = self.update_linked_bibs(only=found.name)
-        if problems:
-            self.bib_links.unlink(found.name)
-            raise StoreError(problems[0])
         return path
 
     def unlink_bib(self, name: str) -> Path | None:
@@ -546,32 +555,47 @@ class Library:
         """List name -> its linked ``.bib`` file."""
         return self.bib_links.all()
 
-    def update_linked_bibs(self, only: str | None = None) -> list[str]:
+    def update_linked_bibs(self) -> list[str]:
         """Rewrite each linked ``.bib`` file whose list changed (atomically; a file that
         holds its text already is left alone); one line per file that could not be
         written."""
+        return list(self._update_bibs().values())
+
+    def _update_bibs(self) -> dict[str, str]:
+        """:meth:`update_linked_bibs`, by list name."""
+        problems = {}
+        for name, path in self.bib_links.all().items():
+            problem = self._write_bib(name, path)
+            if problem is not None:
+                problems[name] = problem
+        return problems
+
+    def _linked_lists(self) -> dict[str, ReadingList | None]:
+        """Each linked list as it is now: what tells :meth:`close` whether this session
+        changed it."""
+        return {name: self.annotations.lists.get(name) for name in self.bib_links.all()}
+
+    def _write_bib(self, name: str, path: Path) -> str | None:
+        """Bring list ``name``'s ``.bib`` at ``path`` up to date; why it could not be (one
+        line), None when it is (or the list is gone)."""
         from paper_tui.citations import bib_file
 
-        problems = []
-        for name, path in self.bib_links.all().items():
-            if only is not None and name != only:
-                continue
-            listed = self.annotations.lists.get(name)
-            if listed is None:
-                continue
-            papers = [p for p in map(self.lookup, listed.ids) if p is not None]
-            missing = [pid for pid in listed.ids if self.lookup(pid) is None]
-            try:
-                keys = self.citation_keys(papers)
-                bib_file.write_if_changed(path, bib_file.bib_text(listed.name, papers, keys,
-                                                                  missing))
-            except OSError as exc:
-                problems.append(f"{path}: cannot write the .bib of list {listed.name!r} "
-                                f"({exc.strerror or exc})")
-            except PaperTuiError as exc:
-                problems.append(f"{path}: the .bib of list {listed.name!r} is not up to "
-                                f"date: {exc}")
-        return problems
+        listed = self.annotations.lists.get(name)
+        if listed is None:
+            return None
+        papers = [p for p in map(self.lookup, listed.ids) if p is not None]
+        missing = [pid for pid in listed.ids if self.lookup(pid) is None]
+        try:
+            keys = self.citation_keys(papers)
+            bib_file.write_if_changed(path, bib_file.bib_text(listed.name, papers, keys,
+                                                              missing))
+        except OSError as exc:
+            return (f"{shown_name(path)}: cannot write the .bib of list {listed.name!r} "
+                    f"({exc.strerror or exc})")
+        except PaperTuiError as exc:
+            return (f"{shown_name(path)}: the .bib of list {listed.name!r} is not up to "
+                    f"date: {exc}")
+        return None
 
     def _linked_bibs_after_pass(self) -> None:
         """After each pass of the annotation saver (within a second of a change, from
@@ -620,7 +644,7 @@ class Library:
         if re.search(r"(?<![\w\"-])watch:", query, re.IGNORECASE):
             raise QueryError("a watch's query cannot name a watch (watch:)")
         if query:
-            self.index.plan(query)  # QueryError, one line, for one that cannot be read
+            self._matching(query)  # QueryError, one line, as its runs and a search read it
         self.watches_file.refresh()
         taken = self.watches_file.get(name)
         if taken is not None:
@@ -650,14 +674,23 @@ class Library:
         def fetch(specs: Sequence[str], seen: FetchProgress | None) -> FetchReport:
             return self.fetch(specs, progress=seen)
 
-        def matching(query: str) -> list[str]:
-            results = self.index.results(query)
-            try:
-                return [] if results.error else results.ids()
-            finally:
-                results.close()
+        def arrived(source_id: str, after: float) -> set[str]:
+            seen = self.arrivals.first_seen()
+            return {pid for pid in self.arrivals.of_source(source_id)
+                    if seen.get(pid, 0) > after}
 
-        return run_watches(self.watches_file, fetch, matching, progress)
+        return run_watches(self.watches_file, fetch, self._matching, progress, arrived)
+
+    def _matching(self, query: str) -> list[str]:
+        """The ids of the papers ``query`` finds, as a search finds them; QueryError when
+        it cannot be read."""
+        results = self.index.results(query)
+        try:
+            if results.error:
+                raise QueryError(results.error)
+            return results.ids() if len(results) else []  # (an empty index has no ids)
+        finally:
+            results.close()
 
     def first_seen(self) -> dict[str, float]:
         """Paper id -> when it entered this library (seconds since the epoch)."""

@@ -1,7 +1,17 @@
 """The watches run: every watch's SOURCE fetched once (two watches of one source share its
 fetch), the new papers of each counted and matched against its query, what each found
 kept with it in ``watches.yaml``. Imported only by ``paper-tui fetch --watches`` and the
-app's "Fetch watches" (it brings the HTTP client)."""
+app's "Fetch watches" (it brings the HTTP client).
+
+One watch never takes down the others: each source is fetched on its own, and what its
+watches found is kept before the next source is fetched. A source that fails (a server's
+error, a response that crashes a parser, its traceback then in a crash log, a server that
+hangs up) is its watches' failure, one line each, kept as their ``error``; a query that
+cannot be read (a hand-edited ``watches.yaml``) is a warning naming the watch, never
+"0 match". A watch's new papers are the fetch's and the papers of its source that entered
+the library since it last reported (imported by a run that failed or was killed after its
+import): none is left unsaid.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +19,8 @@ import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
-from paper_tui.errors import StoreError
+from paper_tui.crash import internal_error_line, write_crash_log
+from paper_tui.errors import PaperTuiError, StoreError
 from paper_tui.fetch.report import FetchProgress, FetchReport, SourceFetch
 from paper_tui.store.watches import Watch, Watches, WatchRun
 
@@ -23,7 +34,10 @@ class WatchOutcome:
     new: int
     """Papers its source brought that the library did not hold before."""
     matched: int | None
-    """Of those, how many match the watch's query (None: it has none)."""
+    """Of those, how many match the watch's query (None: it has none, or it cannot be
+    read)."""
+    problem: str = ""
+    """Why its query could not be matched (one line; the fetch itself went well)."""
 
     @property
     def failed(self) -> bool:
@@ -31,10 +45,13 @@ class WatchOutcome:
 
     def line(self) -> str:
         """``cs.LG: 143 new, 12 match "diffusion"`` (``cs.LG: 143 new`` without a query);
-        a failure: ``cs.LG: <the fetch's one line>``."""
+        a failure: ``cs.LG: <the fetch's one line>``; a query that cannot be read:
+        ``cs.LG: 143 new; its query cannot be read (…)``."""
         if self.failed:
             return f"{self.watch.name}: {self.fetch.error or 'failed'}"
         text = f"{self.watch.name}: {self.new:,} new"
+        if self.problem:
+            return f"{text}; {self.problem}"
         return text if self.matched is None else \
             f'{text}, {self.matched:,} match "{self.watch.query}"'
 
@@ -57,33 +74,75 @@ class WatchesReport:
 
 Fetch = Callable[[Sequence[str], FetchProgress | None], FetchReport]
 Matching = Callable[[str], Collection[str]]
-"""``matching(query)``: the ids of the library's papers that match ``query``."""
+"""``matching(query)``: the ids of the library's papers that match ``query``;
+:class:`~paper_tui.errors.QueryError` when it cannot be read."""
+Arrived = Callable[[str, float], Collection[str]]
+"""``arrived(source_id, after)``: the papers of a source that entered the library after
+``after`` (seconds since the epoch)."""
 
 
 def run_watches(watches: Watches, fetch: Fetch, matching: Matching,
-                progress: FetchProgress | None = None) -> WatchesReport:
+                progress: FetchProgress | None = None, arrived: Arrived | None = None
+                ) -> WatchesReport:
     """Fetch every watch's source and say per watch what was new; each watch's run is
-    kept in ``watches.yaml`` (what ``paper-tui watch`` shows)."""
+    kept in ``watches.yaml`` (what ``paper-tui watch`` shows) as soon as its source is
+    fetched. One source's failure, of any kind, is its watches' lines, not the run's end."""
     watches.refresh()
     every = watches.all()
-    if not every:
-        return WatchesReport(())
-    specs = list(dict.fromkeys(w.source for w in every))
-    report = fetch(specs, progress)
-    by_spec = dict(zip(specs, report.sources, strict=True))
-    outcomes = []
+    by_source: dict[str, list[Watch]] = {}
     for watch in every:
-        fetched = by_spec[watch.source]
-        new = fetched.new_ids
-        matched = None
-        if watch.query and fetched.status != "failed":
-            matched = len(set(new) & set(matching(watch.query))) if new else 0
-        outcomes.append(WatchOutcome(watch, fetched, len(new), matched))
+        by_source.setdefault(watch.source, []).append(watch)
+    found: dict[str, WatchOutcome] = {}
+    not_kept = None
+    for spec, group in by_source.items():
+        fetched = _fetch_one(fetch, spec, progress)
+        outcomes = [_outcome(watch, fetched, matching, arrived) for watch in group]
+        found.update((o.watch.name, o) for o in outcomes)
+        try:
+            watches.record_runs({o.watch.name: _run(o) for o in outcomes}, time.time())
+        except StoreError as exc:  # a damaged or unwritable file: the papers are in anyway
+            not_kept = not_kept or f"what the watches found is not kept: {exc}"
+    return WatchesReport(tuple(found[w.name] for w in every), not_kept)
+
+
+def _fetch_one(fetch: Fetch, spec: str, progress: FetchProgress | None) -> SourceFetch:
+    """One source's fetch; a failure of any kind as a failed fetch (one line)."""
     try:
-        watches.record_runs({o.watch.name: _run(o) for o in outcomes}, time.time())
-    except StoreError as exc:  # a damaged or unwritable file: the papers are in anyway
-        return WatchesReport(tuple(outcomes), f"what the watches found is not kept: {exc}")
-    return WatchesReport(tuple(outcomes))
+        sources = fetch([spec], progress).sources
+    except PaperTuiError as exc:
+        return _failed(spec, str(exc))
+    except Exception as exc:  # a bug a hostile server found: its watches', no other's
+        log = write_crash_log(exc)
+        return _failed(spec, internal_error_line(exc, log).removeprefix("paper-tui: "))
+    if len(sources) != 1:
+        return _failed(spec, f"{len(sources)} lists fetched for one source")
+    return sources[0]
+
+
+def _failed(spec: str, error: str) -> SourceFetch:
+    return SourceFetch(spec, "failed", None, 0, (), 0, 0, " ".join(error.split()))
+
+
+def _outcome(watch: Watch, fetched: SourceFetch, matching: Matching,
+             arrived: Arrived | None) -> WatchOutcome:
+    if fetched.status == "failed":  # what it may have imported: said by the next run
+        return WatchOutcome(watch, fetched, 0, None)
+    new = set(fetched.new_ids)
+    source_id = fetched.source_id or watch.source_id
+    if arrived is not None and source_id and watch.reported is not None:
+        new |= set(arrived(source_id, watch.reported))  # what a failed run left unsaid
+    if not watch.query:
+        return WatchOutcome(watch, fetched, len(new), None)
+    try:
+        matching_ids = matching(watch.query)  # even with nothing new: say a bad query
+    except PaperTuiError as exc:
+        return WatchOutcome(watch, fetched, len(new), None,
+                            f"its query cannot be read ({exc}): fix it in watches.yaml")
+    except Exception as exc:  # a query that crashes the search: this watch's line only
+        log = write_crash_log(exc)
+        return WatchOutcome(watch, fetched, len(new), None, "its query cannot be matched ("
+                            + internal_error_line(exc, log).removeprefix("paper-tui: ") + ")")
+    return WatchOutcome(watch, fetched, len(new), len(new & set(matching_ids)))
 
 
 def _run(outcome: WatchOutcome) -> WatchRun:
@@ -91,4 +150,4 @@ def _run(outcome: WatchOutcome) -> WatchRun:
     outcome_word = fetched.status if fetched.status in ("fetched", "unchanged", "failed") \
         else "fetched"
     return WatchRun(outcome_word, fetched.source_id or "", outcome.new, outcome.matched,
-                    fetched.error or "")
+                    fetched.error or outcome.problem)

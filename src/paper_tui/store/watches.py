@@ -15,8 +15,14 @@ watches:
     outcome: fetched
     new: "143"
     matched: "12"
+    reported: "2026-12-01T06:00:02Z"
     updated: "2026-12-01T06:00:02Z"
 ```
+
+``reported``: when the watch last said what was new (its last run that did not fail, or
+when it was added); the papers of its source that arrived after that are new to its next
+run, even those a failed or killed run imported. ``error``: the last run's failure, or why
+its query could not be read.
 """
 
 from __future__ import annotations
@@ -39,7 +45,8 @@ SCHEMA = Schema(
     what="watch name",
     fields=(Field("source", "text"), Field("query", "text"), Field("source_id", "text"),
             Field("last_run", "text"), Field("outcome", "choice", OUTCOMES),
-            Field("new", "text"), Field("matched", "text"), Field("error", "text")),
+            Field("new", "text"), Field("matched", "text"), Field("error", "text"),
+            Field("reported", "text")),
     implicit=False,
     header="# paper-tui watches: saved fetches and what each found last time.\n",
 )
@@ -62,6 +69,8 @@ class Watch:
     matched: int | None = None
     """Of those, how many matched the query (None without a query)."""
     error: str = ""
+    reported: float | None = None
+    """When it last said what was new (see the module's doc); None: never."""
 
 
 @dataclass(frozen=True)
@@ -81,7 +90,8 @@ def _watch(name: str, record: Record) -> Watch:
                  str(record.get("source_id") or ""),
                  stamp_time(record.get("last_run")) or None,
                  str(record.get("outcome") or "never"), _count(record.get("new")),
-                 _count(matched) if matched else None, str(record.get("error") or ""))
+                 _count(matched) if matched else None, str(record.get("error") or ""),
+                 stamp_time(record.get("reported")) or None)
 
 
 def _count(value: object) -> int:
@@ -126,10 +136,11 @@ class Watches:
 
     def add(self, watch: Watch) -> None:
         """Save a new watch (the caller checked that its name is free)."""
-        record = {"source": watch.source, "query": watch.query}
+        now = time.time()
+        record = {"source": watch.source, "query": watch.query, "reported": stamp(now)}
         if watch.source_id:
             record["source_id"] = watch.source_id
-        self.store.put(watch.name, record, time.time())
+        self.store.put(watch.name, record, now)
         self.store.save()
 
     def remove(self, name: str) -> Watch | None:
@@ -141,7 +152,8 @@ class Watches:
         return found
 
     def record_runs(self, runs: dict[str, WatchRun], at: float) -> None:
-        """Keep what each watch's run found (one save for them all)."""
+        """Keep what each watch's run found (one save for them all); a run that did not
+        fail is when its watch last reported."""
         with self.store.transaction():
             for name, run in runs.items():
                 record = self.store.get(name)
@@ -152,6 +164,8 @@ class Watches:
                 kept.update(last_run=stamp(at), outcome=run.outcome, new=str(run.new),
                             matched="" if run.matched is None else str(run.matched),
                             error=run.error)
+                if run.outcome != "failed":  # a failed run said nothing: its next one will
+                    kept["reported"] = stamp(at)
                 if run.source_id:
                     kept["source_id"] = run.source_id
                 self.store.put(name, kept, at)

@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from paper_tui.errors import PaperTuiError
 from paper_tui.inert import inert_line, inert_text
 from paper_tui.model import Paper
+from paper_tui.org_links import org_inert, org_link
 from paper_tui.team.coverage import Lab
 from paper_tui.vocabulary import STAR, count, status_label
 
@@ -248,8 +249,8 @@ def _org(digest: Digest) -> str:
                      "VENUE": _where(paper), "KEPT_BY": ", ".join(entry.keepers),
                      "SKIPPED_BY": ", ".join(entry.skippers)}
             lines += [":PROPERTIES:", *(f":{k}: {v}" for k, v in props.items() if v), ":END:"]
-            if entry.link:
-                lines.append(f"[[{_link(entry.link)}][page]]")
+            if entry.link and (link := org_link(_link(entry.link), "page")):
+                lines.append(link)
             for voice in entry.voices:
                 marks = voice.marks()
                 lines.append(f"- {voice.name} {voice.verdict}" + (f" ({marks})" if marks else ""))
@@ -257,7 +258,7 @@ def _org(digest: Digest) -> str:
                 lines += [f"  {_org_line(line)}" if line else "" for line in note.split("\n")
                           if note]
             lines.append("")
-    return "\n".join(lines).rstrip("\n") + "\n"
+    return org_inert("\n".join(lines).rstrip("\n") + "\n")  # no elisp: or shell: link
 
 
 # -- HTML ----------------------------------------------------------------------------------

@@ -84,7 +84,7 @@ class WatchesController:
         except PaperTuiError as exc:  # e.g. the library's lock held for too long
             self.host.post_message(WatchesDone((), 0, (), str(exc)))
             return
-        failed = tuple(o.line() for o in report.outcomes if o.failed)
+        failed = tuple(o.line() for o in report.outcomes if o.failed or o.problem)
         self.host.post_message(WatchesDone(
             tuple(o.line() for o in report.outcomes if not o.failed), report.new,
             failed + ((report.not_kept,) if report.not_kept else ())))

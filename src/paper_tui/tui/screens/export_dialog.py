@@ -105,7 +105,7 @@ class ExportDialog(Dialog[Path | None]):
         try:
             text = self.lib.export(self.papers, self.format, title=self.name_text,
                                    description=self.description)
-            atomic.write_text(path, text)
+            atomic.write_text(path, text, regular_only=True)
         except PaperTuiError as exc:
             self._error(str(exc))
             return
