@@ -843,13 +843,15 @@ class Library:
         share = {name: within(lab.assignments.share(name)) for name in lab.assignments.shares}
         names = sorted({*(n for n in lab.members if n), *share}, key=lambda n: (n != lab.me, n))
         synced = history.last_commits(self.team.root, names)
+        had_files = history.had_files(self.team.root) if any(
+            name not in lab.members for name in names) else frozenset()
         rows = []
         for name in names:
             work = lab.members.get(name)
             mine = share.get(name, frozenset())
             state = "member"
             if work is None:
-                state = "left" if history.had_file(self.team.root, name) else "not synced yet"
+                state = "left" if name in had_files else "not synced yet"
             touched = within(work.touched) if work is not None else frozenset()
             rows.append(MemberCoverage(
                 name, len(mine), len(mine & touched),
