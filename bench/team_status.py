@@ -23,6 +23,7 @@ import gzip
 import json
 import os
 import random
+import resource
 import shutil
 import subprocess
 import sys
@@ -44,14 +45,20 @@ GIT_ENV = {"GIT_AUTHOR_NAME": "tm", "GIT_AUTHOR_EMAIL": "tm@x.invalid",
            "GIT_COMMITTER_NAME": "tm", "GIT_COMMITTER_EMAIL": "tm@x.invalid"}
 
 
-def cli(src: Path, library: Path, *args: str, timeout: float = 600) -> tuple[float, str]:
-    """Run ``paper-tui`` with the code of ``src``: (wall seconds, stdout)."""
+def cli(src: Path, library: Path, *args: str, timeout: float = 600
+        ) -> tuple[float, float, str]:
+    """Run ``paper-tui`` with the code of ``src``: (wall seconds, CPU seconds of it and
+    of every process it ran, stdout)."""
     env = {**os.environ, "PYTHONPATH": str(src)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "paper_tui", "--library", str(library),
                            *args], capture_output=True, text=True, check=True, env=env,
                           timeout=timeout)
-    return time.perf_counter() - start, done.stdout
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return wall, cpu, done.stdout
 
 
 def git(cwd: Path, *args: str) -> None:
@@ -66,7 +73,7 @@ def sample(path: Path, rng: random.Random) -> None:
 
 
 def library_ids(library: Path) -> list[str]:
-    _, out = cli(SRC, library, "list", "--json")
+    _, _, out = cli(SRC, library, "list", "--json")
     return sorted(paper["id"] for paper in json.loads(out))
 
 
@@ -112,19 +119,19 @@ def main() -> None:
         cli(SRC, alice, "sync")
         row = {"members": members, "bytes": len(text.encode())}
         for name, src in trees.items():
-            times = []
+            times: list[tuple[float, float]] = []
             for _ in range(args.runs):
                 try:
-                    took, out = cli(Path(src), alice, "team", "status", "--json",
-                                    timeout=args.timeout)
+                    wall, cpu, out = cli(Path(src), alice, "team", "status", "--json",
+                                         timeout=args.timeout)
                 except subprocess.TimeoutExpired:
-                    times.append(None)
                     break
-                times.append(took)
+                times.append((wall, cpu))
                 status = json.loads(out)
                 assert len(status["members"]) == members + 1, len(status["members"])
-            done = [t for t in times if t is not None]
-            row[name] = f"{min(done):.2f} s" if done else f"> {args.timeout:.0f} s"
+            row[name] = (f"{min(w for w, _ in times):.2f} s wall, "
+                         f"{min(c for _, c in times):.2f} s CPU") if times else \
+                f"> {args.timeout:.0f} s wall (stopped)"
             print(f"{members:,} members, {name}: {row[name]}", flush=True)
         rows.append(row)
     header = run_header("team_status.py", sys.argv[1:])
@@ -134,8 +141,9 @@ def main() -> None:
              f"Machine: {header['machine']} (shared with other work; load average at the end "
              f"{', '.join(f'{x:.1f}' for x in header['load_average_at_end'])})  ",
              f"Library: {PAPERS:,} papers of the corpus; assignments.yaml: "
-             f"{ASSIGNMENTS:,} papers; `paper-tui team status --json` wall time, the best "
-             f"of {args.runs}; trees: " + ", ".join(f"{n} = `{s}`" for n, s in trees.items()),
+             f"{ASSIGNMENTS:,} papers; `paper-tui team status --json`: wall time and CPU "
+             f"time (its own and its git processes'), the best of {args.runs} each; trees: "
+             + ", ".join(f"{n} = `{s}`" for n, s in trees.items()),
              "", "| members | file | " + " | ".join(names) + " |",
              "|---:|---:|" + "---:|" * len(names)]
     for row in rows:
