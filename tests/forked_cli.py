@@ -141,7 +141,7 @@ def serve(path: str) -> None:
                 if pid == 0:
                     selector.close()
                     listener.close()
-                    conn.close()  # standard input, the owner's pipe: the caller's now
+                    conn.close()  # (standard input, the owner's pipe: the caller's next)
                     _become_the_command(request, fds)
                 for fd in fds:
                     os.close(fd)
