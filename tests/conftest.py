@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import forked_cli
 from http_replay import ReplayServer
 from paper_tui import config as config_mod
 from paper_tui import paths
@@ -44,6 +45,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if ranks[item.nodeid] < len(SLOW):
             item.add_marker(pytest.mark.slow)
     items.sort(key=lambda item: ranks[item.nodeid])
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _fork_server_ended() -> Iterator[None]:
+    """The session's end ends this process's fork server and the commands it still runs
+    (:mod:`forked_cli`; not left to ``atexit``, which a worker killed never reaches)."""
+    yield
+    forked_cli.stop_server()
 
 
 @pytest.fixture(autouse=True)

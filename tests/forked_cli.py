@@ -14,7 +14,11 @@ but the modules' teardown, which only frees memory (:func:`_leave`).
 What cannot be the same is what an interpreter decides as it starts: the locale's stream
 and file-name encodings, ``-X`` options, which modules are loaded. Tests about those (the
 startup imports, non-UTF-8 arguments under another locale) run ``sys.executable`` as
-before. The server is started on first use and stopped when the test process exits.
+before. The server is started on first use and stopped at the end of the test session
+(``tests/conftest.py``), with every command still running: it leads a process group of its
+own, ended as one. Should the test process die without stopping it (killed, a worker
+crashed), the server sees its pipe from the test process close and ends the group itself:
+no process of the suite outlives it.
 """
 
 from __future__ import annotations
@@ -47,6 +51,9 @@ PRELOAD = ("paper_tui.cli", "paper_tui.cli.papers", "paper_tui.cli.annotate",
            "paper_tui.export", "paper_tui.citations", "numpy", "yaml", "whoosh")
 
 _HEADER = struct.Struct("!I")
+_OWNER = "owner"
+"""What the server's selector holds for its standard input: a pipe whose other end only
+the test process holds."""
 
 
 # -- the server (a process of its own) --------------------------------------------------------
@@ -111,6 +118,7 @@ def serve(path: str) -> None:
     listener.listen(64)
     selector = selectors.DefaultSelector()
     selector.register(listener, selectors.EVENT_READ, None)
+    selector.register(sys.stdin, selectors.EVENT_READ, _OWNER)
     children: dict[int, tuple[int, socket.socket]] = {}  # pidfd -> (pid, conn)
     # What is loaded now lasts as long as the server: the collector leaves it alone, in the
     # server and in every child (which would otherwise copy each page the collector reads).
@@ -119,6 +127,8 @@ def serve(path: str) -> None:
     print("ready", flush=True)
     while True:
         for key, _ in selector.select():
+            if key.data is _OWNER:  # the test process's end of the pipe closed: it is gone
+                os.killpg(0, signal.SIGKILL)  # the commands still running, and the server
             if key.data is None:  # a request
                 conn, _ = listener.accept()
                 try:
@@ -131,7 +141,7 @@ def serve(path: str) -> None:
                 if pid == 0:
                     selector.close()
                     listener.close()
-                    conn.close()
+                    conn.close()  # (standard input, the owner's pipe: the caller's next)
                     _become_the_command(request, fds)
                 for fd in fds:
                     os.close(fd)
@@ -216,8 +226,8 @@ class _Server:
         with self._lock:
             if self._proc is None or self._proc.poll() is not None:
                 env = {k: v for k, v in os.environ.items() if k != "PYTEST_XDIST_WORKER"}
-                self._proc = subprocess.Popen(
-                    [sys.executable, __file__, self.path], stdin=subprocess.DEVNULL,
+                self._proc = subprocess.Popen(  # its stdin: a pipe only we hold the end of
+                    [sys.executable, __file__, self.path], stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE, text=True, env=env, cwd=self._folder,
                     start_new_session=True)
                 assert self._proc.stdout is not None
@@ -228,15 +238,31 @@ class _Server:
             return self.path
 
     def stop(self) -> None:
-        if self._proc is not None and self._proc.poll() is None:
-            self._proc.kill()
+        """End the server and every command of it still running (its process group)."""
+        if self._proc is not None:
+            if self._proc.returncode is None:  # not reaped: its pid is its group's still
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(self._proc.pid, signal.SIGKILL)
             self._proc.wait()
+            if self._proc.stdin is not None:
+                self._proc.stdin.close()
         with contextlib.suppress(OSError):
             os.unlink(self.path)
             os.rmdir(self._folder)
 
 
 _SERVER = _Server()
+
+
+def stop_server() -> None:
+    """End this test process's server and its commands (a session's end)."""
+    _SERVER.stop()
+
+
+def server_pid() -> int | None:
+    """The pid of this test process's server, None before its first command."""
+    proc = _SERVER._proc
+    return proc.pid if proc is not None and proc.poll() is None else None
 
 
 class Process:

@@ -38,4 +38,5 @@ SLOW = (
     "test_bib_file.py",
     "test_citekeys.py",
     "test_citation_styles.py",
+    "test_no_process_outlives.py",
 )

@@ -96,3 +96,12 @@ def test_since() -> None:
     later = gather(_lab(), ["evil", "ok"], papers.get, citation_keys,
                    since=parse_since("2026-11-21"))
     assert later.picks == () and later.disputed == ()
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "org", "html"])
+def test_a_skip_is_said_once(fmt: str) -> None:
+    """``bob skipped: meh``, not ``bob skipped (skipped): meh``; a keep names its status."""
+    text = _digest(fmt)
+    assert "skipped (skipped)" not in text
+    assert re.search(r"bob\W*(strong>)? skipped\W", text), text
+    assert re.search(r"alice\W*(strong>)? kept \(read\)", text), text

@@ -457,3 +457,22 @@ def test_a_bad_team_word_on_the_command_line(tmp_path: Path) -> None:
     done = Member(tmp_path / "solo", "solo").run("search", "kept:many", check=False)
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and "kept:many is not a number" in done.stderr
+
+
+def test_a_split_without_a_query_leaves_the_demo_list_out_and_says_what_it_grouped_by(
+        tmp_path: Path) -> None:
+    """The bundled NeurIPS 2026 demo list is split only when a query asks for it; a list
+    whose papers have no area says so (grouped by keyword, else venue), in one line."""
+    _, (alice, _bob) = _lab(tmp_path, "alice", "bob", papers=40)
+    out = alice.run("team", "split", "--among", "alice,bob", "--no-sync")
+    assert out.stdout.splitlines()[0] == "assigned 40 papers: alice 20, bob 20"
+    notes = out.stderr.splitlines()
+    assert "paper-tui: the bundled NeurIPS 2026 demo list (38 papers) is not split without " \
+           "a query: name it in one to split it too (paper-tui team split year:2026)" in notes
+    assert "paper-tui: no paper of the query has an area: papers were kept together by " \
+           "their first keyword, else their venue (--by venue or --by random to choose)" \
+        in notes
+    assert len(_ids(alice, "NOT assigned:none")) == 40
+    demo = alice.run("team", "split", "year:2026", "--no-sync", "--by", "venue")
+    assert demo.stdout.splitlines()[0].startswith("assigned 38 papers: ")
+    assert "demo list" not in demo.stderr and "area" not in demo.stderr

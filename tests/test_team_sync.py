@@ -153,7 +153,7 @@ def test_a_member_joining_late_gets_everything(tmp_path: Path) -> None:
     out = alice.sync(remote).stdout.strip()
     assert out == "nothing new; sent 3 changes"
     assert git(alice.team, "log", "-1", "--format=%s").stdout.strip() == \
-        "alice: 1 starred, 1 list, shared sample.bib"
+        'alice: 1 starred, new list "bib picks" +2, shared sample.bib'
     shared = bob.ids()[0]
     bob.run("tag", shared, "baseline")
     assert f"paper list sample.bib ({len(bib_ids)} new papers)" in bob.sync(remote).stdout
@@ -289,3 +289,18 @@ def test_another_processes_sync_reaches_the_apps_team_view_without_a_thread_of_i
         assert lib.team.annotators(a, fresh=False)["alice"].tags == ("kernels",)
     finally:
         lib.close()
+
+
+def test_a_commit_says_what_changed_in_lists_and_citation_keys(tmp_path: Path) -> None:
+    """Not ``bob: tidied``: each reading list by name with the papers it gained and lost,
+    and the citation keys given out."""
+    remote, (bob,) = _members(tmp_path, "bob")
+    a, b, c = bob.ids()[:3]
+    bob.run("lists", "add", "to read", a)
+    bob.sync(remote)
+    bob.run("lists", "add", "to read", b, c)
+    bob.run("lists", "remove", "to read", a)
+    bob.run("cite", a)
+    bob.sync()
+    assert git(bob.team, "log", "-1", "--format=%s").stdout.strip() == \
+        'bob: list "to read" +2 -1, 1 citation key'

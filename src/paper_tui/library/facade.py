@@ -763,18 +763,26 @@ class Library:
             reassign = "" if reassign == "me" and not me else \
                 me if reassign == "me" else reassign.strip().lower()
         names = assign.members(lab, among, reassign)
+        demo = frozenset() if query.strip() or reassign is not None else self._demo_ids()
         results = self._query_results(query)
         try:
             ids = results.ids()
-            chosen = assign.candidates(lab, ids, reassign, outcome)
             position = {pid: i for i, pid in enumerate(ids)}
-            papers, titles = [], {}
+            chosen = assign.candidates(lab, [pid for pid in ids if pid not in demo], reassign,
+                                       outcome)
+            papers, titles, areas = [], {}, False
             for pid in chosen:
                 paper = results.paper(position[pid])
                 papers.append(_candidate(paper, by))
                 titles[pid] = paper.title or paper.display_title
+                areas = areas or bool(paper.area.strip())
         finally:
             results.close()
+        left_out = sum(1 for pid in ids if pid in demo)
+        if left_out:
+            outcome.notes.append(assign.demo_note(left_out))
+        if by == "area" and papers and not areas:
+            outcome.notes.append(assign.AREA_NOTE)
         holding = {name: len(lab.assignments.share(name)) for name in names}
         changes = split.split(papers, names, holding, by)
         given = {name: 0 for name in names}
@@ -792,6 +800,19 @@ class Library:
         if share and written:
             self._sync_around("sending the split", outcome.notes, progress)
         return outcome
+
+    def _demo_ids(self) -> frozenset[str]:
+        """The papers of the bundled demo list (left out of a split with no query)."""
+        from paper_tui.team import assign
+
+        query = assign.demo_query()
+        if not query:
+            return frozenset()
+        results = self._query_results(query)
+        try:
+            return frozenset(results.ids())
+        finally:
+            results.close()
 
     def unassign_team(self, query: str, *, share: bool = True,
                       progress: Callable[[str], None] | None = None) -> SplitOutcome:
@@ -880,13 +901,15 @@ class Library:
         share = {name: within(lab.assignments.share(name)) for name in lab.assignments.shares}
         names = sorted({*(n for n in lab.members if n), *share}, key=lambda n: (n != lab.me, n))
         synced = history.last_commits(self.team.root, names)
+        had_files = history.had_files(self.team.root) if any(
+            name not in lab.members for name in names) else frozenset()
         rows = []
         for name in names:
             work = lab.members.get(name)
             mine = share.get(name, frozenset())
             state = "member"
             if work is None:
-                state = "left" if history.had_file(self.team.root, name) else "not synced yet"
+                state = "left" if name in had_files else "not synced yet"
             touched = within(work.touched) if work is not None else frozenset()
             rows.append(MemberCoverage(
                 name, len(mine), len(mine & touched),

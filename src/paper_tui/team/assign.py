@@ -17,7 +17,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from paper_tui import paths
 from paper_tui.errors import PaperTuiError, StoreError
+from paper_tui.sources import source_id
 from paper_tui.store.merge import stamp
 from paper_tui.team import assignments, files, repo
 from paper_tui.team.coverage import Lab
@@ -60,6 +62,25 @@ class SplitOutcome:
                 f"{self.held:,} held already" if self.held else "")))
         shares = ", ".join(f"{name} {n:,}" for name, n in self.assigned.items() if n)
         return f"assigned {count(given, 'paper')}: {shares}"
+
+
+def demo_query() -> str:
+    """The query finding the papers of the bundled NeurIPS 2026 demo list (its sources),
+    "" when there is none: a split with no query leaves them out."""
+    folder = paths.bundled_data_dir()
+    names = sorted(source_id(p) for p in folder.iterdir() if p.is_file()) \
+        if folder.is_dir() else []
+    return " OR ".join(f"source:{name}" for name in names)
+
+
+def demo_note(left_out: int) -> str:
+    return (f"the bundled NeurIPS 2026 demo list ({count(left_out, 'paper')}) is not split "
+            "without a query: name it in one to split it too (paper-tui team split "
+            "year:2026)")
+
+
+AREA_NOTE = ("no paper of the query has an area: papers were kept together by their first "
+             "keyword, else their venue (--by venue or --by random to choose)")
 
 
 def members(lab: Lab, among: Sequence[str], reassign: str | None) -> list[str]:

@@ -59,8 +59,10 @@ class Voice:
     note: str
 
     def marks(self) -> str:
-        """``to read ★ #rl`` (inert)."""
-        words = [status_label(self.status)] if self.status != "new" else []
+        """``to read ★ #rl`` (inert); not the status that says the verdict again (a skip
+        reads ``skipped``, not ``skipped (skipped)``)."""
+        label = status_label(self.status)
+        words = [label] if self.status != "new" and label != self.verdict else []
         words += [STAR] if self.starred else []
         words += [f"#{tag}" for tag in self.tags]
         return inert_line(" ".join(words))

@@ -20,6 +20,7 @@ that fails to import is quarantined, not retried until it changes.
 from __future__ import annotations
 
 import contextlib
+import json
 import shlex
 import sys
 import time
@@ -32,6 +33,7 @@ import filelock
 
 from paper_tui import paths
 from paper_tui.errors import PaperTuiError, StoreError
+from paper_tui.inert import inert_line
 from paper_tui.model import Paper
 from paper_tui.sources import SourceStore, checksum
 from paper_tui.store import Annotations
@@ -568,8 +570,8 @@ class _Sync:
         papers = self._write(own, repo.PEOPLE_SCHEMA, stores.store.snapshot(), titled=True)
         lists = self._write(repo.LISTS, repo.LISTS_SCHEMA, stores.lists.store.snapshot(),
                             titled=False)
-        self._write(repo.CITEKEYS, repo.CITEKEYS_SCHEMA, self.lib.citekeys.store.snapshot(),
-                    titled=False)
+        keys = self._write(repo.CITEKEYS, repo.CITEKEYS_SCHEMA,
+                           self.lib.citekeys.store.snapshot(), titled=False)
         shared = self._export_sources()
         assigned = self._assignments_edited()
         written = self.written or bool(shared) or assigned
@@ -585,7 +587,9 @@ class _Sync:
                       *([repo.SOURCES] if (self.dir / repo.SOURCES).exists() else []))
         if self.git.run("diff", "--cached", "--quiet").ok:
             return
-        message = _message(me, papers, len(lists), shared, assigned)
+        message = _message(me, Changes(papers, lists, len(keys), shared, assigned)) or \
+            f"{me}: updated " + ", ".join(self._out("diff", "--cached", "--name-only", "-z"
+                                                    ).strip("\0").split("\0"))
         self._out("commit", "-q", "--no-verify", "-m", message)
         self._head_known = False
         self.state.unsent += len(papers) + len(lists) + len(shared) + int(assigned)
@@ -628,8 +632,9 @@ class _Sync:
             return None
 
     def _write(self, rel: str, schema: Schema, local: dict[str, Record], titled: bool
-               ) -> list[tuple[Record | None, Record | None]]:
-        """Write the library's records to a team file; returns (before, after) per change.
+               ) -> list[Change]:
+        """Write the library's records to a team file; returns (key, before, after) per
+        change.
 
         A paper this library has no record of any more (the reader cleared it) stays in a
         people file as its time stamp alone: the member's other machines clear it too,
@@ -652,7 +657,7 @@ class _Sync:
             titles = {**titles, **self._titles([k for k in changed if k in local])}
         files.write_text(self.dir, rel, repo.write(schema, out, titles, reuse=team))
         self.written = True
-        return [(team.records.get(k), local.get(k)) for k in changed]
+        return [(k, team.records.get(k), local.get(k)) for k in changed]
 
     def _titles(self, ids: list[str]) -> dict[str, str]:
         out = {}
@@ -731,15 +736,35 @@ def _fields(record: Record | None) -> Record:
     return {k: v for k, v in (record or {}).items() if k != "updated"}
 
 
-def _message(me: str, papers: list[tuple[Record | None, Record | None]], lists: int,
-             shared: list[str], assigned: bool = False) -> str:
-    """``alice: 3 to-read, 1 starred, 2 tagged, 1 note, 1 list, shared icml.bib``."""
+Change = tuple[str, Record | None, Record | None]
+"""A record's key, the record before and after (None: absent)."""
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What a sync's commit sends: papers' and lists' changes, citation keys given out,
+    paper lists shared, whether the assignments were edited."""
+
+    papers: list[Change]
+    lists: list[Change]
+    keys: int = 0
+    shared: list[str] = field(default_factory=list)
+    assigned: bool = False
+
+
+_LISTS_NAMED = 3
+"""The most reading lists a commit message names (more: counted)."""
+
+
+def _message(me: str, changes: Changes) -> str:
+    """``alice: 3 to-read, 1 starred, 2 tagged, 1 note, list "survey" +4 -1, 2 citation
+    keys, shared icml.bib`` ("" when nothing it knows of changed)."""
     counts: dict[str, int] = {}
 
     def bump(what: str) -> None:
         counts[what] = counts.get(what, 0) + 1
 
-    for before, after in papers:
+    for _, before, after in changes.papers:
         before, after = before or {}, after or {}
         if before.get("status", "new") != after.get("status", "new"):
             bump(after.get("status", "new"))
@@ -751,8 +776,27 @@ def _message(me: str, papers: list[tuple[Record | None, Record | None]], lists: 
             bump("note")
     order = ("to-read", "read", "skipped", "new", "starred", "unstarred", "tagged", "note")
     parts = [f"{counts[what]} {what}" for what in order if what in counts]
-    if lists:
-        parts.append(_count(lists, "list"))
-    parts += [f"shared {name}" for name in shared]
-    parts += ["edited the assignments"] if assigned else []
-    return f"{me}: {', '.join(parts) or 'tidied'}"
+    if len(changes.lists) > _LISTS_NAMED:
+        parts.append(_count(len(changes.lists), "list"))
+    else:
+        parts += [_list_change(*change) for change in changes.lists]
+    if changes.keys:
+        parts.append(_count(changes.keys, "citation key"))
+    parts += [f"shared {name}" for name in changes.shared]
+    parts += ["edited the assignments"] if changes.assigned else []
+    return f"{me}: {', '.join(parts)}" if parts else ""
+
+
+def _list_change(name: str, before: Record | None, after: Record | None) -> str:
+    """``list "survey" +4 -1``, ``new list "later" +2``, ``removed list "old"``."""
+    shown = json.dumps(inert_line(name), ensure_ascii=False)
+    if after is None:
+        return f"removed list {shown}"
+    old, new = tuple((before or {}).get("papers", ())), tuple(after.get("papers", ()))
+    added, removed = len(set(new) - set(old)), len(set(old) - set(new))
+    moves = " ".join(f"{sign}{n:,}" for sign, n in (("+", added), ("-", removed)) if n)
+    if before is None:
+        return f"new list {shown}" + (f" {moves}" if moves else "")
+    if moves:
+        return f"list {shown} {moves}"
+    return f"list {shown} " + ("reordered" if old != new else "described")
