@@ -61,7 +61,8 @@ def _family(author: str) -> str:
 
 def citation_key(paper: Paper) -> str:
     """The paper's own key, before de-duplication in a batch: ``familyYYYYfirstword``
-    (``vaswani2017attention``; ``hoof2018learning`` for Herke van Hoof), or ``nameYYYY`` from the short name
+    (``vaswani2017attention``;
+    ``hoof2018learning`` for Herke van Hoof), or ``nameYYYY`` from the short name
     when there are no authors (``l2eap2026``), or ``anonYYYYfirstword`` when there is
     neither. Only ASCII letters and digits, whatever the source's own key was."""
     paper = inert_paper(paper)
