@@ -255,3 +255,32 @@ def test_plain_markdown_and_key_styles() -> None:
 def test_unknown_style() -> None:
     with pytest.raises(ConfigError, match="unknown citation style 'apaa'; closest: apa"):
         citations.cite([paper()], "apaa")
+
+
+def test_names_are_normalized() -> None:
+    """No empty name from ``and and``, no trailing comma (both errors in bibtex and biber)."""
+    p = paper(authors=("Ondrej Bajgar", "Rudolf Kadlec and and Jan Kleindienst",
+                       "Roeder, Geoffrey,", ", ,", "Dalchau, Neil, , Jr"))
+    assert parse(citations.cite([p], "bibtex"))[0]["author"] == (
+        "Bajgar, Ondrej and Kadlec, Rudolf and Kleindienst, Jan and Roeder, Geoffrey and "
+        "Dalchau, Neil, Jr")
+
+
+def test_letters_latex_can_set() -> None:
+    """A letter T1 has no glyph for keeps the accent it can have; ``\\'\\i`` (which biber
+    gives back as a dotless i and a combining accent) is written ``\\'{i}``."""
+    assert citations.latex_escape("Hồ nhật Agustín Koutnı́k 中") == \
+        "H{\\^o} nh{\\^a}t Agust{\\'{i}}n Koutn{\\'{i}}k "
+    assert citations.latex_escape("Hồ nhật", utf8=True) == "Hồ nhật"
+
+
+def test_math_latex_can_set() -> None:
+    assert citations.bibtex_title(r"Only $\sqrtT$ Regret for $\ell_∞$") == \
+        r"Only {$sqrtT$} Regret for {$\ell_{{\ensuremath{\infty}}}$}"
+
+
+def test_month_is_a_macro() -> None:
+    from paper_tui.citations.bibtex import month_macro
+
+    assert [month_macro(m) for m in ("09--15 Jun", "June", "6", "13", "summer", "")] == \
+        ["jun", "jun", "jun", "", "", ""]
