@@ -284,3 +284,10 @@ def test_month_is_a_macro() -> None:
 
     assert [month_macro(m) for m in ("09--15 Jun", "June", "6", "13", "summer", "")] == \
         ["jun", "jun", "jun", "", "", ""]
+
+
+def test_a_source_entry_without_booktitle_gets_the_venues() -> None:
+    own = "@inproceedings{x,\n  title = {Deep Learning},\n  author = {Smith, Jo},\n" \
+          "  year = {2020}\n}"
+    entry = parse(citations.cite([paper(authors=("Jo Smith",), bibtex=own)], "bibtex"))[0]
+    assert entry["booktitle"] == "Advances in Neural Information Processing Systems"

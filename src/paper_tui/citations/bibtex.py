@@ -102,9 +102,10 @@ def bibtex(paper: Paper, key: str | None = None, *, utf8: bool = False) -> str:
         fields.append(_field("author", authors))
     if entry is not None and source_kind in _KINDS:
         fields.extend(_source_fields(entry, utf8))
-    elif venue_name:
-        fields.append(_field("journal" if journal else "booktitle",
-                             latex_escape(venue_name, utf8=utf8)))
+    # the field plain.bst needs for the type (it warns without), from the venue
+    needed = {"inproceedings": "booktitle", "article": "journal"}.get(kind)
+    if needed and venue_name and not any(f.startswith(f"  {needed} = ") for f in fields):
+        fields.insert(2 if authors else 1, _field(needed, latex_escape(venue_name, utf8=utf8)))
     if paper.year:
         fields.append(_field("year", str(paper.year)))
     if paper.url:
