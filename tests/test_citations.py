@@ -271,7 +271,8 @@ def test_letters_latex_can_set() -> None:
     gives back as a dotless i and a combining accent) is written ``\\'{i}``."""
     assert citations.latex_escape("Hồ nhật Agustín Koutnı́k 中") == \
         "H{\\^o} nh{\\^a}t Agust{\\'{i}}n Koutn{\\'{i}}k "
-    assert citations.latex_escape("Hồ nhật", utf8=True) == "Hồ nhật"
+    assert citations.latex_escape("Hồ nhật Koutnı́k ∞", utf8=True) == \
+        "Hồ nhật Koutník {\\ensuremath{\\infty}}"
 
 
 def test_math_latex_can_set() -> None:

@@ -61,11 +61,15 @@ def _settable(ch: str) -> str:
 _DOTLESS = re.compile(r"(\\[`'^\"~=.uvHr])\{?\\([ij])\}?(?![A-Za-z])")
 
 
+def _composed(text: str) -> str:
+    """NFC, and a dotless ``ı`` with an accent as the ``i`` it is (``ı́`` -> ``í``)."""
+    return unicodedata.normalize("NFC", re.sub(r"[ıȷ](?=[\u0300-\u036f])",
+                                               lambda m: "ij"["ıȷ".index(m.group(0))], text))
+
+
 def _encode(text: str) -> str:
     """Non-ASCII characters as LaTeX; ASCII is left as it is."""
-    text = unicodedata.normalize("NFC", re.sub(r"[ıȷ](?=[\u0300-\u036f])",
-                                               lambda m: "ij"["ıȷ".index(m.group(0))], text))
-    encoded = _DOTLESS.sub(r"\1{\2}", _encoder().unicode_to_latex(text))
+    encoded = _DOTLESS.sub(r"\1{\2}", _encoder().unicode_to_latex(_composed(text)))
     return encoded if encoded.isascii() else "".join(
         ch if ch.isascii() else _settable(ch) for ch in encoded)
 
@@ -75,8 +79,11 @@ def latex_escape(text: str, *, utf8: bool = False) -> str:
     ``utf8``: non-ASCII letters left as they are (biblatex with biber reads UTF-8)."""
     text = _ASCII_RE.sub(lambda m: _ASCII_SPECIALS[m.group(0)], text)
     text = text.replace("\u00a0", "~")
-    if text.isascii() or utf8:
+    if text.isascii():
         return text
+    if utf8:  # letters as they are; a symbol (``∞``) as LaTeX, as in math
+        return "".join(_encode(ch) if unicodedata.category(ch)[0] == "S" else ch
+                       for ch in _composed(text))
     return _encode(text)
 
 
