@@ -5,8 +5,9 @@ Every style is text for people (and LaTeX): a citation never holds an escape seq
 control character (:mod:`paper_tui.inert`), wherever it goes (a terminal, a file, the
 clipboard); a plain or Markdown reference and a key are one line.
 
-Four styles are built in: ``bibtex`` (the source's own entry when it describes the paper,
-else a generated one), ``plain``, ``markdown`` and ``key``; every style of the CSL styles
+Four styles are built in: ``bibtex`` (one layout and key scheme for every paper, with the
+fields of the source's own entry when it describes the paper), ``plain``, ``markdown`` and
+``key``; every style of the CSL styles
 collection (``apa``, ``ieee``, …) or a ``.csl`` file renders through a CSL processor,
 loaded only when such a style is used. The modules:
 
