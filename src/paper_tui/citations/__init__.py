@@ -7,9 +7,8 @@ clipboard); a plain or Markdown reference and a key are one line.
 
 Four styles are built in: ``bibtex`` (one layout and key scheme for every paper, with the
 fields of the source's own entry when it describes the paper), ``plain``, ``markdown`` and
-``key``; every style of the CSL styles
-collection (``apa``, ``ieee``, …) or a ``.csl`` file renders through a CSL processor,
-loaded only when such a style is used. The modules:
+``key``; every style of the CSL styles collection (``apa``, ``ieee``, …) or a ``.csl``
+file renders through a CSL processor, loaded only when such a style is used. The modules:
 
 - :mod:`.names`, :mod:`.latex`, :mod:`.source_entry`: names, BibTeX text, the source's
   entry; :mod:`.keys`: citation keys (stable once given out); :mod:`.bibtex` and
