@@ -128,3 +128,72 @@ def test_a_sync_shares_the_keys_and_a_second_machine_keeps_them(tmp_path: Path) 
     team_keys = yaml.safe_load((laptop.team / "citekeys.yaml").read_text("utf-8"))["keys"]
     assert {pid: rec["key"] for pid, rec in team_keys.items()} == {
         ids[2]: "smith2020deep", ids[0]: "smith2020deepa", ids[3]: "smith2020deepb"}
+
+
+OPENREVIEW = [
+    {"title": "Emergence of grid-like representations by training recurrent neural networks",
+     "authors": ["Christopher J. Cueva", "Xue-Xin Wei"], "venue": "ICLR", "year": 2018,
+     "abstract": "Grid cells.", "url": "https://openreview.net/forum?id=B17JTOe0-",
+     "bibtex": "@inproceedings{\nj.2018emergence,\ntitle={Emergence of grid-like "
+               "representations by training recurrent neural networks},\nauthor={"
+               "Christopher J. Cueva and Xue-Xin Wei},\nbooktitle={International Conference "
+               "on Learning Representations},\nyear={2018},\n}"},
+    {"title": "Ørsted's Law of Deep Nets", "authors": ["Anders Sørensen"], "venue": "ICLR",
+     "year": 2018, "abstract": "Law."},
+    {"title": "The Robust Models", "authors": ["Juan Rodríguez"], "venue": "ICLR",
+     "year": 2018, "abstract": "Robust."},
+    {"title": "A Graph Theory", "authors": ["Amir Do-Omri"], "venue": "ICLR", "year": 2018,
+     "abstract": "Graphs."},
+    {"title": "A comparison of second-order methods", "authors": ["Patrick H. Chen"],
+     "venue": "ICLR", "year": 2018, "abstract": "Second order."},
+]
+
+
+def test_one_ascii_key_scheme_whatever_the_source_key(tmp_path: Path) -> None:
+    """Better BibTeX's kind of key (family name folded to ASCII, year, first significant
+    title word) for every paper, never the source's own key (``j.2018emergence``); the
+    entry is written in our layout, not the source's."""
+    (tmp_path / "in").mkdir()
+    source = tmp_path / "in" / "iclr2018.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in OPENREVIEW), "utf-8")
+    lib = Library.open(tmp_path / "lib", config=config_mod.defaults(), bundled=False)
+    try:
+        lib.import_paths([source])
+        by_title = {p.title: p for p in lib.papers()}
+        papers = [by_title[r["title"]] for r in OPENREVIEW]
+        assert lib.cite(papers, "key").text == (
+            "cueva2018emergence,sorensen2018orsteds,rodriguez2018robust,doomri2018graph,"
+            "chen2018comparison")
+        entry = lib.cite(papers[:1], "bibtex").text
+        assert entry.startswith("@inproceedings{cueva2018emergence,\n  title = {Emergence")
+        assert "j.2018emergence" not in entry and "\ntitle={" not in entry
+    finally:
+        lib.close()
+
+
+def test_a_key_given_out_under_the_old_scheme_stays(tmp_path: Path) -> None:
+    """Keys already given out keep their old form (the stable-keys rule); only new papers
+    get the new scheme, and never a key already taken."""
+    (tmp_path / "in").mkdir()
+    source = tmp_path / "in" / "iclr2018.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in OPENREVIEW[:3]), "utf-8")
+    lib = Library.open(tmp_path / "lib", config=config_mod.defaults(), bundled=False)
+    try:
+        lib.import_paths([source])
+        by_title = {p.title: p for p in lib.papers()}
+        cueva, sorensen, rodriguez = (by_title[r["title"]] for r in OPENREVIEW[:3])
+    finally:
+        lib.close()
+    (tmp_path / "lib" / "citekeys.yaml").write_text(
+        "# paper-tui citation keys: once given out, a paper keeps its key.\nversion: 1\n"
+        f"keys:\n  \"{cueva.id}\":\n    key: j.2018emergence\n"
+        "    updated: \"2026-12-01T10:00:00Z\"\n"
+        f"  \"{sorensen.id}\":\n    key: rodriguez2018robust\n"
+        "    updated: \"2026-12-01T10:00:01Z\"\n", "utf-8")
+    lib = Library.open(tmp_path / "lib", config=config_mod.defaults(), bundled=False)
+    try:
+        assert lib.cite([cueva, sorensen, rodriguez], "key").text == \
+            "j.2018emergence,rodriguez2018robust,rodriguez2018robusta"
+        assert lib.cite([cueva], "bibtex").text.startswith("@inproceedings{j.2018emergence,")
+    finally:
+        lib.close()

@@ -58,13 +58,18 @@ def record(lib: Annotated, paper: Paper) -> dict[str, Any]:
 
 
 def export(lib: Annotated, papers: Sequence[Paper], fmt: str, *, title: str = "",
-           description: str = "") -> str:
-    """``papers`` as text in ``fmt``; ``title`` and ``description`` head a Markdown list."""
+           description: str = "", utf8: bool = False) -> str:
+    """``papers`` as text in ``fmt``; ``title`` and ``description`` head a Markdown list;
+    ``utf8``: BibTeX whose letters stay UTF-8, for biblatex with biber (else LaTeX escapes,
+    which plain BibTeX and pdflatex need)."""
     if fmt not in FORMATS:
         raise StoreError(f"unknown export format {fmt!r}: use one of {', '.join(FORMATS)}")
+    if utf8 and fmt != "bibtex":
+        raise StoreError(f"--utf8 is for the bibtex format, not {fmt}")
     if fmt == "bibtex":
         given = lib.citation_keys(papers)
-        return citations.cite(papers, "bibtex", given=given) + "\n" if papers else ""
+        return citations.cite(papers, "bibtex", given=given, utf8=utf8) + "\n" \
+            if papers else ""
     if fmt == "markdown":
         return _markdown(lib, papers, title, description)
     if fmt == "csl-json":

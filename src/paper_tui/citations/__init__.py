@@ -5,10 +5,10 @@ Every style is text for people (and LaTeX): a citation never holds an escape seq
 control character (:mod:`paper_tui.inert`), wherever it goes (a terminal, a file, the
 clipboard); a plain or Markdown reference and a key are one line.
 
-Four styles are built in: ``bibtex`` (the source's own entry when it describes the paper,
-else a generated one), ``plain``, ``markdown`` and ``key``; every style of the CSL styles
-collection (``apa``, ``ieee``, …) or a ``.csl`` file renders through a CSL processor,
-loaded only when such a style is used. The modules:
+Four styles are built in: ``bibtex`` (one layout and key scheme for every paper, with the
+fields of the source's own entry when it describes the paper), ``plain``, ``markdown`` and
+``key``; every style of the CSL styles collection (``apa``, ``ieee``, …) or a ``.csl``
+file renders through a CSL processor, loaded only when such a style is used. The modules:
 
 - :mod:`.names`, :mod:`.latex`, :mod:`.source_entry`: names, BibTeX text, the source's
   entry; :mod:`.keys`: citation keys (stable once given out); :mod:`.bibtex` and
@@ -68,20 +68,21 @@ def check_style(style: str) -> str:
 
 
 def render(papers: Sequence[Paper], style: str, *, given: Mapping[str, str] | None = None,
-           in_text: bool = False) -> Cited:
+           in_text: bool = False, utf8: bool = False) -> Cited:
     """The citations of ``papers`` in ``style``: one entry per paper (a paper listed twice
     is cited once), keys unique and those in ``given`` kept (see :func:`citation_keys`).
 
     Built-in styles: BibTeX and plain entries are separated by a blank line; Markdown
     gives one list item per paper when there are several; keys are joined by commas,
     ready for ``\\cite{}``. ``in_text``: the in-text citation (``(Zhang & Zhou, 2018)``,
-    ``[1]``; ``\\cite{…}`` for ``bibtex`` and ``key``)."""
+    ``[1]``; ``\\cite{…}`` for ``bibtex`` and ``key``). ``utf8``: BibTeX with UTF-8 letters
+    (for biblatex), not LaTeX escapes."""
     batch = unique_papers(papers)
     keys = citation_keys(batch, given)
     if style in STYLES:
         # each paper is made inert before it is cited; this holds whatever the LaTeX
         # renderer made of it
-        return Cited(inert_text(_built_in(batch, keys, style, in_text)), "", keys)
+        return Cited(inert_text(_built_in(batch, keys, style, in_text, utf8)), "", keys)
     from paper_tui.citations import csl
     from paper_tui.citations.styles import resolve
 
@@ -91,7 +92,8 @@ def render(papers: Sequence[Paper], style: str, *, given: Mapping[str, str] | No
     return Cited(inert_text(rendered.text), inert_text(rendered.html), keys)
 
 
-def _built_in(batch: list[Paper], keys: Mapping[str, str], style: str, in_text: bool) -> str:
+def _built_in(batch: list[Paper], keys: Mapping[str, str], style: str, in_text: bool,
+              utf8: bool) -> str:
     if in_text:
         if style in ("bibtex", "key"):
             return "\\cite{" + ",".join(keys[p.id] for p in batch) + "}"
@@ -100,17 +102,17 @@ def _built_in(batch: list[Paper], keys: Mapping[str, str], style: str, in_text: 
     if style == "key":
         return ",".join(keys[p.id] for p in batch)
     if style == "bibtex":
-        return "\n\n".join(bibtex(p, keys[p.id]) for p in batch)
+        return "\n\n".join(bibtex(p, keys[p.id], utf8=utf8) for p in batch)
     if style == "plain":
         return "\n\n".join(plain(p) for p in batch)
     items = [markdown(p) for p in batch]
     return items[0] if len(items) == 1 else "\n".join(f"- {item}" for item in items)
 
 
-def cite(papers: Sequence[Paper], style: str, *, given: Mapping[str, str] | None = None
-         ) -> str:
+def cite(papers: Sequence[Paper], style: str, *, given: Mapping[str, str] | None = None,
+         utf8: bool = False) -> str:
     """The citations of ``papers`` in ``style`` as text (see :func:`render`)."""
-    return render(papers, style, given=given).text
+    return render(papers, style, given=given, utf8=utf8).text
 
 
 def describe(keys: Sequence[str], style: str) -> str:

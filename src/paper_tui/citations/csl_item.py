@@ -5,7 +5,7 @@ They agree on the names (split as the BibTeX ``author`` field splits them: parti
 ``non-dropping-particle``, suffixes as ``suffix``, a one-word name as a ``literal``), the
 venue (the proceedings or journal title a BibTeX ``booktitle``/``journal`` names, the short
 name as ``container-title-short``), the year, and the pages, volume, publisher and DOI when
-the source's own BibTeX entry says them (that entry is what ``bibtex`` cites then). A paper
+the source's own BibTeX entry says them (``bibtex`` reads them from it too). A paper
 without authors gets none: styles put the title first, never an invented "Anonymous".
 """
 

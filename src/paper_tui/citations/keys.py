@@ -1,5 +1,11 @@
-"""Citation keys: a paper's own key (``vaswani2017attention``, or the source entry's), and
-keys for a batch that never collide with each other nor with the keys given out before.
+"""Citation keys: a paper's own key (``vaswani2017attention``), and keys for a batch that
+never collide with each other nor with the keys given out before.
+
+One scheme for every paper, whatever key its source's BibTeX had (OpenReview's
+``j.2018emergence``, ACL's ``goldman-etal-2022-un``): Better BibTeX's kind of default
+(``auth.lower + year + shorttitle(1)``), ASCII only: the first author's family name folded
+to ASCII letters (``Rodríguez`` -> ``rodriguez``, ``Sørensen`` -> ``sorensen``,
+``Do-Omri`` -> ``doomri``), the year, the first significant word of the title.
 
 A key once given out (cited, copied, exported, written to a linked ``.bib``) is remembered
 in the library (:mod:`paper_tui.store.citekeys`) and handed back here as ``given``; so a
@@ -13,8 +19,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from paper_tui import display
-from paper_tui.citations.names import split_name
-from paper_tui.citations.source_entry import source_entry
+from paper_tui.citations.names import author_names, split_name
 from paper_tui.inert import inert_paper
 from paper_tui.model import Paper, slug
 
@@ -23,33 +28,52 @@ _STOPWORDS = {"a", "an", "the", "on", "of", "in", "for", "to", "towards", "towar
               "when", "what", "how", "why", "be", "its", "it", "into", "we", "our"}
 
 
+# letters NFKD does not take apart, as Better BibTeX and JabRef fold them
+_FOLD = str.maketrans({"ø": "o", "Ø": "O", "ß": "ss", "æ": "ae", "Æ": "AE", "œ": "oe",
+                       "Œ": "OE", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ð": "d", "Ð": "D",
+                       "þ": "th", "Þ": "Th", "ı": "i", "ħ": "h", "Ħ": "H"})
+
+
+def fold(text: str) -> str:
+    """Lower-case ASCII letters and digits only, letters folded: ``Sørensen`` ->
+    ``sorensen``, ``Do-Omri`` -> ``doomri``."""
+    return slug(text.translate(_FOLD))
+
+
 def _first_word(title: str) -> str:
     for word in re.split(r"[\s\-/:]+", title):
-        folded = slug(word)
+        folded = fold(word)
         if folded and folded not in _STOPWORDS and not folded.isdigit():
             return folded[:20]
     return ""
 
 
-def citation_key(paper: Paper) -> str:
-    """The paper's own key, before de-duplication in a batch.
+def _family(author: str) -> str:
+    """The family name a key starts with; the longest word when the split gives an
+    initial (``Chen Patrick H.``)."""
+    n = split_name(display.plain(author))
+    family = fold(n.last)
+    if len(family) > 1:
+        return family[:20]
+    words = [fold(w) for w in re.split(r"[\s,]+", display.plain(author))]
+    return max(words, key=len, default="")[:20]
 
-    The source entry's key when that entry is used; else ``lastnameYYYYfirstword``
-    (``vaswani2017attention``), or ``nameYYYY`` from the short name when there are no
-    authors (``l2eap2026``), or ``anonYYYYfirstword`` when there is neither.
-    """
+
+def citation_key(paper: Paper) -> str:
+    """The paper's own key, before de-duplication in a batch: ``familyYYYYfirstword``
+    (``vaswani2017attention``;
+    ``hoof2018learning`` for Herke van Hoof), or ``nameYYYY`` from the short name
+    when there are no authors (``l2eap2026``), or ``anonYYYYfirstword`` when there is
+    neither. Only ASCII letters and digits, whatever the source's own key was."""
     paper = inert_paper(paper)
-    entry = source_entry(paper)
-    if entry is not None:
-        return entry.key
     year = str(paper.year) if paper.year else ""
     title = paper.display_title or display.plain(paper.title)
-    if paper.authors:
-        n = split_name(display.plain(paper.authors[0]))
-        who = slug(n.last)[:20] or slug(paper.authors[0])[:20] or "anon"
+    authors = author_names(paper.authors)
+    who = _family(authors[0]) if authors else ""
+    if who:
         return f"{who}{year}{_first_word(title)}"
-    if slug(paper.name):
-        return f"{slug(paper.name)[:24]}{year}"
+    if fold(paper.name):
+        return f"{fold(paper.name)[:24]}{year}"
     return f"anon{year}{_first_word(title)}"
 
 

@@ -44,7 +44,13 @@ def split_name(name: str) -> Name:
 
 
 def author_names(authors: Iterable[str]) -> list[str]:
-    """The authors one by one: a source string ``"C. Serviere and D. Baudois"`` is two."""
-    return [part for a in authors for part in re.split(r"\s+and\s+", a.strip()) if part]
-
-
+    """The authors one by one: a source string ``"C. Serviere and D. Baudois"`` is two;
+    ``"A and and B"`` two as well (no empty name), and a name's stray commas go
+    (``"Roeder, Geoffrey,"`` -> ``"Roeder, Geoffrey"``)."""
+    names = []
+    for a in authors:
+        for part in re.split(r"(?:\s+and)+\s+", f" {a} "):
+            part = re.sub(r"\s*,(\s*,)+", ",", part).strip(" ,")
+            if part and part.lower() != "and":
+                names.append(part)
+    return names

@@ -100,7 +100,8 @@ def _fold(text: str) -> str:
     return slug(re.sub(r"\\(?:[A-Za-z]+|.)", "", text))
 
 
-def _split_and(value: str) -> list[str]:
+def split_and(value: str) -> list[str]:
+    """A BibTeX name list's names (``and`` at brace depth 0 separates them)."""
     names, depth, start = [], 0, 0
     for m in re.finditer(r"[{}]|\s+and\s+", value, re.IGNORECASE):
         token = m.group(0)
@@ -141,7 +142,7 @@ def _source_entry(bibtex: str, title: str, year: int | None,
         return None
     if year is not None and re.findall(r"\d{4}", fields.get("year", ""))[:1] != [str(year)]:
         return None
-    names = _split_and(fields.get("author", ""))
+    names = split_and(fields.get("author", ""))
     if [_last_word(n) for n in names] != [_last_word(a) for a in authors]:
         return None
     return SourceEntry(bibtex, key, span, kind, fields)

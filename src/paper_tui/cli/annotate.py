@@ -110,6 +110,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the file format (default: markdown)")
     p.add_argument("--output", "-o", metavar="FILE", type=Path,
                    help="write to FILE (atomically) instead of stdout")
+    p.add_argument("--utf8", action="store_true",
+                   help="bibtex: letters as UTF-8 (é), not LaTeX ({\\'e}): for biblatex/biber")
     p.set_defaults(handler=cmd_export)
 
     p = sub.add_parser("tags", help="every tag with the number of papers carrying it")
@@ -347,7 +349,8 @@ def cmd_export(args: argparse.Namespace, ctx: Context) -> int:
             raise QueryError(page.error)
         papers = [hit.paper for hit in page.hits]
         title = f"Search: {args.query}" if args.query.strip() else "All papers"
-    text = lib.export(papers, args.format, title=title, description=description)
+    text = lib.export(papers, args.format, title=title, description=description,
+                      utf8=args.utf8)
     if args.output is None:
         sys.stdout.write(text)
         return 0

@@ -470,12 +470,14 @@ class Library:
 
     # -- export and citations --------------------------------------------------------------
     def export(self, papers: Sequence[Paper], fmt: str, *, title: str = "",
-               description: str = "") -> str:
+               description: str = "", utf8: bool = False) -> str:
         """``papers`` with the reader's marks as text in ``fmt`` (one of
-        :data:`paper_tui.export.FORMATS`); ``title`` and ``description`` head a list."""
+        :data:`paper_tui.export.FORMATS`); ``title`` and ``description`` head a list;
+        ``utf8``: BibTeX with UTF-8 letters (biblatex)."""
         from paper_tui import export  # YAML dumper, citations: only when asked
 
-        return export.export(self, papers, fmt, title=title, description=description)
+        return export.export(self, papers, fmt, title=title, description=description,
+                             utf8=utf8)
 
     def citation_keys(self, papers: Sequence[Paper]) -> dict[str, str]:
         """Paper id -> the key each of ``papers`` is cited under, given out now: a key
