@@ -91,11 +91,12 @@ async def test_a_row_marks_orals_and_spotlights_and_shows_the_sorts_value(starte
         spotlight = next(r for r in rows if "Concave Graph Matching" in r)
         assert "  spotlight  NeurIPS 2018" in spotlight and "μ" not in spotlight  # unrated
         assert not any("poster" in r or "reject" in r for r in rows)
-        await pilot.press("S", "S")  # rating -> citations -> consensus
+        await pilot.press("ctrl+s", "ctrl+s")  # rating -> citations -> consensus
         await settle(pilot)
         assert app.main.search.sort == "consensus"
         assert "μ 7.33 ± 0.47" in _rows(app)[0]
-        await pilot.press(*"SSSSSSS")  # team, for you, relevance, year, title, rating, citations
+        # team, for you, relevance, year, title, rating, citations
+        await pilot.press(*["ctrl+s"] * 7)
         await settle(pilot)
         assert app.main.search.sort == "citations"
         rows = _rows(app)
