@@ -140,7 +140,8 @@ async def test_without_a_display_the_code_link_is_copied(started, settle,
         await _with_venue_papers(app, pilot, settle, '"spectral normalization"')
         await pilot.press("ctrl+o")  # remapped, as every key with an id
         assert app.clipboard == SPECTRAL.code
-        assert any("link copied" in m for m in app.said)
+        assert any(m.startswith("no browser here; sent the link ") and "tmux needs" in m
+                   for m in app.said)
         keys = {key.id: key for key in app.live_keys()}
         assert keys["open-code"].key_display == "ctrl+o"
         commands = {c.help for c in app.get_system_commands(app.screen)}

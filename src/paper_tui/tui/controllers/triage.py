@@ -146,9 +146,12 @@ class TriageController:
             self.host.say(missing)
             return
         app = self.host.app
-        if not _has_graphical_browser():
+        if not _has_graphical_browser():  # nor a clipboard: through the terminal
+            from paper_tui.clipboard import sent_through_terminal
+
             app.copy_to_clipboard(url)
-            self.host.say(f"no browser here; link copied: {url}", timeout=5)
+            self.host.say(f"no browser here; {sent_through_terminal(f'the link {url}').message}",
+                          timeout=8)
             return
         app.run_worker(lambda: webbrowser.open(url), thread=True, group="browser")
         self.host.say(f"opening {url}")
