@@ -89,6 +89,8 @@ def bash_complete(script: Path, words: list[str], cwd: Path, home: Path) -> list
     (["paper-tui", "search", "--sort", ""], ["relevance", "year", "title", "rating",
                                               "citations", "consensus", "team", "for-you"]),
     (["paper-tui", "search", "--sort", "=", "t"], ["title", "team"]),
+    (["paper-tui", "search", "--columns", "ra"], ["rating"]),
+    (["paper-tui", "list", "--columns", "ad"], ["added"]),
     (["paper-tui", "cite", "-f", "mark"], ["markdown", "marketing-letters"]),
     (["paper-tui", "cite", "-f", "apa-no-"], ["apa-no-ampersand", "apa-no-doi-no-issue",
                                               "apa-no-initials"]),

@@ -168,7 +168,9 @@ def test_no_display_falls_back_to_printing(monkeypatch: pytest.MonkeyPatch,
     assert done.stderr.count("\n") == 1
     assert done.stderr.startswith("paper-tui: could not copy reference for ")
     assert done.stderr.endswith("no graphical session (DISPLAY / WAYLAND_DISPLAY unset, "
-                                "e.g. over SSH); printing it instead\n")
+                                "e.g. over SSH); no terminal to send OSC 52 to either; "
+                                "printing it instead\n")
+    assert "sent" not in done.stderr  # one outcome: failed, and why
 
 
 def test_over_ssh_the_cli_asks_the_terminal_with_osc52(
@@ -199,6 +201,9 @@ def test_over_ssh_the_cli_asks_the_terminal_with_osc52(
     assert done.stdout == text + "\n"
     assert done.stderr.startswith("paper-tui: sent BibTeX for ")
     assert done.stderr.count("\n") == 1
+    assert done.stderr.endswith(" through the terminal (OSC 52); if nothing arrives, tmux "
+                                "needs `set -g set-clipboard on`; it is printed too\n")
+    assert "could not" not in done.stderr  # one outcome: sent, not also "could not copy"
 
 
 @pytest.mark.skipif(not shutil.which("tmux"), reason="tmux not installed")

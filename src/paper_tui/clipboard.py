@@ -12,7 +12,9 @@ session, and its exit status is checked (pyperclip ignores it). In-process backe
 
 Over SSH there is usually no clipboard here at all. Then the terminal itself can help: the
 OSC 52 escape sequence asks it to set *its* (the reader's local) clipboard. The TUI sends it
-through Textual; the CLI through :func:`copy_via_terminal`, to ``/dev/tty``.
+through Textual; the CLI, when there is no clipboard here, to ``/dev/tty``
+(:func:`copy_or_send`). Each copy reports one outcome: copied with a tool, sent through
+the terminal, or failed and why.
 """
 
 from __future__ import annotations
@@ -159,24 +161,51 @@ def osc52(text: str) -> str:
     return "\x1b]52;c;" + base64.b64encode(text.encode("utf-8")).decode("ascii") + "\x07"
 
 
-def copy_via_terminal(text: str, what: str = "") -> CopyResult:
-    """Send ``text`` to the controlling terminal with OSC 52 (works over SSH).
+OSC52 = "OSC 52"
+"""The :attr:`CopyResult.method` of a copy sent through the terminal."""
+TMUX_HINT = "if nothing arrives, tmux needs `set -g set-clipboard on`"
+"""Said with every copy sent through the terminal: tmux drops OSC 52 by default."""
 
-    ``ok`` means the sequence reached a terminal, not that the terminal obeyed: most do;
-    some ask first or refuse, and tmux passes it on only with ``set-clipboard on``.
-    """
-    what = what or f"{len(text):,} characters"
+
+def sent_through_terminal(what: str) -> CopyResult:
+    """The outcome of ``what`` sent to the terminal with OSC 52: sent, not known to have
+    arrived (most terminals obey; some ask first or refuse; tmux passes it on only with
+    ``set-clipboard on``)."""
+    return CopyResult(True, OSC52, f"sent {what} through the terminal (OSC 52); {TMUX_HINT}")
+
+
+def outcome(system: CopyResult, what: str) -> CopyResult:
+    """The one outcome of a copy the app made both ways (OSC 52 always goes out through
+    Textual; ``system`` is the system clipboard's): copied with the tool, else sent."""
+    return system if system.ok else sent_through_terminal(what)
+
+
+def _send_to_terminal(text: str) -> str | None:
+    """Write the OSC 52 sequence for ``text`` to the controlling terminal; None when it was
+    written, else why not."""
     try:
         fd = os.open("/dev/tty", os.O_WRONLY | os.O_NOCTTY)
     except OSError:
-        return CopyResult(False, "", f"could not copy {what}: no terminal to send OSC 52 to")
+        return "no terminal to send OSC 52 to either"
     try:
         os.write(fd, osc52(text).encode("ascii"))
     except OSError as exc:
-        return CopyResult(False, "OSC 52", f"could not send {what} to the terminal: "
-                                           f"{exc.strerror or exc}")
+        return f"sending it to the terminal (OSC 52) failed too: {exc.strerror or exc}"
     finally:
         os.close(fd)
-    return CopyResult(True, "OSC 52", f"sent {what} to your terminal's clipboard with OSC 52 "
-                                      "(most terminals accept it, also over SSH; in tmux: "
-                                      "set -g set-clipboard on)")
+    return None
+
+
+def copy_or_send(text: str, what: str = "", *, html: str = "",
+                 html_only: bool = False) -> CopyResult:
+    """Copy ``text`` to the system clipboard (:func:`copy`), else send it through the
+    terminal with OSC 52 (over SSH); one outcome, whose message says which, or why
+    neither worked."""
+    what = what or f"{len(text):,} characters"
+    result = copy(text, what, html=html, html_only=html_only)
+    if result.ok:
+        return result
+    problem = _send_to_terminal(text)
+    if problem is None:
+        return sent_through_terminal(what)
+    return CopyResult(False, result.method, f"{result.message}; {problem}")

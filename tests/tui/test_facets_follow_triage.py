@@ -113,12 +113,12 @@ async def test_hidden_it_counts_nothing_and_shown_again_it_is_right(make_app, se
         panel = await opened_panel(app, pilot, settle)
         app.main.results_list.focus()
         before = shown(panel, "status")
-        await pilot.press("f")  # hidden
+        await pilot.press("f", "f")  # into it, then hidden (the focus back on the results)
         counted.clear()
         await pilot.press("x", "x", "i")
         await recounted(pilot, settle)
         assert not counted
-        await pilot.press("f", "f", "f")  # the tester's f f, then shown
+        await pilot.press("f", "f", "f")  # the tester's f f (shown, hidden), then shown
         await settle(pilot)
         assert panel.display
         assert shown(panel, "status") == expected(app, "status") != before

@@ -89,16 +89,53 @@ async def test_cursor_keys_and_sort(started, settle):
         assert results.cursor == 37
         await pilot.press("g", "pagedown")
         assert results.cursor > 1
-        await pilot.press("S")
+        await pilot.press("ctrl+s")
         await settle(pilot)
         assert app.main.search.sort == "year"
-        await pilot.press("S")
+        await pilot.press("ctrl+s")
         await settle(pilot)
         assert app.main.search.sort == "title" and results.results.sort == "title"
         by_title = app.library.results("", sort="title")
         shown = [results.results.paper(i).id for i in range(len(results))]
         assert shown == [by_title.paper(i).id for i in range(len(by_title))]
         by_title.close()
+
+
+async def test_a_new_sort_puts_the_cursor_on_the_first_row(started, settle):
+    async with started(size=(80, 24)) as (app, pilot):
+        results = app.results_screen.results_list
+        await pilot.press("G")
+        await pilot.press("ctrl+s")  # the next sort: year
+        await settle(pilot)
+        assert app.main.search.sort == "year" and results.cursor == 0
+        assert results.scroll_offset.y == 0
+        await pilot.press("G", "S", *"tit", "enter")  # the picker: type to choose
+        await settle(pilot)
+        assert app.main.search.sort == "title" and results.cursor == 0
+        assert app.said[-1] == "sorted by title"
+
+
+async def test_the_sort_picker_filters_and_escape_keeps_the_sort(started, settle):
+    from paper_tui.tui.screens.sort_picker import SortPicker
+
+    async with started() as (app, pilot):
+        await pilot.press("S")
+        picker = app.screen
+        assert isinstance(picker, SortPicker)
+        options = picker.query_one("#sort-options")
+        assert options.highlighted_option.id == "relevance"  # the one in force
+        await pilot.press(*"rat")
+        assert [options.get_option_at_index(i).id for i in range(options.option_count)
+                ] == ["rating"]
+        await pilot.press("backspace", "backspace", "backspace", *"cons")  # best match first
+        assert options.highlighted_option.id == "consensus"
+        await pilot.press("escape")
+        assert app.screen is app.main and app.main.search.sort == "relevance"
+        await pilot.press("S", *"zzz", "enter")  # nothing matches: Enter does nothing
+        assert isinstance(app.screen, SortPicker)
+        await pilot.press("escape", "S", "down", "down", "down", "enter")
+        await settle(pilot)
+        assert app.main.search.sort == "rating"
 
 
 async def test_help_lists_the_live_keys_and_a_remapped_key_works(started):

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux
 BUGGY_APP = """
 import sys
 from paper_tui.tui.screens import main as screen
-screen.MainScreen.action_cycle_sort = lambda self: {}["a bug in the sort key"]
+screen.MainScreen.action_pick_sort = lambda self: {}["a bug in the sort key"]
 from paper_tui.cli import main
 status = main(["--library", sys.argv[1]])
 print(f"EXIT={status}", flush=True)

@@ -129,7 +129,8 @@ def test_hostile_text_never_retitles_the_pane_nor_fills_the_clipboard(tmp_path: 
         for key, shows, hides in (
                 ("j", "example.org/2x", ""), ("k", "example.org/1x", ""),
                 ("enter", "Back to results", ""), ("escape", "hits", "Back to results"),
-                ("f", "Facets", ""), ("t", "Tags of", ""), ("escape", "hits", "Tags of"),
+                ("f", "Narrow", ""), ("escape", "Abstract", "Narrow"),  # facets, back
+                ("t", "Tags of", ""), ("escape", "hits", "Tags of"),
                 ("a", "Add this paper", ""), ("escape", "hits", "Add this paper"),
                 ("L", "Enter opens", ""), ("enter", "J/K move", ""),
                 ("escape", "Enter opens", "J/K move"), ("escape", "hits", "Enter opens"),

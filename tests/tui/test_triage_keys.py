@@ -76,6 +76,15 @@ async def test_undo_reverts_the_last_change(started):
         assert any("undone" in m for m in confirmations(app))
 
 
+async def test_undo_names_the_papers_title_not_its_id(started):
+    async with started() as (app, pilot):
+        paper = app.results_screen.current_paper()
+        await pilot.press("s", "z")
+        said = confirmations(app)[-1]
+        assert said.startswith("undone: star on “") and paper.label[:30] in said, said
+        assert paper.id not in said
+
+
 def _find(node, key: str):
     """The record stored under ``key`` anywhere in a YAML document."""
     if isinstance(node, dict):

@@ -57,20 +57,15 @@ def cmd_cite(args: argparse.Namespace, ctx: Context) -> int:
         print(f"paper-tui: style {citation.style!r} has no HTML form (plain text only)",
               file=sys.stderr)
         return 1
-    result = clipboard.copy(text, what=what, html=citation.html, html_only=args.html)
-    if result.ok:
+    result = clipboard.copy_or_send(text, what=what, html=citation.html, html_only=args.html)
+    if result.ok and result.method != clipboard.OSC52:
         print(f"paper-tui: {result.message}", file=sys.stderr)
         return 0
-    # No clipboard here (e.g. over SSH): ask the reader's terminal, and show the text too.
-    terminal = clipboard.copy_via_terminal(text, what=what)
-    if terminal.ok:
-        print(f"paper-tui: {terminal.message}; no clipboard tool here, so it is printed too",
-              file=sys.stderr)
-        print(text)
-        return 0
-    print(f"paper-tui: {result.message}; printing it instead", file=sys.stderr)
+    # Sent through the terminal (which may not obey), or not copied at all: printed too.
+    also = "; it is printed too" if result.ok else "; printing it instead"
+    print(f"paper-tui: {result.message}{also}", file=sys.stderr)
     print(text)
-    return EXIT_NO_CLIPBOARD
+    return 0 if result.ok else EXIT_NO_CLIPBOARD
 
 
 def _list_styles(words: str) -> int:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -44,11 +45,12 @@ def print_json(data: Any) -> None:
     sys.stdout.write(json_escape_surrogates(escape_in_strings(text)) + "\n")
 
 
-def line(paper: Paper) -> str:
-    """``id  title  [venue year]``, the title as the source gave it; a name derived from the
-    abstract follows as ``name: NAME``, never glued into the title."""
+def line(paper: Paper, extra: Sequence[str] = ()) -> str:
+    """``id  title  [venue year]``, the title as the source gave it, then the ``extra``
+    cells (the value sorted by, the decision); a name derived from the abstract follows as
+    ``name: NAME``, never glued into the title."""
     where = " ".join(x for x in (paper.venue, str(paper.year or "")) if x)
-    out = f"{paper.id}  {paper.display_title or paper.title}  [{where}]"
+    out = "  ".join([f"{paper.id}  {paper.display_title or paper.title}  [{where}]", *extra])
     return inert_line(f"{out}  name: {paper.badge}" if paper.badge else out)
 
 

@@ -9,7 +9,8 @@ import textwrap
 
 from paper_tui import venue_text
 from paper_tui.cli.arguments import limit, path
-from paper_tui.cli.output import line, print_json, record
+from paper_tui.cli.columns import COLUMNS, ColumnNames, chosen, rows
+from paper_tui.cli.output import print_json, record
 from paper_tui.cli.terminal import progress_printer, warn
 from paper_tui.errors import QueryError
 from paper_tui.inert import inert_line, inert_text
@@ -34,6 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("list", help="list every paper in the library")
     p.add_argument("--json", action="store_true",
                    help="print a JSON array of the papers, with your annotations")
+    _columns_option(p)
     p.set_defaults(handler=cmd_list)
 
     p = sub.add_parser("search", help="search the library")
@@ -55,6 +57,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "proceedings), not only the fullest")
     p.add_argument("--similar", metavar="ID",
                    help="papers like this one (an id or a unique prefix) instead of a query")
+    _columns_option(p)
     p.set_defaults(handler=cmd_search)
 
     p = sub.add_parser("show", help="show one paper")
@@ -62,6 +65,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true",
                    help="print a JSON object: the paper, your annotations and the team's")
     p.set_defaults(handler=cmd_show)
+
+
+def _columns_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--columns", metavar="COLUMNS", choices=ColumnNames(), default=None,
+                   help="the columns of each line, comma-separated, in order: "
+                        f"{', '.join(COLUMNS)} (default: id, title, [venue year], the value "
+                        "sorted by and the decision)")
 
 
 def _year(text: str) -> int:
@@ -92,17 +102,19 @@ def cmd_import(args: argparse.Namespace, ctx: Context) -> int:
 
 def cmd_list(args: argparse.Namespace, ctx: Context) -> int:
     lib = ctx.library
+    columns = chosen(args.columns)
     papers = lib.papers()
     if args.json:
         print_json([record(lib, p) for p in papers])
     else:
-        for paper in papers:
-            print(line(paper))
+        for row in rows(lib, papers, columns):
+            print(row)
     return 0
 
 
 def cmd_search(args: argparse.Namespace, ctx: Context) -> int:
     lib = ctx.library
+    columns = chosen(args.columns)
     if args.similar and args.query:
         raise QueryError("give a query or --similar ID, not both")
     if args.similar:
@@ -123,8 +135,9 @@ def cmd_search(args: argparse.Namespace, ctx: Context) -> int:
                                             for k, v in hit.highlights.items()})
                     for hit in hits])
         return 0
-    for hit in hits:
-        print(line(hit.paper))
+    for row in rows(lib, (hit.paper for hit in hits), columns,
+                    sort="" if args.similar else args.sort):
+        print(row)
     print(f"{total:,} hits" + (f"; did you mean: {inert_line(suggestion)}" if suggestion
                                else ""), file=sys.stderr)
     return 0

@@ -8,7 +8,7 @@ command, present and future, is covered without a call at each print. What a com
 means to print as it is, JSON for scripts, holds no such character to begin with
 (:func:`paper_tui.inert.escape_in_strings`), so it passes unchanged. The CLI's own escape
 sequences (the progress line's ``\\r\\x1b[K``) go around the filter through
-:func:`write_control`; OSC 52 goes to ``/dev/tty`` itself (``clipboard.copy_via_terminal``).
+:func:`write_control`; OSC 52 goes to ``/dev/tty`` itself (``clipboard.copy_or_send``).
 
 A write that fails raises :class:`OutputError`; ``cli.main`` turns it into
 ``paper-tui: cannot write to standard output: No space left on device`` and exit status

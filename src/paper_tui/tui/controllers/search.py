@@ -132,9 +132,14 @@ class SearchController:
         return self.sort == FOR_YOU
 
     def cycle_sort(self) -> str:
-        self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
-        self.search(self.query, immediate=True, keep=True)
-        return self.sort
+        return self.sort_by(SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)])
+
+    def sort_by(self, sort: str) -> str:
+        """Search the query again sorted by ``sort``, the cursor on the first row (the
+        papers the new order puts first are the ones to see)."""
+        self.sort = sort
+        self.search(self.query, immediate=True)
+        return sort
 
     def _start(self, run: Callable[[], Results], delay: float, keep_id: str | None,
                mode: str) -> None:

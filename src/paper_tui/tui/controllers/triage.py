@@ -48,6 +48,11 @@ def writable(host: ResultsHost) -> bool:
     return True
 
 
+def quoted_title(label: str) -> str:
+    """A paper's title as a message quotes it: “…”, cut after 40 characters."""
+    return f"“{label[:40]}…”" if len(label) > 41 else f"“{label}”"
+
+
 class TriageController:
     """The annotation keys of one screen's results list."""
 
@@ -75,8 +80,7 @@ class TriageController:
         if len(ids) == 1:
             paper = self.host.results_list.current_paper()
             if paper is not None and paper.id == ids[0]:
-                label = paper.label
-                return f"“{label[:40]}…”" if len(label) > 41 else f"“{label}”"
+                return quoted_title(paper.label)
             return ids[0]
         return count(len(ids), "paper")
 
@@ -116,8 +120,15 @@ class TriageController:
         if not writable(self.host):
             return
         done = self.host.library.undo()
-        self.host.say(f"undone: {done}" if done else "nothing to undo")
+        self.host.say(f"undone: {self._titled(done)}" if done else "nothing to undo")
         self.host.refresh_current()
+
+    def _titled(self, done: str) -> str:
+        """What an undo undid, the paper it was on named by its title (the annotations
+        describe a change as ``status read on ID``)."""
+        what, on, subject = done.rpartition(" on ")
+        paper = self.host.library.lookup(subject) if on else None
+        return f"{what} on {quoted_title(paper.label)}" if paper is not None else done
 
     def open_url(self) -> None:
         paper = self.host.results_list.current_paper()
@@ -135,9 +146,12 @@ class TriageController:
             self.host.say(missing)
             return
         app = self.host.app
-        if not _has_graphical_browser():
+        if not _has_graphical_browser():  # nor a clipboard: through the terminal
+            from paper_tui.clipboard import sent_through_terminal
+
             app.copy_to_clipboard(url)
-            self.host.say(f"no browser here; link copied: {url}", timeout=5)
+            self.host.say(f"no browser here; {sent_through_terminal(f'the link {url}').message}",
+                          timeout=8)
             return
         app.run_worker(lambda: webbrowser.open(url), thread=True, group="browser")
         self.host.say(f"opening {url}")

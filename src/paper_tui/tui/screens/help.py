@@ -14,7 +14,8 @@ from paper_tui.tui.screens.dialog import Dialog
 from paper_tui.tui.screens.results_screen import CLOSE_HELP_KEY
 
 WHERE = {"anywhere": "Outside the search box", "results": "In the results",
-         "abstract": "In the abstract", "search": "In the search box"}
+         "abstract": "In the abstract", "search": "In the search box",
+         "facets-options": "In the facets panel"}
 
 
 def keys_table(actions: Sequence[KeyAction]) -> Table:

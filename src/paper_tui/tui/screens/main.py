@@ -36,7 +36,7 @@ from paper_tui.tui.screens.results_screen import (
     ResultsScreen,
 )
 from paper_tui.tui.widgets.abstract import AbstractView
-from paper_tui.tui.widgets.facets import FacetsPanel, narrow
+from paper_tui.tui.widgets.facets import FacetOptions, FacetsPanel, narrow
 from paper_tui.tui.widgets.footer import KeyFooter
 from paper_tui.tui.widgets.import_progress import ImportProgress, summary
 from paper_tui.tui.widgets.results import ResultsList
@@ -55,6 +55,10 @@ APP_KEYS = [
 ]
 """The app's own keys (bound on the app too, for every screen), listed here as well so
 the footer and the help show them in their place among this screen's keys."""
+
+
+IN_FACETS = frozenset({"focus_search", "help", "toggle_facets"})
+"""The screen's actions that work with the facets panel focused (with the panel's own)."""
 
 
 class Relearned(Message):
@@ -85,9 +89,11 @@ class MainScreen(ResultsScreen):
                 tooltip="List papers like this one"),
         Binding("escape", "leave_similar", "Back", show=False, id="leave-similar",
                 tooltip="Back from 'like this' to the query's results"),
-        Binding("S", "cycle_sort", "Sort", show=False, id="sort",
-                tooltip="Sort by relevance, year, title, rating, citations, consensus, "
-                        "team or for you"),
+        Binding("S", "pick_sort", "Sort", show=False, id="sort",
+                tooltip="Sort by… (a picker: relevance, year, title, rating, citations, "
+                        "consensus, team, for you)"),
+        Binding("ctrl+s", "cycle_sort", "Next sort", show=False, id="cycle-sort",
+                tooltip="Sort by the next sort (relevance, year, title, rating, …)"),
         HELP_KEY,
         *APP_KEYS,
         *EDIT_KEYS,
@@ -95,7 +101,8 @@ class MainScreen(ResultsScreen):
                 tooltip="Reading lists: open, reorder, rename, export"),
         *CITE_AND_MARK_KEYS,
         Binding("f", "toggle_facets", "Facets", show=False, id="facets",
-                tooltip="Show / hide counts per status, tag, venue, year, decision, area…"),
+                tooltip="Into the facets panel (counts per status, tag, venue, year, "
+                        "decision, area…); in it, hide it"),
         Binding("Y", "sync", "Sync", show=False, id="sync",
                 tooltip="Sync the team's triage through git (paper-tui sync)"),
         Binding("T", "team", "Team", show=False, id="team",
@@ -149,7 +156,13 @@ class MainScreen(ResultsScreen):
             return False
         if action == "focus_search" and isinstance(self.focused, Input):
             return False
+        if action not in IN_FACETS and self._in_facets():
+            return False  # the panel's keys, not the paper keys (nor in the footer)
         return super().check_action(action, parameters)
+
+    def _in_facets(self) -> bool:
+        focused = self.focused
+        return focused is not None and isinstance(focused.parent, FacetsPanel)
 
     # -- the panes -------------------------------------------------------------------------
     def set_query(self, query: str) -> None:
@@ -249,6 +262,15 @@ class MainScreen(ResultsScreen):
     def action_cycle_sort(self) -> None:
         self.say(f"sorted by {self.search.cycle_sort()}")
 
+    def action_pick_sort(self) -> None:
+        from paper_tui.tui.screens.sort_picker import SortPicker
+
+        def chosen(sort: str | None) -> None:
+            if sort:
+                self.say(f"sorted by {self.search.sort_by(sort)}")
+
+        self.app.push_screen(SortPicker(self.search.sort), chosen)
+
     def action_sync(self) -> None:
         if self.team_sync.start():
             self.run_worker(self.team_sync.run, thread=True, group="sync",
@@ -291,16 +313,21 @@ class MainScreen(ResultsScreen):
         self.app.push_screen(ListsScreen(self.library), lambda _: self.refresh_current())
 
     # -- facets ----------------------------------------------------------------------------
-    def action_toggle_facets(self) -> None:
+    async def action_toggle_facets(self) -> None:
+        """Show the facets panel and go into it; from inside it, hide it (the focus goes
+        back to the results)."""
         panels = self.query(FacetsPanel)
-        if panels:
-            panel = panels.first()
-            panel.display = not panel.display
-        else:
+        panel = panels.first() if panels else None
+        if panel is not None and panel.display and panel.has_focus_within:
+            panel.display = False
+            self.set_focus(self.results_list)
+            return
+        if panel is None:
             panel = FacetsPanel(id="facets")
-            self.query_one("#panes").mount(panel)
-        if panel.display:
-            panel.update_for(self.queries, self.library, self.search.query)
+            await self.query_one("#panes").mount(panel)
+        panel.display = True
+        panel.update_for(self.queries, self.library, self.search.query)
+        self.set_focus(panel.query_one(FacetOptions))
 
     def refresh_facets(self) -> None:
         """The query changed: recount the facets if the panel is shown."""
@@ -316,8 +343,13 @@ class MainScreen(ResultsScreen):
         self.refresh_facets()
 
     def on_facets_panel_chosen(self, message: FacetsPanel.Chosen) -> None:
+        """Narrow the query, and back to its results (as Enter in the search box)."""
         self.set_query(narrow(self.search.query, message.field, message.value))
+        self.set_focus(self.results_list)
         self.say(f"narrowed to {message.term}")
+
+    def on_facets_panel_left(self, _message: FacetsPanel.Left) -> None:
+        self.set_focus(self.results_list)
 
     # -- import ----------------------------------------------------------------------------
     def start_import(self, paths: Sequence[Path]) -> None:

@@ -23,6 +23,7 @@ from paper_tui.tui.controllers.editing import AllMarked, EditingController
 from paper_tui.tui.controllers.triage import TriageController, selected_ids
 from paper_tui.tui.keymap import screen_key_hint
 from paper_tui.tui.widgets.abstract import AbstractView
+from paper_tui.tui.widgets.facets import FACETS_KEYS
 from paper_tui.tui.widgets.results import ResultsList
 from paper_tui.tui.widgets.search_box import SearchBox
 from paper_tui.vocabulary import member_marks
@@ -103,9 +104,11 @@ TEAM_SCREEN_KEYS = [
     HELP_KEY,
 ]
 """The team screen's keys (``T``)."""
-LATER_SCREENS_KEYS = [CLOSE_HELP_KEY, *LISTS_SCREEN_KEYS, *OPENED_LIST_KEYS, *TEAM_SCREEN_KEYS]
-"""The keys of the screens imported on first use (help, the reading lists, the team),
-declared here so that the config's keymap is checked against them at start."""
+LATER_SCREENS_KEYS = [CLOSE_HELP_KEY, *LISTS_SCREEN_KEYS, *OPENED_LIST_KEYS, *TEAM_SCREEN_KEYS,
+                      *FACETS_KEYS]
+"""The keys of the screens imported on first use (help, the reading lists, the team) and of
+the facets panel (mounted on first use), declared here so that the config's keymap is
+checked against them at start."""
 
 
 def _actions(bindings: list[Binding]) -> frozenset[str]:

@@ -197,8 +197,9 @@ def copy_citations(app: App[Any], library: Library, papers: Sequence[Paper],
 
     OSC 52 goes out at once (it reaches the local terminal's clipboard over SSH); the
     system clipboard (through the core) is tried in a worker, since its tool may take a
-    moment; a CSL style goes there as HTML too where the tool can offer it. Returns the
-    copied text.
+    moment; a CSL style goes there as HTML too where the tool can offer it. One
+    notification says the outcome (:func:`~paper_tui.clipboard.outcome`): copied with the
+    tool, else sent through the terminal. Returns the copied text.
     """
     try:
         citation = library.cite(list(papers), style)
@@ -211,12 +212,10 @@ def copy_citations(app: App[Any], library: Library, papers: Sequence[Paper],
                                            else f"s of {count(len(papers), 'paper')}")
 
     def to_clipboard() -> None:
-        result = clipboard.copy(text, what, html=citation.html)
-        if result.ok:
-            app.call_from_thread(app.notify, result.message[:1].upper() + result.message[1:])
-        else:
-            app.call_from_thread(app.notify, f"Sent the {what} to the terminal's clipboard "
-                                 f"(OSC 52); {result.message}", severity="warning", timeout=6)
+        result = clipboard.outcome(clipboard.copy(text, what, html=citation.html), what)
+        message = result.message[:1].upper() + result.message[1:]
+        app.call_from_thread(app.notify, message, timeout=4 if result.method != clipboard.OSC52
+                             else 8)
 
     app.run_worker(to_clipboard, thread=True, group="clipboard")
     return text

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Label, OptionList
@@ -37,6 +38,14 @@ HEADINGS = {"status": "Status", "tag": "Tags", "venue": "Venues", "year": "Years
             "by": "Team", **TEAM_HEADINGS, "decision": "Decisions", "has": "Has",
             "area": "Areas", "country": "Countries", "aff": "Affiliations"}
 PER_FIELD = 12
+
+FACET_CHOOSE_KEY = Binding("enter", "select", "Narrow", id="facets-narrow",
+                           tooltip="Add the value to the query (tag:\"to cite\", year:2024…)")
+FACETS_BACK_KEY = Binding("escape", "back", "Back to results", id="facets-back",
+                          tooltip="Back to the results (the panel stays)")
+FACETS_KEYS = [FACET_CHOOSE_KEY, FACETS_BACK_KEY]
+"""The panel's own keys (``f``, the screen's, shows the panel and goes into it, or hides
+it): with the panel focused, the footer shows these, not the paper keys."""
 
 
 def term(field: str, value: str) -> str:
@@ -70,6 +79,17 @@ def ordered(field: str, counts: dict) -> list[tuple[str, int]]:
     return sorted(items, key=lambda kv: (-kv[1], kv[0].casefold()))[:PER_FIELD]
 
 
+class FacetOptions(OptionList):
+    """The values: Textual's option list, its Enter shown in the footer as "Narrow", Esc
+    back to the results, ``j`` / ``k`` moving as in the results."""
+
+    BINDINGS = [*FACETS_KEYS, Binding("j", "cursor_down", show=False),
+                Binding("k", "cursor_up", show=False)]
+
+    def action_back(self) -> None:
+        self.post_message(FacetsPanel.Left())
+
+
 class FacetsPanel(Vertical):
     """A toggleable side panel; call :meth:`update_for` whenever the query changes, and
     :meth:`annotations_changed` (then :meth:`update_for`) whenever the annotations do."""
@@ -94,6 +114,9 @@ class FacetsPanel(Vertical):
         def term(self) -> str:
             return term(self.field, self.value)
 
+    class Left(Message):
+        """The reader left the panel (Esc): the focus goes back to the results."""
+
     class Counted(Message):
         """Counts for a query arrived from the worker."""
 
@@ -114,7 +137,7 @@ class FacetsPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Label("Facets", id="facets-title")
-        yield OptionList(id="facets-options")
+        yield FacetOptions(id="facets-options")
 
     def update_for(self, queries: QueryThread, lib: Library, query: str) -> None:
         """Count facets for ``query`` on ``queries`` unless the counts asked for last are
