@@ -215,9 +215,11 @@ class Library:
 
     # -- sources: what the library holds, and taking one out -------------------------------
     def listed_sources(self) -> list[sources_mod.Listed]:
-        """Every source (the bundled list's files as one), by name."""
-        self.sources.reload()
-        return sources_mod.listed(self.sources, self.root, paths.bundled_data_dir())
+        """Every source (the bundled list's files as one), by name, as the disk has them
+        now (read under the lock: an import in another thread is writing the manifest)."""
+        with self._lock:
+            self.sources.reload()
+            return sources_mod.listed(self.sources, self.root, paths.bundled_data_dir())
 
     def remove_sources(self, names: Sequence[str]) -> list[sources_mod.Listed]:
         """Take the sources of these names out of the library (all, or none when a name

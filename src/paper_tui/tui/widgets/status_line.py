@@ -17,6 +17,9 @@ from paper_tui.vocabulary import count
 
 SEVERITY_STYLES = {"information": "bold", "warning": "bold yellow", "error": "bold red"}
 MARGIN = 1
+DEMO = ("demo: the bundled NeurIPS 2026 list · `paper-tui import FILE` or `fetch` your own "
+        "· `paper-tui sources remove neurips-2026` drops it")
+"""After the status while the library holds the bundled list alone (a new library's demo)."""
 """Blank columns left and right, drawn in the line (as CSS padding they would send the
 line through Textual's style pipeline on every key)."""
 
@@ -83,7 +86,9 @@ class StatusLine(DirectLines, Widget):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.text = Text("")
-        """The status part (hits, triage progress, sort, mode)."""
+        """The status part (hits, triage progress, sort, mode), with the demo's note."""
+        self._status = Text("")
+        self._demo = False
         self.message = Text("")
         """The last confirmation, shown on the right until it times out."""
         self._expiry: Timer | None = None
@@ -93,10 +98,26 @@ class StatusLine(DirectLines, Widget):
         self._line: Strip | None = None
         self._drawn_for: tuple | None = None
 
+    def on_mount(self) -> None:
+        library = getattr(self.screen, "library", None)  # the main screen's
+        if library is not None:
+            self.demo(library.shows_demo())
+
     def show(self, text: Text) -> None:
+        self._status = text
+        if self._demo:
+            text = text.copy()
+            text.append(f"  │  {DEMO}", "italic")
         if text != self.text:
             self.text = text
             self.refresh()
+
+    def demo(self, shown: bool) -> None:
+        """Say after the status that the library holds the bundled demo list alone (or
+        no longer)."""
+        if shown != self._demo:
+            self._demo = shown
+            self.show(self._status)
 
     def say(self, message: str, *, severity: str = "information", timeout: float = 2.0
             ) -> None:
