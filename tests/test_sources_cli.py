@@ -181,6 +181,18 @@ def test_the_bundled_list_is_the_demo_of_a_library_that_brings_none(tmp_path: Pa
     assert ok(failed, "list") == ""
 
 
+def test_a_library_joining_a_team_gets_no_demo(tmp_path: Path) -> None:
+    remote = tmp_path / "team.git"
+    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(remote)], check=True)
+    alice = tmp_path / "alice"
+    ok(alice, "import", jsonl(tmp_path / "a.jsonl", range(1, 3)))
+    ok(alice, "sync", "--remote", remote, "--as", "alice")
+    bob = tmp_path / "bob"
+    ok(bob, "sync", "--remote", remote, "--as", "bob")
+    assert ids(bob) == {"p1", "p2"}  # the team's list, and no bundled one
+    assert [s["kind"] for s in sources(bob).values()] == ["team"]
+
+
 def _manifest_ids(library: Path) -> set[str]:
     return set(json.loads((library / "sources" / "manifest.json").read_text())["sources"])
 
