@@ -129,7 +129,8 @@ def test_removed_papers_leave_and_the_marks_stay_until_they_come_back(
     ok(library, "lists", "add", "reading", p4, p1)
 
     out = ok(library, "sources", "remove", "b-jsonl")
-    assert out.splitlines()[0] == "removed b-jsonl (3 papers)"
+    assert out.splitlines()[0] == \
+        "removed b-jsonl (3 papers): 2 left the library, 1 is in another source too"
     assert ids(library) == {"p1", "p2", "p3"}  # p3 stays: a holds it too
     assert ids(library, "robots") == {"p1", "p2", "p3"}
     assert ids(library, "tag:keep-me") == set()

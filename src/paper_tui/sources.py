@@ -15,7 +15,7 @@ import os
 import re
 import shlex
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -230,16 +230,18 @@ class SourceStore:
                     with contextlib.suppress(OSError):  # read-only: left for later
                         file.unlink(missing_ok=True)
 
-    def papers(self, source_id: str) -> Iterator[Paper]:
-        """The source's papers; a damaged copy raises :class:`SourceError` (naming the
-        line and how to restore it) after the papers before the damage."""
+    def papers(self, source_id: str, among: Container[str] | None = None
+               ) -> Iterator[Paper]:
+        """The source's papers (``among``: only those with these ids, the others' lines
+        not parsed); a damaged copy raises :class:`SourceError` (naming the line and how
+        to restore it) after the papers before the damage."""
         path = self.file(source_id)
         number = 0
         try:
             with open_gzip(path) as fh:
                 for line in fh:
                     number += 1
-                    if line.strip():
+                    if line.strip() and (among is None or _may_be_among(line, among)):
                         yield _paper(line)
         except SourceError as exc:  # cannot be read on (line number + 1 is not whole)
             raise self._damaged(source_id, exc.message, number + 1 if number else None) \
@@ -257,17 +259,19 @@ class SourceStore:
             return "re-import the paper list it was made from with `paper-tui import --force`"
         return f"re-import it: paper-tui import --force {shlex.quote(info.path)}"
 
-    def readable_papers(self, source_id: str) -> Iterator[Paper]:
+    def readable_papers(self, source_id: str, among: Container[str] | None = None
+                        ) -> Iterator[Paper]:
         """:meth:`papers`, a damaged copy's up to the damage, which is told to
         ``on_problem`` (an index rebuilt from it goes on with the other sources)."""
         try:
-            yield from self.papers(source_id)
+            yield from self.papers(source_id, among)
         except SourceError as exc:
             self._tell(str(exc))
 
-    def all_papers(self) -> Iterator[Paper]:
+    def all_papers(self, among: Container[str] | None = None) -> Iterator[Paper]:
+        """Every source's papers (``among``: only those with these ids)."""
         for sid in sorted(self.manifest):
-            yield from self.readable_papers(sid)
+            yield from self.readable_papers(sid, among)
 
     def total(self) -> int:
         return sum(info.count for info in self.manifest.values())
@@ -303,6 +307,24 @@ def _manifest_from_json(text: str) -> tuple[dict[str, SourceInfo], int]:
     version = raw.get("version", 1)
     return manifest, version if isinstance(version, int) and not isinstance(version, bool) \
         else 1
+
+
+_ID_START = b'{"id": "'
+
+
+def _may_be_among(line: bytes, ids: Container[str]) -> bool:
+    """Whether a stored line may be the paper of one of ``ids``, read from the id that
+    :func:`encode` writes first, without parsing the line (one it cannot tell is parsed)."""
+    if not line.startswith(_ID_START):
+        return True
+    end = line.find(b'"', len(_ID_START))
+    raw = line[len(_ID_START):end]
+    if end < 0 or b"\\" in raw:
+        return True
+    try:
+        return raw.decode("utf-8") in ids
+    except UnicodeDecodeError:
+        return True
 
 
 def _paper(line: bytes) -> Paper:
@@ -350,6 +372,26 @@ class Listed:
                 "papers": self.papers,
                 "added": time.strftime("%Y-%m-%d", time.localtime(self.added)),
                 "last_fetched": self.last_fetched, "ids": list(self.ids)}
+
+
+@dataclass(frozen=True)
+class Removed:
+    """What ``sources remove`` did."""
+
+    sources: tuple[Listed, ...]
+    left: int
+    """Papers that left the library (the others are in another source too)."""
+
+    def line(self) -> str:
+        """``removed a-jsonl (3 papers)``, and how many stay when another source has them."""
+        from paper_tui.vocabulary import count
+
+        papers = sum(source.papers for source in self.sources)
+        names = ", ".join(source.name for source in self.sources)
+        stay = papers - self.left
+        return (f"removed {names} ({count(papers, 'paper')})" +
+                (f": {self.left:,} left the library, {stay:,} "
+                 f"{'is' if stay == 1 else 'are'} in another source too" if stay > 0 else ""))
 
 
 def listed(store: SourceStore, library: Path, bundled: Path) -> list[Listed]:

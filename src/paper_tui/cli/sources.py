@@ -53,8 +53,7 @@ def cmd_remove(args: argparse.Namespace, ctx: Context) -> int:
     lib = ctx.library
     removed = lib.remove_sources(args.names)
     orphans = len(lib.orphans())
-    for source in removed:
-        print(inert_line(f"removed {source.name} ({count(source.papers, 'paper')})"))
+    print(inert_line(removed.line()))
     if orphans:
         print(f"{count(orphans, 'paper')} you marked or listed no longer in the library: "
               "your marks stay (`paper-tui orphans` lists them; importing or fetching the "

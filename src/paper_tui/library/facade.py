@@ -221,16 +221,15 @@ class Library:
             self.sources.reload()
             return sources_mod.listed(self.sources, self.root, paths.bundled_data_dir())
 
-    def remove_sources(self, names: Sequence[str]) -> list[sources_mod.Listed]:
+    def remove_sources(self, names: Sequence[str]) -> sources_mod.Removed:
         """Take the sources of these names out of the library (all, or none when a name
-        is unknown: :class:`PaperTuiError`); the reader's marks stay (:meth:`orphans`).
-        What was removed."""
+        is unknown: :class:`PaperTuiError`); the reader's marks stay (:meth:`orphans`)."""
         with self._lock:
             chosen = sources_mod.named(self.listed_sources(), names)
             ids = [sid for source in chosen for sid in source.ids]
-            importing.remove_sources(self.sources, self.index, ids)
+            left = importing.remove_sources(self.sources, self.index, ids)
             sources_mod.forget_origins(self.sources.root, ids)
-        return chosen
+        return sources_mod.Removed(tuple(chosen), left)
 
     def shows_demo(self) -> bool:
         """Whether the library holds the bundled list alone (the app says it is a demo)."""

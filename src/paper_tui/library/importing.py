@@ -91,7 +91,7 @@ def begin(sources: SourceStore, demo: bool, import_bundled: Callable[[], object]
 
 
 # -- sources removed -----------------------------------------------------------------------
-def remove_sources(sources: SourceStore, index: PaperIndex, source_ids: Sequence[str]) -> None:
+def remove_sources(sources: SourceStore, index: PaperIndex, source_ids: Sequence[str]) -> int:
     """Take sources out of the library: their papers leave the index, but a paper another
     source holds too stays, as that source's. Annotations are not touched (``orphans``
     lists them; importing the list again brings its papers back to them).
@@ -99,32 +99,34 @@ def remove_sources(sources: SourceStore, index: PaperIndex, source_ids: Sequence
     Safe against a kill at any point: the manifest goes first, in one atomic write, and
     from then on the sources are gone; what is left to do (the index, the copies) is
     what every opening does for a source the index holds and the manifest does not
-    (:func:`reindex_changed_sources`)."""
+    (:func:`reindex_changed_sources`). How many papers left the library."""
     sources.forget(source_ids)
-    drop_from_index(sources, index, set(source_ids))
+    left = drop_from_index(sources, index, set(source_ids))
     sources.discard_unlisted()
+    return left
 
 
-def drop_from_index(sources: SourceStore, index: PaperIndex, gone: Collection[str]) -> None:
+def drop_from_index(sources: SourceStore, index: PaperIndex, gone: Collection[str]) -> int:
     """Take the papers of the sources ``gone`` (no longer in the manifest) out of the
     index, in one commit; those another source holds too are indexed again from it (the
     index keeps one document per id, of the source imported last). Then record that the
-    sources are not indexed. Done again after a kill, it finds what is left."""
+    sources are not indexed. Done again after a kill, it finds what is left. How many
+    papers left the index."""
     if not gone:
-        return
+        return 0
     ids: set[str] = set()
     for sid in gone:
         ids |= index.ids_of_source(sid)
     if ids:
         kept: dict[str, Paper] = {}
-        for paper in sources.all_papers():
-            if paper.id in ids:
-                kept.setdefault(paper.id, paper)
+        for paper in sources.all_papers(among=ids):
+            kept.setdefault(paper.id, paper)
         with index.adding() as adder:
             for paper in kept.values():
                 adder.add(paper)
             adder.delete(ids - kept.keys())
     index.mark_sources(dict.fromkeys(gone))
+    return len(ids - kept.keys())
 
 
 # -- import --------------------------------------------------------------------------------

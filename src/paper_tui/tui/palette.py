@@ -137,8 +137,6 @@ def _remove(main: MainScreen, library: Library, name: str) -> None:
     def done() -> None:
         main.status_line.demo(demo)
         main.refresh_results()
-        main.say(", ".join(f"removed {s.name} ({count(s.papers, 'paper')})"
-                           for s in removed) + "; your marks stay (paper-tui orphans)",
-                 timeout=6)
+        main.say(f"{removed.line()}; your marks stay (paper-tui orphans)", timeout=6)
 
     main.app.call_from_thread(done)
