@@ -248,3 +248,12 @@ def test_a_removal_and_an_import_at_once_both_happen(tmp_path: Path) -> None:
     assert failures == []
     assert set(sources(library)) == {"papers-ml-1000-jsonl"}
     assert len(ids(library)) == 1000
+
+
+def test_the_shells_complete_the_command_and_its_verb(tmp_path: Path) -> None:
+    for shell in ("bash", "zsh", "fish"):
+        script = ok(tmp_path / "lib", "completion", shell)
+        assert "sources" in script and "remove" in script, shell
+    bash = ok(tmp_path / "lib", "completion", "bash")
+    assert "'sources') echo 'remove' ;;" in bash
+    assert not (tmp_path / "lib").exists()  # printing a script opens no library

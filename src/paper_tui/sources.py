@@ -367,10 +367,14 @@ class Listed:
     ids: tuple[str, ...]
     """The manifest's source ids it is made of."""
 
+    @property
+    def added_day(self) -> str:
+        """``YYYY-MM-DD``, local time."""
+        return time.strftime("%Y-%m-%d", time.localtime(self.added))
+
     def as_json(self) -> dict[str, object]:
         return {"name": self.name, "kind": self.kind, "origin": self.origin,
-                "papers": self.papers,
-                "added": time.strftime("%Y-%m-%d", time.localtime(self.added)),
+                "papers": self.papers, "added": self.added_day,
                 "last_fetched": self.last_fetched, "ids": list(self.ids)}
 
 

@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import argparse
-import time
 
 from paper_tui.cli.output import print_json
 from paper_tui.inert import inert_line
@@ -30,10 +29,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.set_defaults(handler=cmd_remove)
 
 
-def _day(at: float) -> str:
-    return time.strftime("%Y-%m-%d", time.localtime(at))
-
-
 def cmd_sources(args: argparse.Namespace, ctx: Context) -> int:
     listed = ctx.library.listed_sources()
     if args.json:
@@ -45,7 +40,7 @@ def cmd_sources(args: argparse.Namespace, ctx: Context) -> int:
     for source in listed:
         fetched = f", last fetched {source.last_fetched}" if source.last_fetched else ""
         print(inert_line(f"{source.name}  {count(source.papers, 'paper')}  added "
-                         f"{_day(source.added)}{fetched}  {source.kind}: {source.origin}"))
+                         f"{source.added_day}{fetched}  {source.kind}: {source.origin}"))
     return 0
 
 

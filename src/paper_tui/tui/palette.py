@@ -4,7 +4,6 @@ library's sources: list them, remove one (asked first)."""
 from __future__ import annotations
 
 import asyncio
-import time
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -35,10 +34,11 @@ class Palette(CommandPalette):
     the palette open while it searches) failed on the missing list and ended the app
     with a traceback."""
 
-    @property
-    def _provider_classes(self) -> set[type[Provider]]:
-        """The app's and the screen's providers (Textual's own choice), and the sources'."""
-        return {*super()._provider_classes, SourceCommands}
+    def __init__(self, *, id: str | None = None) -> None:
+        """Opened by the app over its current screen: the app's and that screen's
+        providers (Textual's own choice), and the sources'."""
+        app = self.app
+        super().__init__([*app.COMMANDS, *app.screen.COMMANDS, SourceCommands], id=id)
 
     def dismiss(self, result: Any = None) -> AwaitComplete:
         if not self.is_active:
@@ -97,8 +97,7 @@ class SourceCommands(Provider):
 def describe(source: Listed) -> str:
     """One source as the "Sources" notification lists it."""
     fetched = f", last fetched {source.last_fetched}" if source.last_fetched else ""
-    added = time.strftime("%Y-%m-%d", time.localtime(source.added))
-    return (f"{source.name}: {count(source.papers, 'paper')}, added {added}{fetched} "
+    return (f"{source.name}: {count(source.papers, 'paper')}, added {source.added_day}{fetched} "
             f"({source.kind}: {source.origin})")
 
 
