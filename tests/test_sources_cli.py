@@ -257,3 +257,15 @@ def test_the_shells_complete_the_command_and_its_verb(tmp_path: Path) -> None:
     bash = ok(tmp_path / "lib", "completion", "bash")
     assert "'sources') echo 'remove' ;;" in bash
     assert not (tmp_path / "lib").exists()  # printing a script opens no library
+
+
+def test_tab_after_sources_remove_offers_the_sources(tmp_path: Path) -> None:
+    library = tmp_path / "lib"
+    ok(library, "list")  # the demo list
+    ok(library, "import", jsonl(tmp_path / "a.jsonl", range(1, 3)))
+    assert ok(library, "__complete", "sources").splitlines() == ["a-jsonl", "neurips-2026"]
+    assert ok(tmp_path / "none", "__complete", "sources") == ""
+    assert not (tmp_path / "none").exists()  # a Tab makes no library
+    assert ":sources)" in ok(library, "completion", "bash")
+    assert "_paper_tui_values sources" in ok(library, "completion", "zsh")
+    assert "__paper_tui_values sources" in ok(library, "completion", "fish")

@@ -429,6 +429,18 @@ def listed(store: SourceStore, library: Path, bundled: Path) -> list[Listed]:
     return sorted(found, key=lambda s: s.name)
 
 
+def source_names(manifest: Path, bundled: Path) -> list[str]:
+    """The sources' names as :func:`listed` gives them, from the manifest file alone
+    (nothing rebuilt, nothing written: a shell's Tab); none when it cannot be read."""
+    try:
+        entries = read_manifest(manifest)
+    except (OSError, ValueError, UnicodeError):
+        return []
+    bundled = bundled.resolve()
+    return sorted({bundled.name if info.path and Path(info.path).parent == bundled else sid
+                   for sid, info in entries.items()})
+
+
 def only_bundled(store: SourceStore, bundled: Path) -> bool:
     """Whether the library holds the bundled list and nothing else (the demo)."""
     bundled = bundled.resolve()

@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                              help="what to do (none: list the sources)")
     q = verbs.add_parser("remove", help="take paper lists out of the library (your marks "
                                         "on their papers stay; `orphans` lists them)")
-    q.add_argument("names", nargs="+", metavar="NAME",
+    q.add_argument("source_names", nargs="+", metavar="NAME",
                    help="a source's name as `paper-tui sources` prints it (e.g. "
                         "neurips-2026, the bundled list)")
     q.set_defaults(handler=cmd_remove)
@@ -46,7 +46,7 @@ def cmd_sources(args: argparse.Namespace, ctx: Context) -> int:
 
 def cmd_remove(args: argparse.Namespace, ctx: Context) -> int:
     lib = ctx.library
-    removed = lib.remove_sources(args.names)
+    removed = lib.remove_sources(args.source_names)
     orphans = len(lib.orphans())
     print(inert_line(removed.line()))
     if orphans:
