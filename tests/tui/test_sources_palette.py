@@ -4,6 +4,7 @@ status line says the bundled list is a demo while it is all the library holds.""
 
 from __future__ import annotations
 
+import json
 import time
 
 from textual.command import CommandPalette
@@ -63,3 +64,20 @@ async def test_no_is_no(started) -> None:
         await pilot.press("n")
         await pilot.pause()
         assert app.library.count() == 38
+
+
+async def test_the_demo_note_goes_once_the_library_has_a_list_of_its_own(
+        make_app, settle, tmp_path) -> None:
+    source = tmp_path / "mine.jsonl"
+    source.write_text(json.dumps({"title": "A paper of my own", "abstract": "On graphs.",
+                                  "venue": "icml", "year": 2020}) + "\n")
+    app = make_app()
+    app.import_paths = [source]
+    async with app.run_test(size=(120, 40)) as pilot:
+        deadline = time.monotonic() + 60
+        while app.library.count() == 38 and time.monotonic() < deadline:
+            await pilot.pause(0.05)
+        await settle(pilot)
+        await settle(pilot)
+        assert app.library.count() == 39
+        assert DEMO not in app.main.status_line.text.plain

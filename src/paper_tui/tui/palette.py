@@ -131,10 +131,7 @@ def _remove(main: MainScreen, library: Library, name: str) -> None:
         main.app.call_from_thread(main.say, f"not removed: {exc}", severity="error",
                                   timeout=10)
         return
-    demo = library.shows_demo()
-
     def done() -> None:
-        main.status_line.demo(demo)
         main.refresh_results()
         main.say(f"{removed.line()}; your marks stay (paper-tui orphans)", timeout=6)
 

@@ -4,6 +4,7 @@ on its right the last action's confirmation."""
 from __future__ import annotations
 
 from time import monotonic
+from typing import TYPE_CHECKING
 
 from rich.segment import Segment
 from rich.style import Style
@@ -14,6 +15,9 @@ from textual.widget import Widget
 
 from paper_tui.tui.widgets.lines import DirectLines
 from paper_tui.vocabulary import count
+
+if TYPE_CHECKING:
+    from paper_tui.library import Library
 
 SEVERITY_STYLES = {"information": "bold", "warning": "bold yellow", "error": "bold red"}
 MARGIN = 1
@@ -89,6 +93,7 @@ class StatusLine(DirectLines, Widget):
         """The status part (hits, triage progress, sort, mode), with the demo's note."""
         self._status = Text("")
         self._demo = False
+        self._library: Library | None = None
         self.message = Text("")
         """The last confirmation, shown on the right until it times out."""
         self._expiry: Timer | None = None
@@ -99,12 +104,16 @@ class StatusLine(DirectLines, Widget):
         self._drawn_for: tuple | None = None
 
     def on_mount(self) -> None:
-        library = getattr(self.screen, "library", None)  # the main screen's
-        if library is not None:
-            self.demo(library.shows_demo())
+        self._library = getattr(self.screen, "library", None)  # the main screen's
+        self.show(self._status)
 
     def show(self, text: Text) -> None:
+        """Show ``text``; and the demo's note while the library holds the bundled list
+        alone (asked each time: a few entries of the manifest in memory, and an import
+        or a removal in the app changes it)."""
         self._status = text
+        if self._library is not None:
+            self._demo = self._library.shows_demo()
         if self._demo:
             text = text.copy()
             text.append(f"  │  {DEMO}", "italic")
@@ -112,12 +121,6 @@ class StatusLine(DirectLines, Widget):
             self.text = text
             self.refresh()
 
-    def demo(self, shown: bool) -> None:
-        """Say after the status that the library holds the bundled demo list alone (or
-        no longer)."""
-        if shown != self._demo:
-            self._demo = shown
-            self.show(self._status)
 
     def say(self, message: str, *, severity: str = "information", timeout: float = 2.0
             ) -> None:
