@@ -269,3 +269,31 @@ def test_tab_after_sources_remove_offers_the_sources(tmp_path: Path) -> None:
     assert ":sources)" in ok(library, "completion", "bash")
     assert "_paper_tui_values sources" in ok(library, "completion", "zsh")
     assert "__paper_tui_values sources" in ok(library, "completion", "fish")
+
+
+def test_a_list_whose_papers_another_list_holds_too_leaves_none(tmp_path: Path) -> None:
+    library = tmp_path / "lib"
+    ok(library, "import", jsonl(tmp_path / "a.jsonl", range(1, 3)))
+    ok(library, "import", jsonl(tmp_path / "b.jsonl", range(1, 4)))  # indexed as b's
+    out = ok(library, "sources", "remove", "a-jsonl")
+    assert out.splitlines() == [
+        "removed a-jsonl (2 papers): 0 left the library, 2 are in another source too"]
+    assert ids(library) == {"p1", "p2", "p3"}
+    assert set(sources(library)) == {"b-jsonl"}
+
+
+def test_a_removal_killed_after_the_index_let_go_is_finished_too(tmp_path: Path) -> None:
+    """The state a kill leaves between the index's commit and its note of what it holds
+    (the note still names the source, no paper of it is left): the next command ends it."""
+    library = tmp_path / "lib"
+    ok(library, "import", jsonl(tmp_path / "a.jsonl", range(1, 4)))
+    ok(library, "import", jsonl(tmp_path / "b.jsonl", range(3, 6)))
+    meta = library / "index" / "paper-tui-index.json"
+    before = json.loads(meta.read_text())
+    ok(library, "sources", "remove", "b-jsonl")
+    after = json.loads(meta.read_text())
+    after["sources"]["b-jsonl"] = before["sources"]["b-jsonl"]
+    meta.write_text(json.dumps(after))
+    assert ids(library) == {"p1", "p2", "p3"}
+    assert set(sources(library)) == {"a-jsonl"}
+    assert "b-jsonl" not in json.loads(meta.read_text())["sources"]

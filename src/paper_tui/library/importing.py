@@ -117,8 +117,8 @@ def drop_from_index(sources: SourceStore, index: PaperIndex, gone: Collection[st
     ids: set[str] = set()
     for sid in gone:
         ids |= index.ids_of_source(sid)
+    kept: dict[str, Paper] = {}
     if ids:
-        kept: dict[str, Paper] = {}
         for paper in sources.all_papers(among=ids):
             kept.setdefault(paper.id, paper)
         with index.adding() as adder:
