@@ -21,11 +21,11 @@ if TYPE_CHECKING:
 
 SEVERITY_STYLES = {"information": "bold", "warning": "bold yellow", "error": "bold red"}
 MARGIN = 1
+"""Blank columns left and right, drawn in the line (as CSS padding they would send the
+line through Textual's style pipeline on every key)."""
 DEMO = ("demo: the bundled NeurIPS 2026 list · `paper-tui import FILE` or `fetch` your own "
         "· `paper-tui sources remove neurips-2026` drops it")
 """After the status while the library holds the bundled list alone (a new library's demo)."""
-"""Blank columns left and right, drawn in the line (as CSS padding they would send the
-line through Textual's style pipeline on every key)."""
 
 
 def status_text(hits: int | None, busy: bool, triaged: int | None, total: int | None,
@@ -92,7 +92,6 @@ class StatusLine(DirectLines, Widget):
         self.text = Text("")
         """The status part (hits, triage progress, sort, mode), with the demo's note."""
         self._status = Text("")
-        self._demo = False
         self._library: Library | None = None
         self.message = Text("")
         """The last confirmation, shown on the right until it times out."""
@@ -112,15 +111,12 @@ class StatusLine(DirectLines, Widget):
         alone (asked each time: a few entries of the manifest in memory, and an import
         or a removal in the app changes it)."""
         self._status = text
-        if self._library is not None:
-            self._demo = self._library.shows_demo()
-        if self._demo:
+        if self._library is not None and self._library.shows_demo():
             text = text.copy()
             text.append(f"  │  {DEMO}", "italic")
         if text != self.text:
             self.text = text
             self.refresh()
-
 
     def say(self, message: str, *, severity: str = "information", timeout: float = 2.0
             ) -> None:
