@@ -242,7 +242,9 @@ class SourceStore:
                 for line in fh:
                     number += 1
                     if line.strip() and (among is None or _may_be_among(line, among)):
-                        yield _paper(line)
+                        paper = _paper(line)
+                        if among is None or paper.id in among:
+                            yield paper
         except SourceError as exc:  # cannot be read on (line number + 1 is not whole)
             raise self._damaged(source_id, exc.message, number + 1 if number else None) \
                 from None
