@@ -30,6 +30,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tag on one paper and the recommender's cache written; copied for each test."""
     def build(folder: Path) -> None:
         root = folder / "lib"
+        assert main(["--library", str(root), "sources"]) == 0  # the demo, then a list
         assert main(["--library", str(root), "import",
                      str(DATA / "papers-ml-sample.jsonl")]) == 0
         first = sorted(p.name for p in (root / "sources").glob("*.jsonl.gz"))

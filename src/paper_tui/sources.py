@@ -6,6 +6,7 @@ rebuilt from here. Re-importing a file replaces its source atomically.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
 import io
@@ -14,7 +15,7 @@ import os
 import re
 import shlex
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -208,23 +209,42 @@ class SourceStore:
         self._save_manifest()
         return count
 
-    def remove(self, source_id: str) -> None:
-        self.manifest.pop(source_id, None)
+    def forget(self, source_ids: Iterable[str]) -> None:
+        """Take sources out of the manifest (one atomic write): from then on they are not
+        the library's. Their copies stay until :meth:`discard_unlisted`, after the index
+        has let their papers go."""
+        for sid in source_ids:
+            self.manifest.pop(sid, None)
         self._save_manifest()
-        self.file(source_id).unlink(missing_ok=True)
-        (self.root / f"{source_id}{ADDED_SUFFIX}").unlink(missing_ok=True)
 
-    def papers(self, source_id: str) -> Iterator[Paper]:
-        """The source's papers; a damaged copy raises :class:`SourceError` (naming the
-        line and how to restore it) after the papers before the damage."""
+    def discard_unlisted(self) -> None:
+        """Delete the copies (and first-seen times) of sources the manifest does not list:
+        those removed, their index done. Under the library's lock (an import writes its copy
+        just before its manifest entry)."""
+        if not self.root.is_dir():
+            return
+        manifest = self.manifest
+        for suffix in (_SUFFIX, ADDED_SUFFIX):
+            for file in self.root.glob(f"*{suffix}"):
+                if file.name[: -len(suffix)] not in manifest:
+                    with contextlib.suppress(OSError):  # read-only: left for later
+                        file.unlink(missing_ok=True)
+
+    def papers(self, source_id: str, among: Container[str] | None = None
+               ) -> Iterator[Paper]:
+        """The source's papers (``among``: only those with these ids, the others' lines
+        not parsed); a damaged copy raises :class:`SourceError` (naming the line and how
+        to restore it) after the papers before the damage."""
         path = self.file(source_id)
         number = 0
         try:
             with open_gzip(path) as fh:
                 for line in fh:
                     number += 1
-                    if line.strip():
-                        yield _paper(line)
+                    if line.strip() and (among is None or _may_be_among(line, among)):
+                        paper = _paper(line)
+                        if among is None or paper.id in among:
+                            yield paper
         except SourceError as exc:  # cannot be read on (line number + 1 is not whole)
             raise self._damaged(source_id, exc.message, number + 1 if number else None) \
                 from None
@@ -241,17 +261,19 @@ class SourceStore:
             return "re-import the paper list it was made from with `paper-tui import --force`"
         return f"re-import it: paper-tui import --force {shlex.quote(info.path)}"
 
-    def readable_papers(self, source_id: str) -> Iterator[Paper]:
+    def readable_papers(self, source_id: str, among: Container[str] | None = None
+                        ) -> Iterator[Paper]:
         """:meth:`papers`, a damaged copy's up to the damage, which is told to
         ``on_problem`` (an index rebuilt from it goes on with the other sources)."""
         try:
-            yield from self.papers(source_id)
+            yield from self.papers(source_id, among)
         except SourceError as exc:
             self._tell(str(exc))
 
-    def all_papers(self) -> Iterator[Paper]:
+    def all_papers(self, among: Container[str] | None = None) -> Iterator[Paper]:
+        """Every source's papers (``among``: only those with these ids)."""
         for sid in sorted(self.manifest):
-            yield from self.readable_papers(sid)
+            yield from self.readable_papers(sid, among)
 
     def total(self) -> int:
         return sum(info.count for info in self.manifest.values())
@@ -289,6 +311,24 @@ def _manifest_from_json(text: str) -> tuple[dict[str, SourceInfo], int]:
         else 1
 
 
+_ID_START = b'{"id": "'
+
+
+def _may_be_among(line: bytes, ids: Container[str]) -> bool:
+    """Whether a stored line may be the paper of one of ``ids``, read from the id that
+    :func:`encode` writes first, without parsing the line (one it cannot tell is parsed)."""
+    if not line.startswith(_ID_START):
+        return True
+    end = line.find(b'"', len(_ID_START))
+    raw = line[len(_ID_START):end]
+    if end < 0 or b"\\" in raw:
+        return True
+    try:
+        return raw.decode("utf-8") in ids
+    except UnicodeDecodeError:
+        return True
+
+
 def _paper(line: bytes) -> Paper:
     """A stored line as a Paper: ``ValueError`` / ``TypeError`` if it is not one."""
     record = json.loads(line)
@@ -302,3 +342,176 @@ def _short(message: str, limit: int = 160) -> str:
     """A message from a parser, on one line and not too long to read."""
     message = " ".join(message.split())
     return message if len(message) <= limit else message[: limit - 1] + "…"
+
+
+# -- the sources as the reader names them (``paper-tui sources``) --------------------------
+ORIGINS = "origins.json"
+"""Beside the manifest: for each fetched source, the SOURCE its last fetch named and the
+day of that fetch (``{"<id>": {"spec": "paperlists:iclr2018", "fetched": "2026-12-04"}}``).
+Only told, never needed: a missing or damaged file shows the fetched file's path instead."""
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A source as ``paper-tui sources`` shows it. The bundled list's chunk files are one
+    source, named as its folder (``neurips-2026``)."""
+
+    name: str
+    kind: str
+    """``file``, ``fetched``, ``team`` (a list a team-mate shared) or ``bundled``."""
+    origin: str
+    """Where it came from: the file imported, the SOURCE fetched, or the bundled list."""
+    papers: int
+    added: float
+    """When its first paper entered the library (seconds since the epoch)."""
+    last_fetched: str | None
+    """The day of its last fetch (``YYYY-MM-DD``), for a fetched source."""
+    ids: tuple[str, ...]
+    """The manifest's source ids it is made of."""
+
+    @property
+    def added_day(self) -> str:
+        """``YYYY-MM-DD``, local time."""
+        return time.strftime("%Y-%m-%d", time.localtime(self.added))
+
+    def as_json(self) -> dict[str, object]:
+        return {"name": self.name, "kind": self.kind, "origin": self.origin,
+                "papers": self.papers, "added": self.added_day,
+                "last_fetched": self.last_fetched, "ids": list(self.ids)}
+
+
+@dataclass(frozen=True)
+class Removed:
+    """What ``sources remove`` did."""
+
+    sources: tuple[Listed, ...]
+    left: int
+    """Papers that left the library (the others are in another source too)."""
+
+    def line(self) -> str:
+        """``removed a-jsonl (3 papers)``, and how many stay when another source has them."""
+        from paper_tui.vocabulary import count
+
+        papers = sum(source.papers for source in self.sources)
+        names = ", ".join(source.name for source in self.sources)
+        stay = papers - self.left
+        return (f"removed {names} ({count(papers, 'paper')})" +
+                (f": {self.left:,} left the library, {stay:,} "
+                 f"{'is' if stay == 1 else 'are'} in another source too" if stay > 0 else ""))
+
+
+def listed(store: SourceStore, library: Path, bundled: Path) -> list[Listed]:
+    """Every source of the library at ``library`` (``bundled``: the bundled list's folder),
+    by name."""
+    origins = _read_origins(store.root)
+    bundled = bundled.resolve()
+    team = (library / "team" / "sources").resolve()
+    fetched = (library / "fetched").resolve()
+    chunks: list[SourceInfo] = []
+    found = []
+    for sid, info in sorted(store.manifest.items()):
+        folder = Path(info.path).parent if info.path else None
+        if folder == bundled:
+            chunks.append(info)
+            continue
+        kind, origin, last = "file", info.path or "(not known: the manifest was rebuilt)", None
+        if folder == team:
+            kind = "team"
+        elif folder == fetched:
+            kind = "fetched"
+            spec = origins.get(sid, {})
+            origin, last = spec.get("spec") or info.path, spec.get("fetched")
+        found.append(Listed(sid, kind, origin, info.count, _added(store.root, info), last,
+                            (sid,)))
+    if chunks:
+        found.append(Listed(bundled.name, "bundled", str(bundled),
+                            sum(c.count for c in chunks),
+                            min(_added(store.root, c) for c in chunks), None,
+                            tuple(c.id for c in chunks)))
+    return sorted(found, key=lambda s: s.name)
+
+
+def source_names(manifest: Path, bundled: Path) -> list[str]:
+    """The sources' names as :func:`listed` gives them, from the manifest file alone
+    (nothing rebuilt, nothing written: a shell's Tab); none when it cannot be read."""
+    try:
+        entries = read_manifest(manifest)
+    except (OSError, ValueError, UnicodeError):
+        return []
+    bundled = bundled.resolve()
+    return sorted({bundled.name if info.path and Path(info.path).parent == bundled else sid
+                   for sid, info in entries.items()})
+
+
+def only_bundled(store: SourceStore, bundled: Path) -> bool:
+    """Whether the library holds the bundled list and nothing else (the demo)."""
+    bundled = bundled.resolve()
+    manifest = store.manifest
+    return bool(manifest) and all(
+        info.path and Path(info.path).parent == bundled for info in manifest.values())
+
+
+def named(sources: Iterable[Listed], names: Iterable[str]) -> list[Listed]:
+    """The sources of these names (a source's own id names it too), in the order given;
+    :class:`~paper_tui.errors.PaperTuiError` naming the first unknown one."""
+    from paper_tui.errors import PaperTuiError
+
+    by_name: dict[str, Listed] = {}
+    for source in sources:
+        by_name[source.name] = source
+        for sid in source.ids:
+            by_name.setdefault(sid, source)
+    chosen: dict[str, Listed] = {}
+    for name in names:
+        found = by_name.get(name.strip()) or by_name.get(name.strip().lower())
+        if found is None:
+            known = ", ".join(sorted({s.name for s in by_name.values()})[:6])
+            raise PaperTuiError(f"no source named {name!r} (`paper-tui sources` lists them"
+                                f"{': ' + known if known else ''})")
+        chosen[found.name] = found
+    return list(chosen.values())
+
+
+def record_fetched(root: Path, fetched: Iterable[tuple[str, str]], day: str) -> None:
+    """Remember the SOURCE each ``(source id, SOURCE)`` was fetched from, on ``day`` (a
+    library that cannot be written fetched nothing: it is left alone)."""
+    origins = _read_origins(root)
+    fetched = list(fetched)
+    for sid, spec in fetched:
+        origins[sid] = {"spec": spec, "fetched": day}
+    if fetched:
+        with contextlib.suppress(OSError):
+            atomic.write_text(root / ORIGINS, json.dumps(origins, indent=1,
+                                                         ensure_ascii=False))
+
+
+def forget_origins(root: Path, source_ids: Iterable[str]) -> None:
+    """Drop the fetch origins of removed sources (a re-fetch records them again)."""
+    origins = _read_origins(root)
+    gone = [sid for sid in source_ids if sid in origins]
+    for sid in gone:
+        del origins[sid]
+    if gone:
+        atomic.write_text(root / ORIGINS, json.dumps(origins, indent=1, ensure_ascii=False))
+
+
+def _read_origins(root: Path) -> dict[str, dict[str, str]]:
+    try:
+        raw = json.loads((root / ORIGINS).read_text("utf-8"))
+    except (OSError, ValueError, UnicodeError):
+        return {}
+    if not isinstance(raw, dict):
+        return {}
+    return {sid: {k: v for k, v in entry.items() if isinstance(v, str)}
+            for sid, entry in raw.items() if isinstance(entry, dict)}
+
+
+def _added(root: Path, info: SourceInfo) -> float:
+    """When the source's first paper entered the library: its first-seen times' earliest
+    (:mod:`paper_tui.arrivals`), else when it was imported."""
+    try:
+        raw = json.loads((root / f"{info.id}{ADDED_SUFFIX}").read_text("utf-8"))
+        stamps = [int(s) for s in raw["seen"] if s.isdigit()]
+    except (OSError, ValueError, UnicodeError, KeyError, TypeError):
+        stamps = []
+    return float(min(stamps)) if stamps else info.imported_at

@@ -40,6 +40,7 @@ def team(library_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     remote = tmp_path / "team.git"
     subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(remote)], check=True)
     bob = tmp_path / "bob"
+    _cli(bob, "list")  # Bob opens the demo list first, as Alice did (joining brings none)
     _cli(library_dir, "sync", "--remote", str(remote), "--as", "alice")
     _cli(bob, "sync", "--remote", str(remote), "--as", "bob")
     _cli(library_dir, "team", "split", "year:2026", "--among", "alice,bob,carol", "--by",

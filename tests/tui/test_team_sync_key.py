@@ -26,6 +26,7 @@ async def test_the_sync_key_brings_a_members_triage_into_the_open_app(started, t
     async with started() as (app, pilot):
         first = app.results_screen.results_list.results.paper(0).id
         _cli(app.library.root, "sync", "--remote", str(remote), "--as", "alice")
+        _cli(bob, "list")  # Bob opens the demo list too (joining a team brings none)
         _cli(bob, "sync", "--remote", str(remote), "--as", "bob")
         _cli(bob, "star", first)
         _cli(bob, "tag", first, "kernels")

@@ -29,6 +29,7 @@ COMMANDS = {
     "recommend": "recommend",
     "fetch": "fetch",
     "watch": "watch",
+    "sources": "sources",
     "config": "settings",
     **dict.fromkeys(("sync", "merge-driver", "team"), "team"),
     **dict.fromkeys(("completion", "__complete"), "completion"),
@@ -132,6 +133,9 @@ def _error_line(line: str, status: int) -> int:
     return status
 
 
+OWN_LISTS = frozenset({"import", "fetch", "sync", "watch"})
+"""Commands that bring the library's own lists: a new library they open never gets the
+bundled list (nor does ``paper-tui PATH...``)."""
 QUERY_COMMANDS = frozenset({"search", "recommend"})
 """Commands whose one positional is a QUERY and that have no short option but ``-h``."""
 _EXCLUSION = re.compile(r"-[^\s\-]\S+")
@@ -155,7 +159,8 @@ def _main(argv: list[str]) -> int:
     from paper_tui.library.context import Context
 
     ctx = Context(library_dir=args.library, config_file=args.config,
-                  progress=progress_printer, warn=warn)
+                  progress=progress_printer, warn=warn,
+                  bundled=False if open_paths or args.command in OWN_LISTS else None)
     try:
         status = _run(args, ctx, open_paths)
     finally:

@@ -394,7 +394,7 @@ class Adder:
     def add(self, paper: Paper, prepared: tuple[Prepared, int] | None = None) -> None:
         """Add (or replace) a paper; ``prepared``: its run's :func:`prepare` and its place
         in the run, when that was done ahead."""
-        if self._reader is not None and ("id", paper.id.encode()) in self._reader:
+        if self._held(paper.id):
             self._writer.delete_by_term("id", paper.id)
         else:
             self.new_ids.append(paper.id)
@@ -413,6 +413,13 @@ class Adder:
         self.count += 1
         if self._progress and self.count % 500 == 0:
             self._progress(self.count)
+
+    def _held(self, paper_id: str) -> bool:
+        """Whether the index holds the paper: the term list keeps the id of a deleted one
+        (a source removed, a paper a re-import dropped) until segments merge."""
+        term = paper_id.encode()
+        return self._reader is not None and ("id", term) in self._reader and \
+            self._reader.postings("id", term).is_active()
 
     def finish(self) -> None:
         """Merge the postings of the prepared run in progress (before any later paper's,

@@ -29,8 +29,12 @@ class Context:
 
     def __init__(self, library_dir: str | None = None, config_file: Path | None = None, *,
                  progress: Callable[[], Progress | None] = lambda: None,
-                 warn: Callable[[str], None] | None = None) -> None:
+                 warn: Callable[[str], None] | None = None,
+                 bundled: bool | None = None) -> None:
+        """``bundled``: whether a new library starts with the bundled list (None: as the
+        ``bundled_lists`` setting says; False for a command that brings its own list)."""
         self.library_dir = library_dir
+        self.bundled = bundled
         self.config = config_mod.load(config_file)
         self.progress = progress
         self.warn = warn
@@ -42,7 +46,8 @@ class Context:
             from paper_tui.library.facade import Library
 
             self._library = Library.open(self.library_dir, config=self.config,
-                                         progress=self.progress(), warn=self.warn)
+                                         bundled=self.bundled, progress=self.progress(),
+                                         warn=self.warn)
         return self._library
 
     def close(self) -> None:

@@ -23,6 +23,7 @@ import filelock
 
 from paper_tui import atomic, paths
 from paper_tui import config as config_mod
+from paper_tui import sources as sources_mod
 from paper_tui.arrivals import Arrivals
 from paper_tui.config import Settings
 from paper_tui.errors import PaperTuiError, QueryError, StoreError, StyleError, UnknownPaperError
@@ -99,8 +100,9 @@ class Library:
     def open(cls, root: Path | str | None = None, *, config: config_mod.Config | None = None,
              bundled: bool | None = None, progress: Progress | None = None,
              warn: Callable[[str], None] | None = None) -> Library:
-        """Open (creating if needed) a library; a new one gets the bundled list when asked
-        (default: the ``bundled_lists`` setting).
+        """Open (creating if needed) a library; a new one (no list ever imported) gets
+        the bundled list as its demo when asked (default: the ``bundled_lists`` setting),
+        and never later (:func:`~paper_tui.library.importing.begin`).
 
         ``root`` defaults to the ``library`` setting, then the user data dir. ``warn``
         hears of what the user should know, such as an unreadable index being rebuilt
@@ -132,9 +134,10 @@ class Library:
         (root / ".annotations-indexed.json").unlink(missing_ok=True)
         with library._lock:
             library.reindex_changed_sources(progress)
-            if (settings.bundled_lists if bundled is None else bundled) \
-                    and not library.sources.manifest:
-                library.import_paths([paths.bundled_data_dir()], progress=progress)
+            importing.begin(library.sources,
+                            settings.bundled_lists if bundled is None else bundled,
+                            lambda: library.import_paths([paths.bundled_data_dir()],
+                                                         progress=progress))
         return library
 
     def close(self) -> None:
@@ -207,10 +210,39 @@ class Library:
                          named: Hints) -> ImportReport:
             return self.import_paths(paths, progress=seen, hints=named)
 
-        return fetching.fetch(self.root, self.settings.fetch, self.sources, self.index,
-                              import_paths, specs, since=since, all_decisions=all_decisions,
-                              dry_run=dry_run, progress=progress, warn=self.warn,
-                              hints=hints)
+        report = fetching.fetch(self.root, self.settings.fetch, self.sources, self.index,
+                                import_paths, specs, since=since,
+                                all_decisions=all_decisions, dry_run=dry_run,
+                                progress=progress, warn=self.warn,
+                                hints=hints)
+        with self._lock:  # what each source was fetched from, for `paper-tui sources`
+            sources_mod.record_fetched(
+                self.sources.root, [(s.source_id, s.spec) for s in report.sources
+                                    if s.source_id and s.status in ("fetched", "unchanged")],
+                datetime.date.today().isoformat())
+        return report
+
+    # -- sources: what the library holds, and taking one out -------------------------------
+    def listed_sources(self) -> list[sources_mod.Listed]:
+        """Every source (the bundled list's files as one), by name, as the disk has them
+        now (read under the lock: an import in another thread is writing the manifest)."""
+        with self._lock:
+            self.sources.reload()
+            return sources_mod.listed(self.sources, self.root, paths.bundled_data_dir())
+
+    def remove_sources(self, names: Sequence[str]) -> sources_mod.Removed:
+        """Take the sources of these names out of the library (all, or none when a name
+        is unknown: :class:`PaperTuiError`); the reader's marks stay (:meth:`orphans`)."""
+        with self._lock:
+            chosen = sources_mod.named(self.listed_sources(), names)
+            ids = [sid for source in chosen for sid in source.ids]
+            left = importing.remove_sources(self.sources, self.index, ids)
+            sources_mod.forget_origins(self.sources.root, ids)
+        return sources_mod.Removed(tuple(chosen), left)
+
+    def shows_demo(self) -> bool:
+        """Whether the library holds the bundled list alone (the app says it is a demo)."""
+        return sources_mod.only_bundled(self.sources, paths.bundled_data_dir())
 
     # -- papers out: look-up and search ----------------------------------------------------
     def resolve(self, id_or_prefix: str) -> str:

@@ -5,8 +5,9 @@ changed re-indexed alone). :class:`~paper_tui.library.Library` calls these under
 
 from __future__ import annotations
 
+import contextlib
 import itertools
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,7 +17,7 @@ from paper_tui.index import PaperIndex
 from paper_tui.index.writer import Prepared, prepare
 from paper_tui.library.upgrade import upgrade_sources
 from paper_tui.model import Paper
-from paper_tui.sources import SourceStore, checksum, encode
+from paper_tui.sources import MANIFEST, SourceStore, checksum, encode
 
 if TYPE_CHECKING:
     from paper_tui.importers import Hints, ImportReport
@@ -42,6 +43,7 @@ def reindex_changed_sources(sources: SourceStore, index: PaperIndex,
     papers of sources that are gone. Then give ``arrivals`` the first-seen times of
     sources that have none (a library from before them)."""
     _reindex(sources, index, progress, warn)
+    sources.discard_unlisted()
     if arrivals is not None:
         arrivals.fill_missing(sources.manifest, index.ids_of_source)
 
@@ -61,11 +63,7 @@ def _reindex(sources: SourceStore, index: PaperIndex, progress: Progress | None,
     for sid, info in sorted(manifest.items()):
         if indexed.get(sid) != info.checksum or sid in rewritten:
             _reindex_source(sources, index, sid, info.checksum, progress)
-    gone = indexed.keys() - manifest.keys()
-    for sid in gone:
-        index.delete_source(sid)
-    if gone:
-        index.mark_sources(dict.fromkeys(gone))
+    drop_from_index(sources, index, indexed.keys() - manifest.keys())
 
 
 def _reindex_source(sources: SourceStore, index: PaperIndex, source_id: str, digest: str,
@@ -75,6 +73,60 @@ def _reindex_source(sources: SourceStore, index: PaperIndex, source_id: str, dig
     index.delete_source(source_id)
     index.add(sources.readable_papers(source_id), progress=report)
     index.mark_sources({source_id: digest})
+
+
+def begin(sources: SourceStore, demo: bool, import_bundled: Callable[[], object]) -> None:
+    """A new library (no source was ever imported into it: no manifest) starts with the
+    bundled list as its demo when ``demo``, else with nothing; either way it is new no
+    more (an empty manifest is written), so the bundled list never comes later: not
+    after its own lists were removed, not when the command that started it brought its
+    own list (``import``, ``fetch``, ``sync``) and failed."""
+    if (sources.root / MANIFEST).exists():
+        return
+    if demo:
+        import_bundled()
+    if not (sources.root / MANIFEST).exists():
+        with contextlib.suppress(OSError):  # a library that cannot be written stays new
+            sources.forget(())
+
+
+# -- sources removed -----------------------------------------------------------------------
+def remove_sources(sources: SourceStore, index: PaperIndex, source_ids: Sequence[str]) -> int:
+    """Take sources out of the library: their papers leave the index, but a paper another
+    source holds too stays, as that source's. Annotations are not touched (``orphans``
+    lists them; importing the list again brings its papers back to them).
+
+    Safe against a kill at any point: the manifest goes first, in one atomic write, and
+    from then on the sources are gone; what is left to do (the index, the copies) is
+    what every opening does for a source the index holds and the manifest does not
+    (:func:`reindex_changed_sources`). How many papers left the library."""
+    sources.forget(source_ids)
+    left = drop_from_index(sources, index, set(source_ids))
+    sources.discard_unlisted()
+    return left
+
+
+def drop_from_index(sources: SourceStore, index: PaperIndex, gone: Collection[str]) -> int:
+    """Take the papers of the sources ``gone`` (no longer in the manifest) out of the
+    index, in one commit; those another source holds too are indexed again from it (the
+    index keeps one document per id, of the source imported last). Then record that the
+    sources are not indexed. Done again after a kill, it finds what is left. How many
+    papers left the index."""
+    if not gone:
+        return 0
+    ids: set[str] = set()
+    for sid in gone:
+        ids |= index.ids_of_source(sid)
+    kept: dict[str, Paper] = {}
+    if ids:
+        for paper in sources.all_papers(among=ids):
+            kept.setdefault(paper.id, paper)
+        with index.adding() as adder:
+            for paper in kept.values():
+                adder.add(paper)
+            adder.delete(ids - kept.keys())
+    index.mark_sources(dict.fromkeys(gone))
+    return len(ids - kept.keys())
 
 
 # -- import --------------------------------------------------------------------------------

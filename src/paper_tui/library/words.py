@@ -9,16 +9,22 @@ from typing import Literal
 
 from paper_tui.store.annotations import Annotations
 
-Kind = Literal["lists", "tags"]
-_FILES: dict[Kind, str] = {"lists": "reading-lists.yaml", "tags": "annotations.yaml"}
+Kind = Literal["lists", "tags", "sources"]
+_FILES: dict[Kind, str] = {"lists": "reading-lists.yaml", "tags": "annotations.yaml",
+                           "sources": "sources/manifest.json"}
 """The file of the library each kind is read from (a directory without it is left alone)."""
 
 
 def library_words(root: Path, kind: Kind) -> list[str]:
-    """The reading-list names (``lists``) or tags (``tags``) of the library at ``root``;
-    none when it has no such file."""
+    """The reading-list names (``lists``), tags (``tags``) or sources (``sources``) of the
+    library at ``root``; none when it has no such file."""
     if not (root / _FILES[kind]).is_file():
         return []
+    if kind == "sources":
+        from paper_tui import paths
+        from paper_tui.sources import source_names
+
+        return source_names(root / _FILES[kind], paths.bundled_data_dir())
     annotations = Annotations(root)
     try:
         if kind == "lists":

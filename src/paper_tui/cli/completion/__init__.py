@@ -32,9 +32,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     # Called by the scripts when Tab is pressed, not by people: no help line.
     p = sub.add_parser("__complete")
-    p.add_argument("kind", choices=("lists", "tags", "styles"), metavar="KIND",
-                   help="what to print, one a line: reading-list names, tags or citation "
-                        "style ids")
+    p.add_argument("kind", choices=("lists", "tags", "styles", "sources"), metavar="KIND",
+                   help="what to print, one a line: reading-list names, tags, citation "
+                        "style ids or the library's sources")
     p.set_defaults(handler=cmd_complete_values)
 
 
@@ -48,7 +48,7 @@ def cmd_completion(args: argparse.Namespace, ctx: Context) -> int:
 
 
 def cmd_complete_values(args: argparse.Namespace, ctx: Context) -> int:
-    """The library's reading-list names or tags, one a line (nothing when there is no
+    """The library's reading-list names, tags or sources, one a line (nothing when there is no
     library or file yet: pressing Tab never creates one); or every citation style's id."""
     from paper_tui.library.words import library_words, style_words
 

@@ -58,7 +58,7 @@ _paper_tui_reply() {  # COMPREPLY from a value spec, for the word at the cursor 
                 COMPREPLY=($(compgen -f -- "$cur")) ;;
         :dirs) compopt -o filenames 2>/dev/null; local IFS=$'\n'
                COMPREPLY=($(compgen -d -- "$cur")) ;;
-        :lists|:tags|:styles)
+        :lists|:tags|:styles|:sources)
             compopt -o filenames 2>/dev/null  # readline quotes a name with spaces
             while IFS= read -r name; do
                 [[ $name == "$plain"* ]] && COMPREPLY+=("$name")

@@ -127,6 +127,7 @@ def _values(value: Completes) -> str:
         Kind.LISTS: "-x -a '(__paper_tui_values lists)'",
         Kind.TAGS: "-x -a '(__paper_tui_values tags)'",
         Kind.STYLES: "-x -a '(__paper_tui_values styles)'",
+        Kind.SOURCES: "-x -a '(__paper_tui_values sources)'",
     }[value.kind]
 
 

@@ -24,10 +24,14 @@ class Kind(Enum):
     LISTS = "lists"
     TAGS = "tags"
     STYLES = "styles"
+    SOURCES = "sources"
 
 
 _BY_METAVAR = {"FILE": Kind.FILES, "PATH": Kind.FILES, "DIR": Kind.DIRS, "LIST": Kind.LISTS,
                "TAG": Kind.TAGS, "STYLE": Kind.STYLES}
+_BY_DEST = {"source_names": Kind.SOURCES}
+"""Values named by what they are where their metavar is a plain ``NAME``: the library's
+sources (``sources remove NAME...``)."""
 GLOBAL_VALUE_OPTIONS = ("--library", "--config")
 """Global options the scripts pass on to ``paper-tui __complete`` (which library)."""
 
@@ -75,7 +79,8 @@ class Spec:
 
 
 def completes(argument: Argument) -> Completes:
-    kind = Kind.WORDS if argument.choices else _BY_METAVAR.get(argument.metavar, Kind.NOTHING)
+    kind = Kind.WORDS if argument.choices else _BY_DEST.get(argument.dest) or \
+        _BY_METAVAR.get(argument.metavar, Kind.NOTHING)
     return Completes(kind, argument.choices, argument.metavar, argument.help or "")
 
 

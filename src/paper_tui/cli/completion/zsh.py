@@ -129,6 +129,7 @@ def _value(value: Completes, positional: bool = False) -> str:
         Kind.LISTS: " _paper_tui_values lists",
         Kind.TAGS: " _paper_tui_values tags",
         Kind.STYLES: " _paper_tui_values styles",
+        Kind.SOURCES: " _paper_tui_values sources",
     }[value.kind]
     return f":{message}:{action}"
 

@@ -4,6 +4,7 @@ on its right the last action's confirmation."""
 from __future__ import annotations
 
 from time import monotonic
+from typing import TYPE_CHECKING
 
 from rich.segment import Segment
 from rich.style import Style
@@ -15,10 +16,16 @@ from textual.widget import Widget
 from paper_tui.tui.widgets.lines import DirectLines
 from paper_tui.vocabulary import count
 
+if TYPE_CHECKING:
+    from paper_tui.library import Library
+
 SEVERITY_STYLES = {"information": "bold", "warning": "bold yellow", "error": "bold red"}
 MARGIN = 1
 """Blank columns left and right, drawn in the line (as CSS padding they would send the
 line through Textual's style pipeline on every key)."""
+DEMO = ("demo: the bundled NeurIPS 2026 list · `paper-tui import FILE` or `fetch` your own "
+        "· `paper-tui sources remove neurips-2026` drops it")
+"""After the status while the library holds the bundled list alone (a new library's demo)."""
 
 
 def status_text(hits: int | None, busy: bool, triaged: int | None, total: int | None,
@@ -83,7 +90,9 @@ class StatusLine(DirectLines, Widget):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.text = Text("")
-        """The status part (hits, triage progress, sort, mode)."""
+        """The status part (hits, triage progress, sort, mode), with the demo's note."""
+        self._status = Text("")
+        self._library: Library | None = None
         self.message = Text("")
         """The last confirmation, shown on the right until it times out."""
         self._expiry: Timer | None = None
@@ -93,7 +102,18 @@ class StatusLine(DirectLines, Widget):
         self._line: Strip | None = None
         self._drawn_for: tuple | None = None
 
+    def on_mount(self) -> None:
+        self._library = getattr(self.screen, "library", None)  # the main screen's
+        self.show(self._status)
+
     def show(self, text: Text) -> None:
+        """Show ``text``; and the demo's note while the library holds the bundled list
+        alone (asked each time: a few entries of the manifest in memory, and an import
+        or a removal in the app changes it)."""
+        self._status = text
+        if self._library is not None and self._library.shows_demo():
+            text = text.copy()
+            text.append(f"  │  {DEMO}", "italic")
         if text != self.text:
             self.text = text
             self.refresh()
