@@ -39,4 +39,6 @@ SLOW = (
     "test_citekeys.py",
     "test_citation_styles.py",
     "test_no_process_outlives.py",
+    "test_xml_no_dtd.py::test_a_team_mates_atom_file_with_a_dtd_is_one_line_of_the_sync",
+    "test_bibtex_compiles.py",
 )

@@ -101,7 +101,6 @@ def test_documents_without_a_dtd_read_as_elementtree_reads_them() -> None:
     assert caught.value.position == (1, 6)
 
 
-@pytest.mark.slow
 def test_a_team_mates_atom_file_with_a_dtd_is_one_line_of_the_sync(tmp_path: Path) -> None:
     """The team route: a list a team-mate pushes is imported as any file is; a hostile
     Atom one costs one line of the sync (and is quarantined), in bounded memory."""

@@ -114,6 +114,8 @@ class _Reader:
             raise StoreError(f"{where}: not valid YAML: {exc.problem or exc.context}") from None
         except yaml.YAMLError as exc:
             raise StoreError(f"{self.path}: not valid YAML: {words(str(exc))}") from None
+        finally:  # a parser left suspended would run again whenever gc finalizes it
+            self.events.close()
         return Parsed(self.records, self.fragments())
 
     def document(self) -> None:
