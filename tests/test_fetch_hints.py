@@ -67,3 +67,21 @@ def test_a_bad_year_is_argparse_s_line(tmp_path: Path, http_replay: ReplayServer
     out = run(tmp_path, http_replay, "fetch", http_replay.url + NAMELESS, "--year", "18")
     assert out.returncode == 2 and "'18' is not a year" in out.stderr
     assert http_replay.requests == []
+
+
+@pytest.mark.parametrize("etag", [None, '"v1"'], ids=["same-bytes", "not-modified"])
+def test_venue_and_year_given_to_an_unchanged_list_are_applied(
+        tmp_path: Path, http_replay: ReplayServer, etag: str | None) -> None:
+    """A first fetch without them, then the suggested command: the list has not changed
+    (the same bytes, or a 304), and the papers still get the venue and year (it said
+    "unchanged" and kept none of them)."""
+    http_replay.route(NAMELESS, Reply(body=data("paperlists-iclr2018.json"), etag=etag))
+    url = http_replay.url + NAMELESS
+    assert run(tmp_path, http_replay, "fetch", url).returncode == 0
+    again = run(tmp_path, http_replay, "fetch", url, "--venue", "ICLR", "--year", "2018")
+    assert again.returncode == 0 and again.stderr == "", again.stderr
+    assert venues(tmp_path, http_replay) == {("ICLR", 2018)}
+    plain = run(tmp_path, http_replay, "fetch", url)  # the hints kept: nothing new
+    assert plain.stdout.splitlines() == [
+        f"{url}: unchanged (24 papers)" if etag else f"{url}: 24 papers, 0 new (1 page)"]
+    assert venues(tmp_path, http_replay) == {("ICLR", 2018)}

@@ -81,13 +81,21 @@ def _one(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
                                    all_decisions=all_decisions, dry_run=dry_run,
                                    progress=progress, warn=warn)
             info = sources.get(sid) if sid is not None and path.is_file() else None
+            # an unchanged list given a venue or year it was not given before is re-read
+            relabel = info is not None and _merged(_kept_hints(path), hints) != _kept_hints(path)
             if info is not None and not dry_run and fetched.unchanged_at_once():
+                if relabel:
+                    return _imported(fetched, path.read_bytes(), import_paths, progress, warn,
+                                     hints, sources)
                 fetched.finish()
                 return _report(fetched, "unchanged", sid, info.count, ())
             listing = fetched.run()
             if dry_run:
                 return _dry_run(fetched, listing.body, sid, index)
             if fetched.unchanged and info is not None:
+                if relabel:
+                    return _imported(fetched, path.read_bytes(), import_paths, progress, warn,
+                                     hints, sources)
                 fetched.finish()
                 return _report(fetched, "unchanged", sid, info.count, ())
             same = _same_content(root, sources, listing.body) if sid is None else None
@@ -113,8 +121,7 @@ def _imported(fetched: runner.Fetch, body: bytes, import_paths: ImportPaths,
     path = fetched.path
     previous = path.read_bytes() if path.is_file() else None
     kept = _kept_hints(path)
-    hints = kept if given is None else \
-        replace(kept, **{k: v for k, v in vars(given).items() if v})
+    hints = _merged(kept, given)
     atomic.write_bytes(path, body)
     report = import_paths([path], progress, hints)
     if len(report.sources) != 1:  # the file did not import: as it was before
@@ -155,6 +162,11 @@ def _same_content(root: Path, sources: SourceStore, body: bytes) -> _Same | None
         if info.checksum == digest:
             return _Same(sid, Path(info.path), info.count)
     return None
+
+
+def _merged(kept: Hints, given: Hints | None) -> Hints:
+    """The hints kept for a list with those given now laid over them."""
+    return kept if given is None else replace(kept, **{k: v for k, v in vars(given).items() if v})
 
 
 def _kept_hints(path: Path) -> Hints:
