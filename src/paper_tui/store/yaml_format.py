@@ -9,10 +9,10 @@ save only emits the records that changed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Generator, Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import yaml
 from yaml.events import (
@@ -84,7 +84,8 @@ class _Reader:
         self.path = path
         self.schema = schema
         self.text = text
-        self.events = yaml.parse(text, Loader=Loader)
+        # a generator (typeshed says Iterator): closed when the reading ends
+        self.events = cast(Generator[Event, None, None], yaml.parse(text, Loader=Loader))
         self.records: dict[str, Record] = {}
         # (key, first line, reusable) per record in file order, to cut the text into fragments
         self.spans: list[tuple[str, int, bool]] = []
