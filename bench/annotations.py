@@ -22,10 +22,10 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from paper_tui.atomic import identity
 from paper_tui.store import STATUSES, Annotations, file_store
 from paper_tui.store.file_store import YamlStore
 from paper_tui.store.yaml_format import emit_fragments, parse, read_yaml
+from paper_tui.trust.atomic import identity
 
 PAPERS = 87_549
 ANNOTATED = 20_000

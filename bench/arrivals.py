@@ -1,5 +1,5 @@
 """What ``added:`` and ``watch:`` cost to read: the first-seen times of 87,549 papers
-(``sources/<id>.added.json``, :mod:`paper_tui.arrivals`), as one source and as 90 sources
+(``sources/<id>.added.json``, :mod:`paper_tui.holdings.arrivals`), as one source and as 90 sources
 (the corpus's venues are about that many lists), ids shaped as the library's
 (``neurips2024-1a2b3c4d5e``); four import times, as a library that grew by four imports.
 
@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 
 from paper_tui import config as config_mod
-from paper_tui.arrivals import Arrivals, file_of, write_times
+from paper_tui.holdings.arrivals import Arrivals, file_of, write_times
 from paper_tui.library import Library
 from results_file import run_header, save
 

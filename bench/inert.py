@@ -1,4 +1,4 @@
-"""How much making text inert costs (``paper_tui.inert``), and that it stays linear.
+"""How much making text inert costs (``paper_tui.trust.inert``), and that it stays linear.
 
     python bench/inert.py
 
@@ -28,8 +28,8 @@ from rich.style import Style
 from textual.color import Color
 
 from paper_tui import config
-from paper_tui.inert import inert_line, inert_paper, inert_text
 from paper_tui.library import Library
+from paper_tui.trust.inert import inert_line, inert_paper, inert_text
 from paper_tui.tui.inert_lines import InertLines
 
 EVIL = "\x1b]0;title\x07\x1b]52;c;aGk=\x07\x1b[2J\x9d2;x\x9c\u202e"

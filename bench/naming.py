@@ -42,8 +42,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from paper_tui import display
-from paper_tui.atomic import write_text
 from paper_tui.naming import long_form_start, name_and_title
+from paper_tui.trust.atomic import write_text
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "papers-ml.jsonl.gz"
 RESULTS = Path(__file__).resolve().parent / "results" / "naming.json"

@@ -50,7 +50,7 @@ from sklearn.ensemble import HistGradientBoostingClassifier
 from naming import RESULTS as NAMING_RESULTS
 from naming import abbreviates, half, load, norm, same, scored
 from paper_tui import naming as rules
-from paper_tui.atomic import write_text
+from paper_tui.trust.atomic import write_text
 
 RESULTS = NAMING_RESULTS.parent / "naming_learned.json"
 THRESHOLDS = (None, 0.3, 0.15, 0.1, 0.07, 0.05, 0.04, 0.03, 0.02, 0.015, 0.01)

@@ -17,10 +17,10 @@ import pytest
 
 import forked_cli
 from paper_tui import config as config_mod
-from paper_tui.added_words import added_range, time_value
-from paper_tui.arrivals import file_of, read_times, write_times
 from paper_tui.errors import QueryError
+from paper_tui.holdings.arrivals import file_of, read_times, write_times
 from paper_tui.library import Library
+from paper_tui.query.added import added_range, time_value
 
 DAY = 86_400
 

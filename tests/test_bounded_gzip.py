@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from paper_tui import bounded_gzip
 from paper_tui import config as config_mod
-from paper_tui.bounded_gzip import gunzip, gunzip_bytes, open_gzip
 from paper_tui.errors import SourceError
 from paper_tui.library import Library
+from paper_tui.trust import bounded_gzip
+from paper_tui.trust.bounded_gzip import gunzip, gunzip_bytes, open_gzip
 
 DATA = Path(__file__).parent / "data"
 ZEROS = 16 << 20

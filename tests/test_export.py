@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from paper_tui import citations, export
+from paper_tui import citations
 from paper_tui import config as config_mod
 from paper_tui.errors import StoreError
+from paper_tui.exports import writer as export
 from paper_tui.library import Library
 
 

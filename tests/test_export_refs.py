@@ -17,8 +17,9 @@ from citeproc import formatter as citeproc_formatter
 from citeproc.source.json import CiteProcJSON
 
 from formats_helpers import DATA
-from paper_tui import citations, export
+from paper_tui import citations
 from paper_tui import config as config_mod
+from paper_tui.exports import writer as export
 from paper_tui.library import Library
 from paper_tui.model import Paper
 

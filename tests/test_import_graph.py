@@ -21,15 +21,13 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("paper_tui.cli",),
     ("paper_tui.tui",),
     ("paper_tui.library",),
-    ("paper_tui.recommend", "paper_tui.team", "paper_tui.export", "paper_tui.export_refs"),
+    ("paper_tui.recommend", "paper_tui.team", "paper_tui.exports"),
     ("paper_tui.index", "paper_tui.store", "paper_tui.importers", "paper_tui.naming",
-     "paper_tui.sources", "paper_tui.arrivals", "paper_tui.citations", "paper_tui.clipboard",
-     "paper_tui.config", "paper_tui.fetch"),
-    ("paper_tui.display", "paper_tui.venues", "paper_tui.query", "paper_tui.model",
-     "paper_tui.vocabulary", "paper_tui.paths", "paper_tui.atomic", "paper_tui.bounded_gzip",
-     "paper_tui.errors", "paper_tui.crash", "paper_tui.surrogates", "paper_tui.inert",
-     "paper_tui.venue_signals", "paper_tui.venue_text", "paper_tui.venue_cells",
-     "paper_tui"),
+     "paper_tui.holdings", "paper_tui.citations", "paper_tui.clipboard", "paper_tui.config",
+     "paper_tui.fetch"),
+    ("paper_tui.display", "paper_tui.venue", "paper_tui.query", "paper_tui.model",
+     "paper_tui.vocabulary", "paper_tui.paths", "paper_tui.trust", "paper_tui.errors",
+     "paper_tui.crash", "paper_tui"),
 )
 FRONTS = ("cli", "tui")
 LIBRARY_PARTS = frozenset({"annotations", "lists", "index", "team"})

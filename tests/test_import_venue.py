@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from paper_tui import config as config_mod
-from paper_tui import venue_signals
 from paper_tui.importers import import_file
 from paper_tui.library import Library
 from paper_tui.model import Paper
+from paper_tui.venue import signals as venue_signals
 
 VENUE = Path(__file__).parent / "data" / "venue"
 SAMPLES = sorted(p.name for p in VENUE.glob("*.json"))

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from paper_tui import config as config_mod
+from paper_tui.holdings.sources import checksum
 from paper_tui.index import PaperIndex, terms_of
 from paper_tui.index.schema import FoldedText, analyzer
 from paper_tui.index.snapshot import LENGTHS, length_bytes
 from paper_tui.library import Library
 from paper_tui.model import Paper
-from paper_tui.sources import checksum
 from test_search import PAPERS, write_jsonl
 
 MORE = [{"title": f"Extra paper {n}", "abstract": f"Extra abstract number {n} about bandits.",

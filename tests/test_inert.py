@@ -1,5 +1,5 @@
 """Text from data made inert: escape sequences and control characters never reach a
-terminal (``paper_tui.inert``)."""
+terminal (``paper_tui.trust.inert``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from paper_tui.inert import (
+from paper_tui.trust.inert import (
     escape_in_strings,
     inert_line,
     inert_line_offsets,

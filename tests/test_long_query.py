@@ -25,7 +25,7 @@ from paper_tui.errors import QueryError
 from paper_tui.index import plan
 from paper_tui.index.schema import query_schema
 from paper_tui.library import Library
-from paper_tui.query import clean
+from paper_tui.query.parse import clean
 
 MAX_LENGTH, MAX_WORDS, MAX_SYMBOLS = 200_000, 1_000, 1_000
 """query.MAX_LENGTH, MAX_WORDS and MAX_SYMBOLS, as the README states them."""

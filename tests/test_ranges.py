@@ -20,10 +20,10 @@ from hypothesis import strategies as st
 
 import forked_cli
 from paper_tui import config as config_mod
-from paper_tui import ranges
 from paper_tui.errors import QueryError
 from paper_tui.library import Library
-from paper_tui.query import clean
+from paper_tui.query import ranges
+from paper_tui.query.parse import clean
 
 LONG = "9" * 300
 """A number of 300 digits: 256 and more broke the query words."""

@@ -23,7 +23,7 @@ from paper_tui.index.positions import PackedPositions
 from paper_tui.index.results import TOP
 from paper_tui.index.schema import MAX_EXPANSION, folded_positions, folded_words
 from paper_tui.index.snapshot import SizedLRU
-from paper_tui.index.vocabulary import Vocabulary, distance
+from paper_tui.index.word_list import Vocabulary, distance
 from paper_tui.library import Library
 from paper_tui.model import Paper
 

@@ -10,9 +10,9 @@ import shutil
 from pathlib import Path
 
 from paper_tui import config as config_mod
+from paper_tui.holdings.sources import MANIFEST, VERSION, SourceStore
 from paper_tui.importers import Hints
 from paper_tui.library import Library
-from paper_tui.sources import MANIFEST, VERSION, SourceStore
 
 VENUE = Path(__file__).parent / "data" / "venue"
 # What a stored line held before the venue's signals (sources version 1).

@@ -1,4 +1,4 @@
-"""Writing a file that is not a regular one (paper_tui.atomic, and `export -o`): a device or
+"""Writing a file that is not a regular one (paper_tui.trust.atomic, and `export -o`): a device or
 a FIFO is written through by atomic's default, a symlink's target is written and the link
 stays, only a regular file is replaced atomically; a new file gets the umask's mode, an old
 one keeps its own. An ``-o`` file (``export``, ``team digest``) is a regular file or
@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import forked_cli
-from paper_tui import atomic
+from paper_tui.trust import atomic
 
 NULL, FULL = os.makedev(1, 3), os.makedev(1, 7)
 """Linux's device numbers of /dev/null and /dev/full."""

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from paper_tui.errors import QueryError, StoreError
+from paper_tui.query.team import rewrite
 from paper_tui.team import assignments, repo
 from paper_tui.team.merge import merge_texts
 from paper_tui.team.split import Candidate, quotas, split
-from paper_tui.team_words import rewrite
 
 MEMBERS = ["alice", "bob", "carol", "dave", "erin"]
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from paper_tui import config as config_mod
-from paper_tui import export
 from paper_tui.cli.output import line
+from paper_tui.exports import writer as export
 from paper_tui.library import Library
 
 DATA = Path(__file__).parent / "data"

@@ -10,9 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from paper_tui import venue_signals as vs
-from paper_tui import venue_text, vocabulary
+from paper_tui import vocabulary
 from paper_tui.model import DECISIONS, Paper
+from paper_tui.venue import signals as vs
+from paper_tui.venue import text as venue_text
 
 # -- decisions ------------------------------------------------------------------------------
 

@@ -17,11 +17,11 @@ import pytest
 
 import forked_cli
 from paper_tui import config as config_mod
-from paper_tui import venue_signals
 from paper_tui.importers.common import parse_year
 from paper_tui.library import Library
-from paper_tui.query import clean
-from paper_tui.venue_signals import MAX_CITATIONS, citations
+from paper_tui.query.parse import clean
+from paper_tui.venue import signals as venue_signals
+from paper_tui.venue.signals import MAX_CITATIONS, citations
 from venue_helpers import PAPERS
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from fetch_routes import config_file
 from http_replay import ReplayServer, Reply
-from paper_tui import safe_xml
+from paper_tui.trust import safe_xml
 
 MEMORY = 600 << 20
 """Address space for a command reading the 10 MB hostile page (the old one wanted 1.3 GB)."""

@@ -17,7 +17,8 @@ from typing import Any
 
 import yaml
 
-from paper_tui import paths, ranges
+from paper_tui import paths
+from paper_tui.query import ranges
 from paper_tui.vocabulary import CITATION_STYLES, SORTS
 
 try:

@@ -16,7 +16,7 @@ import traceback
 from pathlib import Path
 
 from paper_tui import __version__, paths
-from paper_tui.surrogates import escape_surrogates
+from paper_tui.trust.surrogates import escape_surrogates
 
 INTERNAL_ERROR = 70
 """Exit status of a command stopped by a bug (``EX_SOFTWARE``); a user's error exits 1."""

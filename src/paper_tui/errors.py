@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from paper_tui.surrogates import escape_surrogates
+from paper_tui.trust.surrogates import escape_surrogates
 
 
 class PaperTuiError(Exception):

@@ -112,7 +112,7 @@ async def test_rows_open_as_queries_and_your_share_is_counted(team, make_app, se
 
 
 def test_the_team_facets_add_the_words_of_the_query_language():
-    from paper_tui.team_words import rewrite
+    from paper_tui.query.team import rewrite
     from paper_tui.tui.widgets.facets import term
     from paper_tui.tui.widgets.team_facets import label
 

@@ -2,7 +2,7 @@
 exports and the linked ``.bib`` files.
 
 Every style is text for people (and LaTeX): a citation never holds an escape sequence or a
-control character (:mod:`paper_tui.inert`), wherever it goes (a terminal, a file, the
+control character (:mod:`paper_tui.trust.inert`), wherever it goes (a terminal, a file, the
 clipboard); a plain or Markdown reference and a key are one line.
 
 Four styles are built in: ``bibtex`` (one layout and key scheme for every paper, with the
@@ -32,8 +32,8 @@ from paper_tui.citations.names import Name, author_names, split_name
 from paper_tui.citations.readable import markdown, plain
 from paper_tui.citations.source_entry import source_entry
 from paper_tui.errors import StyleError
-from paper_tui.inert import inert_paper, inert_text
 from paper_tui.model import Paper
+from paper_tui.trust.inert import inert_paper, inert_text
 from paper_tui.vocabulary import CITATION_STYLES as STYLES
 
 __all__ = ["DEFAULT_STYLE", "LABELS", "STYLES", "Cited", "Name", "author_names", "bibtex",

@@ -14,10 +14,10 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from paper_tui import atomic
 from paper_tui.citations.bibtex import bibtex
-from paper_tui.inert import inert_line
 from paper_tui.model import Paper
+from paper_tui.trust import atomic
+from paper_tui.trust.inert import inert_line
 
 
 def bib_text(name: str, papers: Sequence[Paper], keys: Mapping[str, str],
@@ -40,7 +40,7 @@ STALE_TEMP = 60.0
 
 def write_if_changed(path: Path, text: str) -> bool:
     """Replace ``path`` with ``text`` atomically unless it holds that already; True when
-    written. OSError when it cannot be: :class:`~paper_tui.atomic.NotARegularFileError`,
+    written. OSError when it cannot be: :class:`~paper_tui.trust.atomic.NotARegularFileError`,
     before anything is read, when ``path`` is a device, FIFO, socket or directory (a read
     of ``/dev/zero`` would never end, of a FIFO never start). The old file is read only
     when its size is the new text's, so never more than that. A killed writer's temporary

@@ -17,9 +17,9 @@ from paper_tui.citations.keys import citation_key
 from paper_tui.citations.latex import bibtex_name, bibtex_title, latex_escape
 from paper_tui.citations.names import author_names
 from paper_tui.citations.source_entry import SourceEntry, source_entry, split_and
-from paper_tui.inert import inert_paper
 from paper_tui.model import Paper
-from paper_tui.venues import proceedings
+from paper_tui.trust.inert import inert_paper
+from paper_tui.venue.names import proceedings
 
 _KINDS = {"article", "book", "booklet", "inbook", "incollection", "inproceedings", "manual",
           "mastersthesis", "misc", "phdthesis", "proceedings", "techreport", "unpublished"}

@@ -19,7 +19,7 @@ from paper_tui.citations.bibtex import container
 from paper_tui.citations.names import author_names, split_name
 from paper_tui.citations.source_entry import SourceEntry, source_entry
 from paper_tui.model import Paper
-from paper_tui.venues import display_venue
+from paper_tui.venue.names import display_venue
 
 PREPRINT_VENUES = {"arxiv", "corr"}
 _DOI = re.compile(r"^https?://(?:dx\.)?doi\.org/(10\..+)$", re.IGNORECASE)

@@ -20,8 +20,8 @@ from collections.abc import Iterable, Mapping
 
 from paper_tui import display
 from paper_tui.citations.names import author_names, split_name
-from paper_tui.inert import inert_paper
 from paper_tui.model import Paper, slug
+from paper_tui.trust.inert import inert_paper
 
 _STOPWORDS = {"a", "an", "the", "on", "of", "in", "for", "to", "towards", "toward", "with",
               "and", "or", "is", "are", "via", "from", "by", "at", "as", "do", "does", "can",

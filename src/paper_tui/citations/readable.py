@@ -8,9 +8,9 @@ import re
 from collections.abc import Sequence
 
 from paper_tui import display
-from paper_tui.inert import inert_paper
 from paper_tui.model import Paper
-from paper_tui.venues import display_venue, proceedings
+from paper_tui.trust.inert import inert_paper
+from paper_tui.venue.names import display_venue, proceedings
 
 
 def _author_list(authors: Sequence[str]) -> str:

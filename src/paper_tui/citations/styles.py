@@ -23,8 +23,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from paper_tui import atomic, paths
+from paper_tui import paths
 from paper_tui.errors import StyleError
+from paper_tui.trust import atomic
 from paper_tui.vocabulary import CITATION_STYLES
 
 BUILT_IN = CITATION_STYLES

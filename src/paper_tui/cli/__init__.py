@@ -19,7 +19,7 @@ from paper_tui import __version__
 from paper_tui.cli.arguments import Parser, path
 from paper_tui.cli.streams import OutputError, flush_output, inert_stdio, output_failed
 from paper_tui.errors import PaperTuiError
-from paper_tui.inert import inert_line
+from paper_tui.trust.inert import inert_line
 
 COMMANDS = {
     **dict.fromkeys(("import", "list", "search", "show"), "papers"),

@@ -14,9 +14,9 @@ import argparse
 import difflib
 from typing import Any, NoReturn
 
-from paper_tui import ranges
 from paper_tui.errors import PaperTuiError
-from paper_tui.surrogates import escape_surrogates, has_surrogates
+from paper_tui.query import ranges
+from paper_tui.trust.surrogates import escape_surrogates, has_surrogates
 
 _NOT_UTF8 = "is not valid UTF-8"
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from paper_tui.cli.output import line
 from paper_tui.errors import PaperTuiError
-from paper_tui.inert import inert_line
+from paper_tui.trust.inert import inert_line
 from paper_tui.vocabulary import decision_label, sort_value
 
 if TYPE_CHECKING:

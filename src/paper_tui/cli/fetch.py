@@ -16,12 +16,12 @@ import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from paper_tui import ranges
 from paper_tui.cli.output import print_json
 from paper_tui.cli.terminal import ProgressBar, warn
 from paper_tui.errors import PaperTuiError
-from paper_tui.inert import inert_line
 from paper_tui.library.context import Context
+from paper_tui.query import ranges
+from paper_tui.trust.inert import inert_line
 from paper_tui.vocabulary import count
 
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
 """Printing papers: one line each for people, JSON objects for scripts; writing a
 command's ``-o FILE``.
 
-A row for people is one line whatever its fields hold (:func:`paper_tui.inert.inert_line`);
+A row for people is one line whatever its fields hold (:func:`paper_tui.trust.inert.inert_line`);
 JSON keeps the data as it is, every control character written as an escape.
 
 An ``-o FILE`` is a regular file or nothing yet: a device, FIFO, socket or directory is
@@ -18,11 +18,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from paper_tui import atomic
 from paper_tui.errors import StoreError
-from paper_tui.inert import escape_in_strings, inert_line, shown_name
 from paper_tui.model import Paper
-from paper_tui.surrogates import json_escape_surrogates
+from paper_tui.trust import atomic
+from paper_tui.trust.inert import escape_in_strings, inert_line, shown_name
+from paper_tui.trust.surrogates import json_escape_surrogates
 
 if TYPE_CHECKING:  # git's merge driver prints through here too: no index for it
     from paper_tui.library import Library
@@ -66,7 +66,7 @@ def check_output(path: Path | None) -> None:
 
 def write_output(path: Path, text: str) -> str:
     """Write an ``-o`` file (a regular file, replaced atomically); its name as a message
-    shows it (:func:`paper_tui.inert.shown_name`). :class:`StoreError`: one line."""
+    shows it (:func:`paper_tui.trust.inert.shown_name`). :class:`StoreError`: one line."""
     try:
         atomic.write_text(path, text, regular_only=True)
     except OSError as exc:

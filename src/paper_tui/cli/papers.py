@@ -7,16 +7,16 @@ import re
 import sys
 import textwrap
 
-from paper_tui import venue_text
 from paper_tui.cli.arguments import limit, path
 from paper_tui.cli.columns import COLUMNS, ColumnNames, chosen, rows
 from paper_tui.cli.output import print_json, record
 from paper_tui.cli.terminal import progress_printer, warn
 from paper_tui.errors import QueryError
-from paper_tui.inert import inert_line, inert_text
 from paper_tui.library import SORTS
 from paper_tui.library.context import Context
 from paper_tui.model import DERIVED_TITLE, NO_ABSTRACT
+from paper_tui.trust.inert import inert_line, inert_text
+from paper_tui.venue import text as venue_text
 from paper_tui.vocabulary import count, member_marks
 
 

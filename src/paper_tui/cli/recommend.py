@@ -7,8 +7,8 @@ import sys
 
 from paper_tui.cli.arguments import limit
 from paper_tui.cli.output import line, print_json, record
-from paper_tui.inert import inert_line
 from paper_tui.library.context import Context
+from paper_tui.trust.inert import inert_line
 
 
 def register(sub: argparse._SubParsersAction) -> None:

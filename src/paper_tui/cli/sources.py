@@ -7,8 +7,8 @@ from __future__ import annotations
 import argparse
 
 from paper_tui.cli.output import print_json
-from paper_tui.inert import inert_line
 from paper_tui.library.context import Context
+from paper_tui.trust.inert import inert_line
 from paper_tui.vocabulary import count
 
 

@@ -2,11 +2,11 @@
 is one line (or silence), never a traceback.
 
 While a command runs, ``sys.stdout`` and ``sys.stderr`` are :class:`InertStream`\\ s: all
-that is printed goes through :func:`paper_tui.inert.inert_text` (escape sequences and
+that is printed goes through :func:`paper_tui.trust.inert.inert_text` (escape sequences and
 control characters from data never reach the terminal; tabs and newlines do), so every
 command, present and future, is covered without a call at each print. What a command
 means to print as it is, JSON for scripts, holds no such character to begin with
-(:func:`paper_tui.inert.escape_in_strings`), so it passes unchanged. The CLI's own escape
+(:func:`paper_tui.trust.inert.escape_in_strings`), so it passes unchanged. The CLI's own escape
 sequences (the progress line's ``\\r\\x1b[K``) go around the filter through
 :func:`write_control`; OSC 52 goes to ``/dev/tty`` itself (``clipboard.copy_or_send``).
 
@@ -25,8 +25,8 @@ import sys
 from collections.abc import Iterator
 from typing import TextIO
 
-from paper_tui.inert import inert_text
-from paper_tui.surrogates import escape_surrogates
+from paper_tui.trust.inert import inert_text
+from paper_tui.trust.surrogates import escape_surrogates
 
 
 class OutputError(Exception):

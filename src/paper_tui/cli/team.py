@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING
 from paper_tui.cli.arguments import path
 from paper_tui.cli.output import check_output, print_json, write_output
 from paper_tui.cli.streams import write_control
-from paper_tui.inert import inert_line
 from paper_tui.library.context import Context
 from paper_tui.team.digest import FORMATS as DIGEST_FORMATS
 from paper_tui.team.digest import file_format, parse_since
 from paper_tui.team.split import BY as SPLIT_BY
 from paper_tui.team.steps import LISTED, step_line
+from paper_tui.trust.inert import inert_line
 from paper_tui.vocabulary import count
 
 if TYPE_CHECKING:  # the merge driver, in this module too, must not load the index

@@ -8,7 +8,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from paper_tui.cli.streams import write_control
-from paper_tui.inert import inert_line
+from paper_tui.trust.inert import inert_line
 
 if TYPE_CHECKING:  # a command that opens no library never loads the index
     from paper_tui.library.importing import Progress

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 
 from paper_tui.cli.output import print_json
 from paper_tui.cli.terminal import warn
-from paper_tui.inert import inert_line
 from paper_tui.library.context import Context
 from paper_tui.store.watches import Watch
+from paper_tui.trust.inert import inert_line
 
 if TYPE_CHECKING:
     from paper_tui.library.watching import WatchesReport

@@ -17,11 +17,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from paper_tui import safe_xml
 from paper_tui.errors import FetchError
 from paper_tui.fetch.listing import MAX_PAGES, Listing, Options
 from paper_tui.fetch.pages import Pages
 from paper_tui.fetch.spec import Spec
+from paper_tui.trust import safe_xml
 
 PAGE_SIZE = 500
 ATOM = "http://www.w3.org/2005/Atom"

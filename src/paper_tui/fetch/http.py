@@ -35,7 +35,7 @@ In detail:
   ``Content-Length`` that is not such a number is unknown; text from a server in a
   message is escaped and cut short (:func:`~paper_tui.fetch.uri.shown`).
 - Sizes: a body over ``max_bytes`` (:data:`MAX_BODY`, 1 GiB) as sent, or gzip that
-  unpacks past :mod:`paper_tui.bounded_gzip`'s caps (a bomb), is an error.
+  unpacks past :mod:`paper_tui.trust.bounded_gzip`'s caps (a bomb), is an error.
 - ``min_interval_s``: at least that long from the end of one request of this client to the
   start of the next (arXiv asks for 3 s between requests); the wait is said through
   ``on_wait``.
@@ -64,11 +64,11 @@ from email.message import Message
 from typing import IO
 
 from paper_tui import __version__
-from paper_tui.bounded_gzip import gunzip_bytes
 from paper_tui.config import FetchSettings
 from paper_tui.errors import FetchError, SourceError
 from paper_tui.fetch import wire
 from paper_tui.fetch.uri import BadURL, shown, to_uri
+from paper_tui.trust.bounded_gzip import gunzip_bytes
 
 USER_AGENT = f"paper-tui/{__version__} (+https://github.com/paper-tui/paper-tui)"
 MAX_BODY = 1 << 30

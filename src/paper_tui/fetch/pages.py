@@ -31,11 +31,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from paper_tui import atomic
-from paper_tui.bounded_gzip import gunzip_bytes
 from paper_tui.errors import FetchError, SourceError
 from paper_tui.fetch.http import HttpClient, Response, Validators, with_params
 from paper_tui.fetch.report import FetchProgress
+from paper_tui.trust import atomic
+from paper_tui.trust.bounded_gzip import gunzip_bytes
 
 T = TypeVar("T")
 RESUME_WITHIN_S = 24 * 3600

@@ -17,7 +17,6 @@ from types import ModuleType
 
 import filelock
 
-from paper_tui import atomic
 from paper_tui.config import FetchSettings
 from paper_tui.errors import FetchError
 from paper_tui.fetch import arxiv, dblp, openreview, paperlists, url
@@ -26,6 +25,7 @@ from paper_tui.fetch.listing import Listing, Options, file_name
 from paper_tui.fetch.pages import Pages, PageStore
 from paper_tui.fetch.report import FetchProgress
 from paper_tui.fetch.spec import Spec
+from paper_tui.trust import atomic
 
 SOURCES: dict[str, ModuleType] = {"openreview": openreview, "paperlists": paperlists,
                                   "arxiv": arxiv, "arxiv-ids": arxiv, "dblp": dblp,

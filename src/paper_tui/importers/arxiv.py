@@ -14,7 +14,6 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
 
-from paper_tui import safe_xml
 from paper_tui.errors import SourceError
 from paper_tui.importers.common import (
     NO_HINTS,
@@ -27,6 +26,7 @@ from paper_tui.importers.common import (
     xml_encoding,
 )
 from paper_tui.model import Paper
+from paper_tui.trust import safe_xml
 
 FORMAT = "arxiv"
 EXTENSIONS = (".atom", ".xml")

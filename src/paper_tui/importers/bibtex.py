@@ -34,7 +34,7 @@ from paper_tui.importers.common import (
     split_keywords,
 )
 from paper_tui.model import Paper, make_id
-from paper_tui.venues import display_venue, from_proceedings
+from paper_tui.venue.names import display_venue, from_proceedings
 
 FORMAT = "bibtex"
 EXTENSIONS = (".bib", ".bibtex")

@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from paper_tui import display, naming
-from paper_tui.bounded_gzip import MAX_UNPACKED, gunzip, open_gzip
 from paper_tui.errors import SourceError
 from paper_tui.model import Paper, make_id
-from paper_tui.venue_signals import NO_SIGNALS, VenueSignals
-from paper_tui.venues import display_venue
+from paper_tui.trust.bounded_gzip import MAX_UNPACKED, gunzip, open_gzip
+from paper_tui.venue.names import display_venue
+from paper_tui.venue.signals import NO_SIGNALS, VenueSignals
 
 # The separators of names and keywords, with the white space around them. Written so a
 # match is tried only where white space starts (``(?<!\s)``), never again inside it, which
@@ -72,7 +72,7 @@ def is_gzip(path: Path) -> bool:
 
 
 def open_bytes(path: Path) -> bytes:
-    """The file's bytes, gunzipped (within :mod:`~paper_tui.bounded_gzip`'s caps) when it
+    """The file's bytes, gunzipped (within :mod:`~paper_tui.trust.bounded_gzip`'s caps) when it
     ends in ``.gz``."""
     if is_gzip(path):
         return gunzip(path)
@@ -279,7 +279,7 @@ def make_paper(*, source: str, title: str = "", abstract: str = "", authors: Ite
                ) -> Paper:
     """Build a Paper: id, name, title and display text are all derived here, once.
 
-    ``signals``: what the venue says of it (:mod:`paper_tui.venue_signals`), read by the
+    ``signals``: what the venue says of it (:mod:`paper_tui.venue.signals`), read by the
     importer. ``paper_id`` is for sources whose own id names a paper across its versions
     (arXiv): otherwise the id is derived from the content (:func:`make_id`). A text longer
     than :data:`MAX_TEXT` raises :class:`FieldError`."""

@@ -9,12 +9,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from paper_tui import venue_signals
 from paper_tui.errors import SourceError
 from paper_tui.importers import fields
 from paper_tui.importers.common import NO_HINTS, FieldError, Hints, make_paper, read_json
 from paper_tui.model import Paper
-from paper_tui.venues import proceedings
+from paper_tui.venue import signals as venue_signals
+from paper_tui.venue.names import proceedings
 
 FORMAT = "csl-json"
 EXTENSIONS = (".json", ".csljson")

@@ -1,6 +1,6 @@
 """CSV with a header row naming the fields (``title``, ``abstract``, ``authors`` …: the
 :class:`~paper_tui.model.Paper` field names, a few common aliases and paperlists' names).
-What the venue says is read by :func:`paper_tui.venue_signals.from_record`."""
+What the venue says is read by :func:`paper_tui.venue.signals.from_record`."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import io
 from collections.abc import Iterator
 from pathlib import Path
 
-from paper_tui import venue_signals
 from paper_tui.errors import SourceError
 from paper_tui.importers.common import (
     NO_HINTS,
@@ -22,6 +21,7 @@ from paper_tui.importers.common import (
     split_keywords,
 )
 from paper_tui.model import Paper
+from paper_tui.venue import signals as venue_signals
 
 FORMAT = "csv"
 EXTENSIONS = (".csv", ".tsv")

@@ -1,6 +1,6 @@
 """JSON Lines with our own field names (``title``, ``authors``, ``abstract``, ``venue`` …,
 the :class:`~paper_tui.model.Paper` field names; paperlists' names are read too). What the
-venue says is read by :func:`paper_tui.venue_signals.from_record`."""
+venue says is read by :func:`paper_tui.venue.signals.from_record`."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
-from paper_tui import venue_signals
 from paper_tui.errors import SkippedRecord, SourceError
 from paper_tui.importers import fields
 from paper_tui.importers.common import (
@@ -20,6 +19,7 @@ from paper_tui.importers.common import (
     read_lines,
 )
 from paper_tui.model import Paper
+from paper_tui.venue import signals as venue_signals
 
 FORMAT = "jsonl"
 EXTENSIONS = (".jsonl", ".ndjson")

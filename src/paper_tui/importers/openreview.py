@@ -3,7 +3,7 @@
 API v2 wraps every content field as ``{"value": ...}``; API v1 gives plain values. Venue
 and year come from ``venue`` / ``venueid`` (``ICLR 2024 oral``, ``ICLR.cc/2024/Conference``);
 so do the track (oral, spotlight, poster) and the decision (normalised by
-:func:`paper_tui.venue_signals.decision`; the venue text kept as ``decision_text``). The area
+:func:`paper_tui.venue.signals.decision`; the venue text kept as ``decision_text``). The area
 is ``primary_area``. Notes fetched with their replies (``details=directReplies`` in v1,
 ``details=replies`` in v2) also give the reviews' ratings and confidences (``Official_Review``
 replies) and the decision (a ``Decision`` reply). Rejected and withdrawn submissions are
@@ -20,7 +20,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from paper_tui import venue_signals
 from paper_tui.errors import SourceError, SourceNotice
 from paper_tui.importers import fields
 from paper_tui.importers.common import (
@@ -32,6 +31,7 @@ from paper_tui.importers.common import (
     read_json,
 )
 from paper_tui.model import Paper
+from paper_tui.venue import signals as venue_signals
 
 FORMAT = "openreview"
 EXTENSIONS = (".json",)

@@ -6,7 +6,7 @@ Venue and year come from the file name (``nips2018.json``) unless the record say
 otherwise. Its ``id`` may be missing or repeated, so ids are derived from content. Every
 record is a paper, with or without an abstract. What the venue says (``status``, ``rating``
 / ``rating_avg``, ``primary_area``, ``award``, ``gs_citation``, ``github``, ``project``,
-``aff``, ``aff_country_unique``) is read by :func:`paper_tui.venue_signals.from_record`.
+``aff``, ``aff_country_unique``) is read by :func:`paper_tui.venue.signals.from_record`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from paper_tui import venue_signals
 from paper_tui.errors import SourceError
 from paper_tui.importers import fields
 from paper_tui.importers.common import (
@@ -27,6 +26,7 @@ from paper_tui.importers.common import (
 )
 from paper_tui.importers.yaml_list import read_yaml
 from paper_tui.model import Paper
+from paper_tui.venue import signals as venue_signals
 
 FORMAT = "paperlists"
 EXTENSIONS = (".json", ".yaml", ".yml")

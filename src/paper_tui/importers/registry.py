@@ -8,6 +8,7 @@ from pathlib import Path
 from types import ModuleType
 
 from paper_tui.errors import SkippedRecord, SourceError, SourceNotice
+from paper_tui.holdings.sources import source_id
 from paper_tui.importers import (
     arxiv,
     bibtex,
@@ -23,7 +24,6 @@ from paper_tui.importers import (
 from paper_tui.importers.common import NO_HINTS, Hints, bare_suffix, read_head
 from paper_tui.importers.parallel import PARALLEL_BYTES, Prepare, read_in_worker
 from paper_tui.model import Paper
-from paper_tui.sources import source_id
 
 # Order matters for sniffing: the most specific signatures first (an OpenReview or CSL-JSON
 # array before the paperlists array, arXiv's Atom before DBLP's XML).

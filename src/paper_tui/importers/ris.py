@@ -10,7 +10,6 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from paper_tui import venue_signals
 from paper_tui.errors import SourceError, SourceNotice
 from paper_tui.importers.common import (
     NO_HINTS,
@@ -22,7 +21,8 @@ from paper_tui.importers.common import (
     split_keywords,
 )
 from paper_tui.model import Paper
-from paper_tui.venue_signals import NO_SIGNALS, VenueSignals
+from paper_tui.venue import signals as venue_signals
+from paper_tui.venue.signals import NO_SIGNALS, VenueSignals
 
 FORMAT = "ris"
 EXTENSIONS = (".ris",)

@@ -16,14 +16,14 @@ from typing import NamedTuple, Protocol
 
 from whoosh import query as wq
 
-from paper_tui.added_words import FIELDS as ARRIVAL_FIELDS
-from paper_tui.added_words import WatchQuery
 from paper_tui.index.lazy import np
 from paper_tui.index.versions import Versions
-from paper_tui.index.vocabulary import distance
-from paper_tui.query import ANNOTATION_FIELDS
-from paper_tui.team_words import COMPLEMENTS
-from paper_tui.team_words import FIELDS as TEAM_FIELDS
+from paper_tui.index.word_list import distance
+from paper_tui.query.added import FIELDS as ARRIVAL_FIELDS
+from paper_tui.query.added import WatchQuery
+from paper_tui.query.parse import ANNOTATION_FIELDS
+from paper_tui.query.team import COMPLEMENTS
+from paper_tui.query.team import FIELDS as TEAM_FIELDS
 
 _TRUE = {"t", "true", "yes", "1", "y", "on"}
 
@@ -39,7 +39,7 @@ class AnnotationSets(Protocol):
 
 
 class ArrivalSets(AnnotationSets, Protocol):
-    """What answers ``added:`` (values: first-seen times, :func:`~paper_tui.added_words.
+    """What answers ``added:`` (values: first-seen times, :func:`~paper_tui.query.added.
     time_value`) and ``watch:`` (values: watch names), and finds a watch's query."""
 
     def watch_query(self, name: str) -> tuple[str, str] | None: ...
@@ -81,7 +81,7 @@ class AnnotationFilter:
     """``sets`` answers the reader's own fields; ``people`` (when there is a team) the
     ``by:`` field, whose values are members' names; ``lab`` the team's words
     (``assigned:``, ``kept:``, ``kept-by:``, ``disputed``, ``untouched``). A value of
-    :data:`~paper_tui.team_words.COMPLEMENTS` finds every paper but another value's."""
+    :data:`~paper_tui.query.team.COMPLEMENTS` finds every paper but another value's."""
 
     def __init__(self, sets: AnnotationSets, people: AnnotationSets | None = None,
                  lab: AnnotationSets | None = None,

@@ -18,7 +18,6 @@ from whoosh import query as wq
 from whoosh.analysis.filters import STOP_WORDS
 from whoosh.query.qcore import QueryError as WhooshQueryError
 
-from paper_tui import atomic
 from paper_tui.errors import QueryError
 from paper_tui.index.annotation_filter import AnnotationFilter, AnnotationSets, ArrivalSets
 from paper_tui.index.plan import Plan, build_parser, loosen, positive_terms
@@ -34,10 +33,11 @@ from paper_tui.index.schema import (
     stem,
 )
 from paper_tui.index.snapshot import Segments, Snapshot
-from paper_tui.index.vocabulary import Vocabulary
+from paper_tui.index.word_list import Vocabulary
 from paper_tui.index.writer import Adder, open_writer
 from paper_tui.model import Paper
-from paper_tui.query import ANNOTATION_FIELDS, clean, fold, plain_words
+from paper_tui.query.parse import ANNOTATION_FIELDS, clean, fold, plain_words
+from paper_tui.trust import atomic
 
 _OPEN_ATTEMPTS = 5
 _READ_ATTEMPTS = 4

@@ -12,7 +12,7 @@ from whoosh.qparser import syntax
 
 from paper_tui.index.lazy import cached
 from paper_tui.index.schema import BOOSTS, DEFAULT_FIELDS, TEXT_FIELDS
-from paper_tui.query import fold
+from paper_tui.query.parse import fold
 
 EXACT_BOOST = 3.5
 """A title word as typed (unstemmed, field title_exact) ranks above another form of it; with

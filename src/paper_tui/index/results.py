@@ -9,16 +9,16 @@ from typing import Protocol, runtime_checkable
 
 from whoosh.query.qcore import QueryError as WhooshQueryError
 
-from paper_tui import team_words
 from paper_tui.errors import QueryError
 from paper_tui.index.lazy import cached, np
 from paper_tui.index.plan import Plan
 from paper_tui.index.schema import SORTS, Spans, terms_of
 from paper_tui.index.signals import FACET_NAMES, SIGNAL_SORTS
 from paper_tui.index.snapshot import Snapshot
-from paper_tui.index.vocabulary import Vocabulary, did_you_mean
+from paper_tui.index.word_list import Vocabulary, did_you_mean
 from paper_tui.model import Paper
-from paper_tui.query import ANNOTATION_FIELDS
+from paper_tui.query import team as team_words
+from paper_tui.query.parse import ANNOTATION_FIELDS
 
 TOP = 100
 """Hits ranked when a query runs; the rest are ranked as someone scrolls to them."""

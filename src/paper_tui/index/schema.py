@@ -23,11 +23,12 @@ from whoosh.fields import BOOLEAN, COLUMN, ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.lang import stemmer_for_language
 from whoosh.system import pack_uint
 
-from paper_tui import added_words, team_words
 from paper_tui.index.positions import PackedPositions, pickled_as
 from paper_tui.index.whoosh_internals import codec_arguments
 from paper_tui.model import Paper, fullness, version_key
-from paper_tui.query import NUMBER_FIELDS, WORD, fold
+from paper_tui.query import added as added_words
+from paper_tui.query import team as team_words
+from paper_tui.query.parse import NUMBER_FIELDS, WORD, fold
 
 SCHEMA_VERSION = 14
 """7: positions packed (index/positions.py); 8: every block part packed; 9: no annotation
@@ -38,7 +39,7 @@ posting blocks only stdlib types (:mod:`paper_tui.index.packed`); 11: the versio
 says (decision, has, area, aff, country and their facets' values; the signals column:
 :mod:`paper_tui.index.signals`); 13: a paper stored as :meth:`Paper.to_record` (fields at
 their defaults left out) with the venue fields the importers fill; 14: ``ł``, ``ø``, ``æ`` …
-folded to ``l``, ``o``, ``ae`` (:func:`paper_tui.query.fold`)."""
+folded to ``l``, ``o``, ``ae`` (:func:`paper_tui.query.parse.fold`)."""
 Progress = Callable[[int], None]
 Spans = dict[str, list[tuple[int, int]]]
 """Character spans of matched words: ``{"title": [(start, end)], "abstract": [...]}``."""
@@ -249,12 +250,12 @@ def query_schema() -> Schema:
     schema.add("lists", KEYWORD(commas=True, lowercase=True))
     schema.add("note", FoldedText())
     schema.add("by", KEYWORD(commas=True, lowercase=True))
-    # the team's words (paper_tui/team_words.py), answered from the team's files
+    # the team's words (paper_tui/query/team.py), answered from the team's files
     for name in (team_words.ASSIGNED, team_words.KEPT_BY):
         schema.add(name, KEYWORD(commas=True, lowercase=True))
     for name in (team_words.KEPT, team_words.TEAM):
         schema.add(name, ID())
-    # added:[t TO] and watch:NAME (paper_tui/added_words.py), answered from arrivals
+    # added:[t TO] and watch:NAME (paper_tui/query/added.py), answered from arrivals
     for name in added_words.FIELDS:
         schema.add(name, ID())
     for name in NUMBER_FIELDS:  # rating:[6 TO] parses as a term range the column answers

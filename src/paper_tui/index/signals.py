@@ -25,8 +25,8 @@ from paper_tui.index.lazy import np
 from paper_tui.index.schema import SEPARATOR, SIGNAL_NAMES, SIGNAL_RECORD, SIGNALS, UNKNOWN
 from paper_tui.index.whoosh_internals import fixed_column_bytes
 from paper_tui.model import ACCEPTED, Paper
-from paper_tui.query import ACCEPTED as ACCEPTED_WORD
-from paper_tui.query import fold
+from paper_tui.query.parse import ACCEPTED as ACCEPTED_WORD
+from paper_tui.query.parse import fold
 
 SIGNAL_SORTS = ("rating", "citations", "consensus")
 """The sorts by a number (best first, unknown last)."""

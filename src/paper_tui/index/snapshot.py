@@ -17,7 +17,6 @@ from whoosh import index as windex
 from whoosh import query as wq
 from whoosh.util.numeric import byte_to_length
 
-from paper_tui import atomic
 from paper_tui.index.annotation_filter import AnnotationFilter, is_annotation_leaf
 from paper_tui.index.blocks import blocks, segment_id
 from paper_tui.index.lazy import cached, np
@@ -32,7 +31,8 @@ from paper_tui.index.signals import FACET_NAMES, SIGNAL_SORTS, FacetTable, Signa
 from paper_tui.index.versions import Versions, group_versions
 from paper_tui.index.whoosh_internals import length_bytes, postings_file, term_matcher
 from paper_tui.model import Paper
-from paper_tui.query import NUMBER_FIELDS
+from paper_tui.query.parse import NUMBER_FIELDS
+from paper_tui.trust import atomic
 
 # What is kept decoded, counted in postings (a common word has 20,000-60,000 in the
 # abstracts; a query reads up to ~100,000): ~130 MB at most in all (a view's postings and

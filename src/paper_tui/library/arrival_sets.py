@@ -1,13 +1,13 @@
 """What ``added:`` and ``watch:`` are answered from at query time: the papers first seen
-at each time (``paper_tui.arrivals``) and each watch's source, as the sets the index's
+at each time (``paper_tui.holdings.arrivals``) and each watch's source, as the sets the index's
 annotation filter maps to document masks (its ``AnnotationSets`` protocol)."""
 
 from __future__ import annotations
 
 import threading
 
-from paper_tui.added_words import ADDED, WATCH, time_value
-from paper_tui.arrivals import Arrivals
+from paper_tui.holdings.arrivals import Arrivals
+from paper_tui.query.added import ADDED, WATCH, time_value
 from paper_tui.store.watches import Watches
 
 

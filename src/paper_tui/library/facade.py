@@ -21,15 +21,15 @@ from typing import TYPE_CHECKING
 
 import filelock
 
-from paper_tui import atomic, paths
 from paper_tui import config as config_mod
-from paper_tui import sources as sources_mod
-from paper_tui.arrivals import Arrivals
+from paper_tui import paths
 from paper_tui.config import Settings
 from paper_tui.errors import PaperTuiError, QueryError, StoreError, StyleError, UnknownPaperError
+from paper_tui.holdings import sources as sources_mod
+from paper_tui.holdings.arrivals import Arrivals
+from paper_tui.holdings.sources import SourceStore
 from paper_tui.index import PaperIndex, Results, SearchPage, page_of
 from paper_tui.index.schema import note_terms
-from paper_tui.inert import shown_name
 from paper_tui.library import importing
 from paper_tui.library.arrival_sets import ArrivalSets
 from paper_tui.library.importing import Progress
@@ -41,13 +41,14 @@ from paper_tui.library.records import (
     TeamCoverage,
 )
 from paper_tui.model import Paper
-from paper_tui.sources import SourceStore
 from paper_tui.store import Annotation, Annotations, ReadingList
 from paper_tui.store.bib_links import BibLinks
 from paper_tui.store.citekeys import CiteKeys
 from paper_tui.store.watches import Watch, Watches
 from paper_tui.team.coverage import Coverage, Lab, verdict
 from paper_tui.team.layer import People, Team
+from paper_tui.trust import atomic
+from paper_tui.trust.inert import shown_name
 from paper_tui.vocabulary import FOR_YOU, TEAM_SORT
 
 if TYPE_CHECKING:
@@ -504,9 +505,9 @@ class Library:
     def export(self, papers: Sequence[Paper], fmt: str, *, title: str = "",
                description: str = "", utf8: bool = False) -> str:
         """``papers`` with the reader's marks as text in ``fmt`` (one of
-        :data:`paper_tui.export.FORMATS`); ``title`` and ``description`` head a list;
+        :data:`paper_tui.exports.writer.FORMATS`); ``title`` and ``description`` head a list;
         ``utf8``: BibTeX with UTF-8 letters (biblatex)."""
-        from paper_tui import export  # YAML dumper, citations: only when asked
+        from paper_tui.exports import writer as export  # YAML dumper, citations: only when asked
 
         return export.export(self, papers, fmt, title=title, description=description,
                              utf8=utf8)
@@ -659,7 +660,7 @@ class Library:
         """Save a watch: ``source`` as ``paper-tui fetch`` takes it, the new papers it
         brings matched against ``query``. :class:`PaperTuiError` (one line) for a name
         taken or not a name, an empty source, a query that cannot be read."""
-        from paper_tui.added_words import NAME
+        from paper_tui.query.added import NAME
 
         name, source, query = name.strip(), source.strip(), " ".join(query.split())
         if not NAME.fullmatch(name):
@@ -669,7 +670,7 @@ class Library:
             raise PaperTuiError("a watch needs a SOURCE, e.g. arxiv:cs.LG")
         from paper_tui.fetch import spec  # (the watch command may load fetch/)
         from paper_tui.fetch.runner import target
-        from paper_tui.sources import source_id
+        from paper_tui.holdings.sources import source_id
 
         parsed = spec.parse(source)  # FetchError, one line, for none of the forms
         # the source its fetches go into is known now: watch:NAME finds a list fetched

@@ -18,7 +18,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from paper_tui import atomic
 from paper_tui.config import FetchSettings
 from paper_tui.errors import FetchError, PaperTuiError
 from paper_tui.fetch import runner, spec
@@ -29,8 +28,9 @@ from paper_tui.fetch.report import (
     SourceFetch,
     contained,
 )
+from paper_tui.holdings.sources import SourceStore, source_id
 from paper_tui.index import PaperIndex
-from paper_tui.sources import SourceStore, source_id
+from paper_tui.trust import atomic
 
 if TYPE_CHECKING:
     from paper_tui.importers import Hints, ImportReport

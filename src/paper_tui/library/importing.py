@@ -11,13 +11,13 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from paper_tui.arrivals import Arrivals
 from paper_tui.errors import SkippedRecord, SourceError, SourceNotice
+from paper_tui.holdings.arrivals import Arrivals
+from paper_tui.holdings.sources import MANIFEST, SourceStore, checksum, encode
 from paper_tui.index import PaperIndex
 from paper_tui.index.writer import Prepared, prepare
 from paper_tui.library.upgrade import upgrade_sources
 from paper_tui.model import Paper
-from paper_tui.sources import MANIFEST, SourceStore, checksum, encode
 
 if TYPE_CHECKING:
     from paper_tui.importers import Hints, ImportReport

@@ -1,4 +1,4 @@
-"""An older library's stored papers brought up to :data:`paper_tui.sources.VERSION`.
+"""An older library's stored papers brought up to :data:`paper_tui.holdings.sources.VERSION`.
 
 ``sources/`` holds papers, not the files they came from, so what an older paper-tui did
 not keep (the venue's decision, reviews, area, citations, links, affiliations; a record
@@ -16,8 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from paper_tui.errors import SourceError
+from paper_tui.holdings.sources import VERSION, SourceStore, checksum, encode
 from paper_tui.model import Paper
-from paper_tui.sources import VERSION, SourceStore, checksum, encode
 
 Progress = Callable[[str, int, int | None], None]
 

@@ -22,7 +22,7 @@ def library_words(root: Path, kind: Kind) -> list[str]:
         return []
     if kind == "sources":
         from paper_tui import paths
-        from paper_tui.sources import source_names
+        from paper_tui.holdings.sources import source_names
 
         return source_names(root / _FILES[kind], paths.bundled_data_dir())
     annotations = Annotations(root)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from paper_tui.errors import StoreError
-from paper_tui.query import fold
+from paper_tui.query.parse import fold
 from paper_tui.store.file_store import Changes, YamlStore
 from paper_tui.store.overlay import NoteTerms, Overlay
 from paper_tui.store.reading_lists import SCHEMA as LIST_SCHEMA

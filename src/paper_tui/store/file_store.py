@@ -34,12 +34,12 @@ from typing import Any
 
 import filelock
 
-from paper_tui import atomic
-from paper_tui.atomic import FileIdentity
 from paper_tui.errors import StoreError
 from paper_tui.store.merge import added_lines, merge_record, stamp
 from paper_tui.store.schema import Field, Parsed, Record, Schema, unique, words
 from paper_tui.store.yaml_format import emit_fragments, parse, render
+from paper_tui.trust import atomic
+from paper_tui.trust.atomic import FileIdentity
 
 CACHE_VERSION = 1
 _CHECK = 16  # the parse cache starts with this many bytes of digest of the rest

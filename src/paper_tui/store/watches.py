@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from paper_tui import ranges
+from paper_tui.query import ranges
 from paper_tui.store.file_store import YamlStore
 from paper_tui.store.merge import stamp, stamp_time
 from paper_tui.store.schema import Field, Record, Schema

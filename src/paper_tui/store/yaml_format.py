@@ -29,8 +29,8 @@ from yaml.events import (
     StreamStartEvent,
 )
 
-from paper_tui import ranges
 from paper_tui.errors import StoreError
+from paper_tui.query import ranges
 from paper_tui.store.own_layout import TooManyRecords
 from paper_tui.store.own_layout import read as read_own_layout
 from paper_tui.store.schema import (

@@ -19,13 +19,13 @@ from pathlib import Path
 
 from paper_tui import paths
 from paper_tui.errors import PaperTuiError, StoreError
-from paper_tui.sources import source_id
+from paper_tui.holdings.sources import source_id
+from paper_tui.query.team import ME
 from paper_tui.store.merge import stamp
 from paper_tui.team import assignments, files, repo
 from paper_tui.team.coverage import Lab
 from paper_tui.team.git import Git
 from paper_tui.team.sync import team_lock
-from paper_tui.team_words import ME
 from paper_tui.vocabulary import count
 
 

@@ -27,11 +27,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from paper_tui.query.team import ANY, ASSIGNED, KEPT, KEPT_BY, ME, TEAM, TOUCHED
 from paper_tui.store.merge import stamp_time
 from paper_tui.team.assignments import Assignments
 from paper_tui.team.layer import Team
 from paper_tui.team.people_file import TeamRecord
-from paper_tui.team_words import ANY, ASSIGNED, KEPT, KEPT_BY, ME, TEAM, TOUCHED
 from paper_tui.vocabulary import Marks
 
 KEEPING_STATUSES = frozenset({"to-read", "read"})

@@ -4,7 +4,7 @@ their tags and notes, the link and a citation key; the disputed papers (kept by 
 member, skipped by another) in a section of their own, with what each side said.
 
 ``since``: only papers a member kept (or skipped, for the disputed) since then. Markdown,
-Org or HTML; every text from data is inert (:mod:`paper_tui.inert`), and the HTML is
+Org or HTML; every text from data is inert (:mod:`paper_tui.trust.inert`), and the HTML is
 escaped and one self-contained file to mail: no script, nothing loaded from elsewhere (its
 policy forbids it), links only to ``http(s)`` pages.
 """
@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from paper_tui.errors import PaperTuiError
-from paper_tui.inert import inert_line, inert_text
+from paper_tui.exports.org_links import org_inert, org_link
 from paper_tui.model import Paper
-from paper_tui.org_links import org_inert, org_link
 from paper_tui.team.coverage import Lab
+from paper_tui.trust.inert import inert_line, inert_text
 from paper_tui.vocabulary import STAR, count, status_label
 
 FORMATS = ("markdown", "org", "html")

@@ -21,12 +21,12 @@ import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from paper_tui import atomic
 from paper_tui.errors import PaperTuiError
 from paper_tui.team import assignments as assignments_file
 from paper_tui.team import files, people_file, repo
 from paper_tui.team.assignments import Assignments
 from paper_tui.team.people_file import TeamRecord
+from paper_tui.trust import atomic
 
 
 class Team:

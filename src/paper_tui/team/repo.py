@@ -22,14 +22,14 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from paper_tui import atomic
 from paper_tui.errors import PaperTuiError
+from paper_tui.query.team import RESERVED
 from paper_tui.store.annotations import SCHEMA as ANNOTATION_SCHEMA
 from paper_tui.store.citekeys import SCHEMA as CITEKEY_SCHEMA
 from paper_tui.store.reading_lists import SCHEMA as LIST_SCHEMA
 from paper_tui.store.schema import Field, Record, Schema, words
 from paper_tui.store.yaml_format import emit_fragments, parse, render
-from paper_tui.team_words import RESERVED
+from paper_tui.trust import atomic
 
 TEAM_DIR = "team"
 STATE_FILE = "team.json"

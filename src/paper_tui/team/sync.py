@@ -33,9 +33,8 @@ import filelock
 
 from paper_tui import paths
 from paper_tui.errors import PaperTuiError, StoreError
-from paper_tui.inert import inert_line
+from paper_tui.holdings.sources import SourceStore, checksum
 from paper_tui.model import Paper
-from paper_tui.sources import SourceStore, checksum
 from paper_tui.store import Annotations
 from paper_tui.store.citekeys import CiteKeys
 from paper_tui.store.file_store import YamlStore
@@ -44,6 +43,7 @@ from paper_tui.store.schema import Record, Schema
 from paper_tui.team import assignments, files, repo
 from paper_tui.team.git import NETWORK_TIMEOUT, Git, GitError, last_line, remote_fault
 from paper_tui.team.merge import merge_one
+from paper_tui.trust.inert import inert_line
 
 if TYPE_CHECKING:
     from paper_tui.importers import ImportReport
@@ -480,7 +480,7 @@ class _Sync:
             self.state.save(self.root)
 
     def _import_sources(self, changed: list[str], head: str) -> None:
-        from paper_tui.sources import source_id
+        from paper_tui.holdings.sources import source_id
 
         tree = self._tree(head)
         manifest = self.lib.sources.manifest

@@ -30,8 +30,8 @@ from textual.screen import Screen
 
 from paper_tui.config import Config, Settings
 from paper_tui.errors import StoreError
-from paper_tui.inert import inert_line
 from paper_tui.library import Library
+from paper_tui.trust.inert import inert_line
 from paper_tui.tui import collector, textual_internals
 from paper_tui.tui import keymap as keymap_mod
 from paper_tui.tui import themes as themes_mod

@@ -7,7 +7,7 @@ DirectLines` applies them too). Text from data is laid out by Rich and Textual, 
 a control character as zero cells wide but pass it on, so a title holding ``ESC ]0;…``
 would rename the terminal window from the results list, the abstract view, a picker, a
 notification or the help screen alike. Here, in one place, each segment's text is made
-inert (:func:`paper_tui.inert.inert_line`; a line break in a no-wrap row, zero cells wide
+inert (:func:`paper_tui.trust.inert.inert_line`; a line break in a no-wrap row, zero cells wide
 too, is removed) and a link target with such a character is cleaned the same way (it
 would go out inside the OSC 8 sequence). A sequence's payload was laid out as cells
 (``]0;title``): its room is kept as blanks, so nothing after it moves.
@@ -24,7 +24,7 @@ from rich.segment import Segment
 from textual.color import Color
 from textual.filter import LineFilter
 
-from paper_tui.inert import inert_line, is_inert
+from paper_tui.trust.inert import inert_line, is_inert
 
 
 class InertLines(LineFilter):

@@ -16,8 +16,8 @@ from paper_tui.errors import PaperTuiError
 from paper_tui.vocabulary import count
 
 if TYPE_CHECKING:
+    from paper_tui.holdings.sources import Listed
     from paper_tui.library import Library
-    from paper_tui.sources import Listed
     from paper_tui.tui.screens.main import MainScreen
 
 

@@ -24,8 +24,9 @@ import yaml
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
-from paper_tui import atomic, paths
+from paper_tui import paths
 from paper_tui.config import SafeLoader
+from paper_tui.trust import atomic
 
 _COLOR_FIELDS = ("primary", "secondary", "warning", "error", "success", "accent",
                  "foreground", "background", "surface", "panel", "boost")

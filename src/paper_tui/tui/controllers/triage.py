@@ -14,7 +14,7 @@ import sys
 import webbrowser
 from typing import TYPE_CHECKING
 
-from paper_tui.inert import inert_line
+from paper_tui.trust.inert import inert_line
 from paper_tui.vocabulary import count, status_label
 
 if TYPE_CHECKING:

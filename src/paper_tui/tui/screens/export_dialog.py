@@ -13,10 +13,11 @@ from textual.containers import Vertical
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from paper_tui import atomic, export
 from paper_tui.errors import PaperTuiError
+from paper_tui.exports import writer as export
 from paper_tui.library import Library
 from paper_tui.model import Paper
+from paper_tui.trust import atomic
 from paper_tui.tui.screens.confirm import Confirm
 from paper_tui.tui.screens.dialog import DIALOG_CSS, Dialog
 from paper_tui.vocabulary import count

@@ -21,8 +21,8 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from paper_tui.errors import PaperTuiError
-from paper_tui.inert import inert_line
 from paper_tui.library import Library, MemberCoverage, TeamCoverage
+from paper_tui.trust.inert import inert_line
 from paper_tui.tui.query_thread import QueryThread
 from paper_tui.tui.screens.results_screen import TEAM_SCREEN_KEYS, ReaderScreen
 from paper_tui.tui.widgets.footer import KeyFooter

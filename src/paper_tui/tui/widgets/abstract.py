@@ -14,8 +14,8 @@ from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from paper_tui.inert import inert_line, inert_line_offsets, inert_text
 from paper_tui.model import DERIVED_TITLE, NO_ABSTRACT, Paper, Span
+from paper_tui.trust.inert import inert_line, inert_line_offsets, inert_text
 from paper_tui.tui.widgets.lines import DirectLines
 from paper_tui.tui.widgets.scrollbar import LineScrolled
 from paper_tui.vocabulary import CODE_LINK, STAR, status_label, venue_words
@@ -58,7 +58,7 @@ def render_header(paper: Paper, annotation: Annotation, lists: Sequence[str],
 
     The title is the source's, as it gave it; a name derived from the abstract is a badge
     on a line of its own, and a title derived for a title-less record says so. Text from
-    data is made inert before it is laid out (:mod:`paper_tui.inert`)."""
+    data is made inert before it is laid out (:mod:`paper_tui.trust.inert`)."""
     out = Text()
     title = _styled(paper.display_title or paper.title, paper.title_emphasis,
                     highlights.get("title", ()), match_style, "bold")

@@ -23,7 +23,7 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from paper_tui.errors import PaperTuiError
-from paper_tui.inert import inert_line
+from paper_tui.trust.inert import inert_line
 from paper_tui.tui.widgets.team_facets import TEAM_FACETS, TEAM_HEADINGS, label
 from paper_tui.vocabulary import STATUSES
 

@@ -20,8 +20,8 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from paper_tui.inert import inert_line, inert_line_offsets
 from paper_tui.model import Paper
+from paper_tui.trust.inert import inert_line, inert_line_offsets
 from paper_tui.tui.widgets.lines import DirectLines
 from paper_tui.tui.widgets.scrollbar import LineScrolled
 from paper_tui.vocabulary import DECISION_MARKS, STAR, STATUS_MARKS, sort_value

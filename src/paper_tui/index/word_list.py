@@ -9,10 +9,10 @@ from pathlib import Path
 
 from whoosh.analysis.filters import STOP_WORDS
 
-from paper_tui import atomic
 from paper_tui.index.lazy import np
 from paper_tui.index.schema import MAX_EXPANSION, MAX_FUZZY, stem
-from paper_tui.query import WORD, fold, plain_words
+from paper_tui.query.parse import WORD, fold, plain_words
+from paper_tui.trust import atomic
 
 
 def common_prefix(a: str, b: str) -> int:

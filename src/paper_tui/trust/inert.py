@@ -47,7 +47,7 @@ from functools import lru_cache
 from typing import Any
 
 from paper_tui.model import Paper
-from paper_tui.surrogates import escape_surrogates
+from paper_tui.trust.surrogates import escape_surrogates
 
 _CONTROLS = "\x00-\x1f\x7f-\x9f\udc80-\udc9f"
 _BIDI = "\u202a-\u202e\u2066-\u2069"

@@ -19,19 +19,19 @@ from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from paper_tui import atomic
-from paper_tui.bounded_gzip import open_gzip
 from paper_tui.errors import SourceError
 from paper_tui.model import Paper
-from paper_tui.surrogates import json_escape_surrogates
+from paper_tui.trust import atomic
+from paper_tui.trust.bounded_gzip import open_gzip
+from paper_tui.trust.surrogates import json_escape_surrogates
 
 MANIFEST = "manifest.json"
 ADDED_SUFFIX = ".added.json"
 """``<id>.added.json`` beside a source's copy: when its papers entered the library
-(:mod:`paper_tui.arrivals`)."""
+(:mod:`paper_tui.holdings.arrivals`)."""
 VERSION = 2
 """What the stored papers hold: 1, before the venue's signals (decision, reviews, area,
-citations, links, affiliations: :mod:`paper_tui.venue_signals`); 2, with them, and every
+citations, links, affiliations: :mod:`paper_tui.venue.signals`); 2, with them, and every
 record of a list a paper (with or without an abstract). An older library's sources are
 re-read from their original files on first open (:mod:`paper_tui.library.upgrade`)."""
 
@@ -508,7 +508,7 @@ def _read_origins(root: Path) -> dict[str, dict[str, str]]:
 
 def _added(root: Path, info: SourceInfo) -> float:
     """When the source's first paper entered the library: its first-seen times' earliest
-    (:mod:`paper_tui.arrivals`), else when it was imported."""
+    (:mod:`paper_tui.holdings.arrivals`), else when it was imported."""
     try:
         raw = json.loads((root / f"{info.id}{ADDED_SUFFIX}").read_text("utf-8"))
         stamps = [int(s) for s in raw["seen"] if s.isdigit()]

@@ -10,7 +10,7 @@ word.
 ``added:`` as a range of first-seen times in seconds (``added:[0001764547200 TO]``, the
 width of :func:`time_value`, so that text order is time order) and ``watch:NAME`` as
 ``(watch:NAME AND (its query))``. Both are answered at query time from the first-seen
-times beside the sources (``paper_tui.arrivals``), never from the index.
+times beside the sources (``paper_tui.holdings.arrivals``), never from the index.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import datetime as dt
 import re
 from collections.abc import Callable
 
-from paper_tui import ranges
 from paper_tui.errors import QueryError
+from paper_tui.query import ranges
 
 ADDED = "added"
 WATCH = "watch"

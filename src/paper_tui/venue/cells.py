@@ -1,5 +1,5 @@
 """What the venue says, as the cells of a table (the CSV export), in the forms the CSV
-importer reads back (:func:`paper_tui.venue_signals.from_record`): scores ``6; 7; 7``,
+importer reads back (:func:`paper_tui.venue.signals.from_record`): scores ``6; 7; 7``,
 affiliations ``A + B; C`` (``;`` between authors, ``+`` between one author's), countries
 ``China; United States``, award ``yes`` / ``no``, unknown as an empty cell."""
 

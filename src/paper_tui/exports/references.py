@@ -6,7 +6,7 @@ from either file. RIS carries the reader's triage: tags, ``status: …`` and ``s
 ``KW`` lines, the note as ``N1``. Org gives each paper a heading (``TODO`` to read,
 ``DONE`` read, tags as Org tags) with its fields as properties, its links and the note;
 no link from data stays live but to the web, a file or a DOI (``[[elisp:…]]`` does not).
-Text from data is inert (:mod:`paper_tui.inert`): CSL-JSON keeps it, control characters as
+Text from data is inert (:mod:`paper_tui.trust.inert`): CSL-JSON keeps it, control characters as
 JSON escapes; RIS and Org drop escape sequences and control characters, a field on one
 line stays on it, and a multi-line one (a note, an abstract) is split at its newlines only
 after that (a lone CR could otherwise start an RIS line of its own).
@@ -19,11 +19,12 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
-from paper_tui import citations, display, venue_text
+from paper_tui import citations, display
 from paper_tui.citations.csl_item import doi_of, is_preprint, title_of
-from paper_tui.inert import escape_in_strings, inert_line, inert_paper, inert_text
+from paper_tui.exports.org_links import org_inert, org_link
 from paper_tui.model import Paper
-from paper_tui.org_links import org_inert, org_link
+from paper_tui.trust.inert import escape_in_strings, inert_line, inert_paper, inert_text
+from paper_tui.venue import text as venue_text
 from paper_tui.vocabulary import Marks
 
 
@@ -119,7 +120,7 @@ def ris(lib: Annotated, papers: Sequence[Paper]) -> str:
 # -- Org -----------------------------------------------------------------------------------
 def _org_text(text: str) -> list[str]:
     """Body lines (of inert text): one starting with ``*`` would be a heading, so it gets a
-    space first; no link but to the web, a file or a DOI (:mod:`paper_tui.org_links`)."""
+    space first; no link but to the web, a file or a DOI (:mod:`paper_tui.exports.org_links`)."""
     return [" " + line if line.startswith("*") else line
             for line in org_inert(text).split("\n")]
 

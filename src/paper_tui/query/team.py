@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import re
 
-from paper_tui import ranges
 from paper_tui.errors import QueryError
+from paper_tui.query import ranges
 
 ASSIGNED = "assigned"
 KEPT = "kept"

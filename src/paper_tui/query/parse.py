@@ -8,9 +8,9 @@ Syntax: words (stemmed), ``"phrases"``, ``AND`` / ``OR`` / ``NOT`` / ``-word``,
 parentheses, ``title:`` ``author:`` ``abstract:`` ``venue:`` ``name:`` ``keyword:``,
 ``year:2024`` ``year:2019..2023`` ``year:>=2020``, ``tag:`` ``status:`` ``starred:yes``
 ``list:`` ``note:`` ``by:NAME`` (a team member annotated it), the team's words
-(``assigned:`` ``kept:N`` ``kept-by:`` ``disputed`` ``untouched``: :mod:`.team_words`),
+(``assigned:`` ``kept:N`` ``kept-by:`` ``disputed`` ``untouched``: :mod:`.team`),
 when a paper entered the library (``added:today`` ``added:7d`` ``added:>=2026-11-30``) and
-``watch:NAME`` (:mod:`.added_words`),
+``watch:NAME`` (:mod:`.added`),
 ``word*`` (prefix) and ``word~`` / ``word~2`` (fuzzy). What the venue says: ``decision:oral``
 (``accepted``: every accepted kind), ``area:`` ``aff:`` ``country:``, ``has:code`` and numbers
 as years are written (``rating:>=6``, ``rating:5.5..7``, ``confidence:`` ``reviews:``
@@ -24,10 +24,12 @@ import re
 import time
 import unicodedata
 
-from paper_tui import added_words, ranges, team_words
 from paper_tui.errors import QueryError
 from paper_tui.model import DECISIONS
-from paper_tui.venue_signals import MAX_CITATIONS, MAX_REVIEWS, MAX_SCORE
+from paper_tui.query import added as added_words
+from paper_tui.query import ranges
+from paper_tui.query import team as team_words
+from paper_tui.venue.signals import MAX_CITATIONS, MAX_REVIEWS, MAX_SCORE
 
 # What a user may type before ``:`` -> the index field it searches.
 FIELDS: dict[str, str] = {
@@ -57,7 +59,7 @@ NUMBER_RANGES: dict[str, tuple[float, float]] = {
     "rating": (0, MAX_SCORE), "confidence": (0, MAX_SCORE), "reviews": (0, MAX_REVIEWS),
     "cites": (0, MAX_CITATIONS)}
 """What each number word can be: the caps the numbers of the source files are read with
-(:mod:`paper_tui.venue_signals`); a bound beyond them is one line, not a search."""
+(:mod:`paper_tui.venue.signals`); a bound beyond them is one line, not a search."""
 YEARS = (1, 9999)
 """The years ``year:`` takes (the index keeps a year as its digits, four of them)."""
 _NUMBER_EXAMPLES = {"rating": "rating:>=6 or rating:5..7",

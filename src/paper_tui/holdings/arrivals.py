@@ -11,7 +11,7 @@ source with the same paper never changes it. A source written before first-seen 
 existed counts its papers as seen when it was imported (the manifest's ``imported_at``):
 :meth:`Arrivals.fill_missing` writes its file once, from the ids the index holds for it.
 
-This is what ``added:`` and ``watch:`` answer from (``paper_tui.added_words``), never the
+This is what ``added:`` and ``watch:`` answer from (``paper_tui.query.added``), never the
 index: reading it is a JSON load per source, redone only when the manifest changed (every
 import rewrites it).
 """
@@ -24,9 +24,9 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from paper_tui import atomic
-from paper_tui.atomic import FileIdentity
-from paper_tui.sources import ADDED_SUFFIX, MANIFEST, SourceInfo, read_manifest
+from paper_tui.holdings.sources import ADDED_SUFFIX, MANIFEST, SourceInfo, read_manifest
+from paper_tui.trust import atomic
+from paper_tui.trust.atomic import FileIdentity
 
 SUFFIX = ADDED_SUFFIX
 VERSION = 1

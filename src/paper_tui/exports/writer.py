@@ -3,9 +3,9 @@
 Formats: ``bibtex`` (the citations module's entries), ``markdown`` (a readable reading
 list: title with its link, authors, venue and year, triage marks, the note), ``csv``,
 ``yaml`` and ``json`` (one record per paper: its fields plus status, starred, tags, lists,
-note), and ``csl-json``, ``ris`` and ``org`` (:mod:`paper_tui.export_refs`).
+note), and ``csl-json``, ``ris`` and ``org`` (:mod:`paper_tui.exports.references`).
 
-Text from data is inert in every format (:mod:`paper_tui.inert`), wherever the export is
+Text from data is inert in every format (:mod:`paper_tui.trust.inert`), wherever the export is
 written: the formats for reading (Markdown, CSV, Org, BibTeX, RIS) drop escape sequences
 and control characters (a one-line field stays one line, a note keeps its lines); the data
 formats (JSON, CSL-JSON, YAML) keep the data as it is, each such character written as the
@@ -22,12 +22,15 @@ from typing import Any
 
 import yaml
 
-from paper_tui import citations, export_refs, venue_cells, venue_text
+from paper_tui import citations
 from paper_tui.errors import StoreError
-from paper_tui.export_refs import Annotated
-from paper_tui.inert import escape_in_strings, inert_line, inert_text, needs_escape
+from paper_tui.exports import references as export_refs
+from paper_tui.exports.references import Annotated
 from paper_tui.model import Paper
 from paper_tui.store.yaml_format import Dumper
+from paper_tui.trust.inert import escape_in_strings, inert_line, inert_text, needs_escape
+from paper_tui.venue import cells as venue_cells
+from paper_tui.venue import text as venue_text
 from paper_tui.vocabulary import STAR, status_label
 
 DESCRIPTIONS = {
