@@ -48,7 +48,7 @@ PRELOAD = ("paper_tui.cli", "paper_tui.cli.papers", "paper_tui.cli.annotate",
            "paper_tui.cli.team", "paper_tui.cli.cite", "paper_tui.cli.terminal",
            "paper_tui.cli.streams", "paper_tui.library", "paper_tui.index.paper_index",
            "paper_tui.store.annotations", "paper_tui.team.sync", "paper_tui.importers.registry",
-           "paper_tui.exports.writer", "paper_tui.citations", "numpy", "yaml", "whoosh")
+           "paper_tui.exports.formats", "paper_tui.citations", "numpy", "yaml", "whoosh")
 
 _HEADER = struct.Struct("!I")
 _OWNER = "owner"

@@ -14,7 +14,7 @@ import yaml
 from paper_tui import citations
 from paper_tui import config as config_mod
 from paper_tui.errors import StoreError
-from paper_tui.exports import writer as export
+from paper_tui.exports import formats as export
 from paper_tui.library import Library
 
 

@@ -19,7 +19,7 @@ from citeproc.source.json import CiteProcJSON
 from formats_helpers import DATA
 from paper_tui import citations
 from paper_tui import config as config_mod
-from paper_tui.exports import writer as export
+from paper_tui.exports import formats as export
 from paper_tui.library import Library
 from paper_tui.model import Paper
 

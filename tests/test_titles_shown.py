@@ -10,7 +10,7 @@ import pytest
 
 from paper_tui import config as config_mod
 from paper_tui.cli.output import line
-from paper_tui.exports import writer as export
+from paper_tui.exports import formats as export
 from paper_tui.library import Library
 
 DATA = Path(__file__).parent / "data"

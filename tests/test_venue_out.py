@@ -16,7 +16,7 @@ import yaml
 
 import forked_cli
 from paper_tui import config as config_mod
-from paper_tui.exports import writer as export
+from paper_tui.exports import formats as export
 from paper_tui.importers import import_file
 from paper_tui.library import Library
 from paper_tui.model import Paper

@@ -14,7 +14,7 @@ from screen_host import Host, ids_of, reopened
 from textual.widgets import Input, OptionList, Static
 
 from paper_tui import config as config_mod
-from paper_tui.exports import writer as export
+from paper_tui.exports import formats as export
 from paper_tui.library import Library
 from paper_tui.tui.app import PaperApp
 from paper_tui.tui.screens.confirm import Confirm, Prompt

@@ -11,7 +11,7 @@ import sys
 from paper_tui.cli import COMMAND_MODULES, COMMANDS, commands_needed
 
 NOT_AT_STARTUP = ("paper_tui.cli.annotate", "paper_tui.cli.cite", "paper_tui.cli.papers",
-                  "paper_tui.cli.settings", "paper_tui.exports.writer", "paper_tui.citations",
+                  "paper_tui.cli.settings", "paper_tui.exports.formats", "paper_tui.citations",
                   "paper_tui.importers", "bibtexparser", "pylatexenc",
                   "paper_tui.tui.screens.lists_screen", "paper_tui.tui.screens.note_editor",
                   "paper_tui.tui.screens.style_picker", "paper_tui.tui.screens.tag_editor",

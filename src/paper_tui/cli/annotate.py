@@ -19,7 +19,7 @@ from paper_tui.cli.arguments import list_position
 from paper_tui.cli.output import check_output, line, print_json, write_output
 from paper_tui.cli.terminal import warn
 from paper_tui.errors import QueryError, StoreError
-from paper_tui.exports import writer as export
+from paper_tui.exports import formats as export
 from paper_tui.library import Library, ReadingList
 from paper_tui.library.context import Context
 from paper_tui.trust import atomic

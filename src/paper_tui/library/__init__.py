@@ -36,7 +36,7 @@ __all__ = ["FOR_YOU", "SORTS", "Annotation", "Citation", "FetchProgress", "Fetch
            "Results", "SearchPage", "SourceFetch", "TeamCoverage"]
 
 # Each name is imported on first use, not with the package: a command that needs only a
-# light part of it (``library.context`` for ``merge-driver``, ``library.words`` for a
+# light part of it (``library.context`` for ``merge-driver``, ``library.completion`` for a
 # shell's Tab) must not pay for Whoosh and numpy (0.3 s of CPU per git merge or Tab).
 _HOME = {"Hit": "paper_tui.index", "Results": "paper_tui.index",
          "SearchPage": "paper_tui.index", "Library": "paper_tui.library.facade",

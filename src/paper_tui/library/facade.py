@@ -505,9 +505,9 @@ class Library:
     def export(self, papers: Sequence[Paper], fmt: str, *, title: str = "",
                description: str = "", utf8: bool = False) -> str:
         """``papers`` with the reader's marks as text in ``fmt`` (one of
-        :data:`paper_tui.exports.writer.FORMATS`); ``title`` and ``description`` head a list;
+        :data:`paper_tui.exports.formats.FORMATS`); ``title`` and ``description`` head a list;
         ``utf8``: BibTeX with UTF-8 letters (biblatex)."""
-        from paper_tui.exports import writer as export  # YAML dumper, citations: only when asked
+        from paper_tui.exports import formats as export  # YAML dumper, citations: only when asked
 
         return export.export(self, papers, fmt, title=title, description=description,
                              utf8=utf8)

@@ -50,7 +50,7 @@ def cmd_completion(args: argparse.Namespace, ctx: Context) -> int:
 def cmd_complete_values(args: argparse.Namespace, ctx: Context) -> int:
     """The library's reading-list names, tags or sources, one a line (nothing when there is no
     library or file yet: pressing Tab never creates one); or every citation style's id."""
-    from paper_tui.library.words import library_words, style_words
+    from paper_tui.library.completion import library_words, style_words
 
     if args.kind == "styles":
         names = style_words()

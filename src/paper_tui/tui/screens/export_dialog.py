@@ -14,7 +14,7 @@ from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from paper_tui.errors import PaperTuiError
-from paper_tui.exports import writer as export
+from paper_tui.exports import formats as export
 from paper_tui.library import Library
 from paper_tui.model import Paper
 from paper_tui.trust import atomic
