@@ -1,14 +1,12 @@
 """The library: the one class both fronts call, for everything they do.
 
-Its parts (the sources, the index, the annotation store, the team layer, the first-seen
-times and the watches) and the domains over them are built by :meth:`Library.open` and
-handed in; a front never reaches past the methods below to a part
-(``tests/test_import_graph.py`` checks), so a change inside a part stays behind this door.
-The methods only hand on: the rules are the domains' (:mod:`.importing`, :mod:`.fetching`,
-:mod:`.holdings`, :mod:`.finding`, :mod:`.details`, :mod:`.citing`, :mod:`.watching`,
-:mod:`.team_work`). They are grouped by concern, in this order: opening; papers in;
-sources; papers out (look-up, search, recommend); the reader's marks; reading lists;
-export and citations; watches (and when papers arrived); the team.
+:meth:`Library.open` opens its parts (:mod:`.parts`) and builds the domains over them;
+each method hands on to one: :mod:`.importing`, :mod:`.fetching`, :mod:`.holdings`,
+:mod:`.finding`, :mod:`.details`, :mod:`.citing`, :mod:`.watching`, :mod:`.team_work`, or
+a part itself. A front never reaches past these methods (``tests/test_import_graph.py``
+checks), so a change behind this door stays there. The methods are grouped by concern:
+opening; papers in; sources; papers out; the reader's marks; reading lists; export and
+citations; watches; the team.
 """
 
 from __future__ import annotations
@@ -30,7 +28,7 @@ from paper_tui.library.citing import Citing
 from paper_tui.library.details import Details
 from paper_tui.library.finding import Finding
 from paper_tui.library.holdings import Holdings
-from paper_tui.library.importing import Progress
+from paper_tui.library.importing import Intake, Progress
 from paper_tui.library.parts import Parts, open_parts
 from paper_tui.library.records import Citation, PaperDetail, TeamCoverage
 from paper_tui.library.team_work import TeamWork
@@ -51,31 +49,26 @@ class Library:
     """A library directory: its papers (``sources/``), their index (``index/``, derived),
     the reader's annotations and reading lists (YAML), the team's (``team/``)."""
 
-    def __init__(self, root: Path, settings: Settings, parts: Parts, *, holdings: Holdings,
-                 finding: Finding, details: Details, citing: Citing, team_work: TeamWork,
-                 warn: Callable[[str], None] | None = None) -> None:
-        """The parts (:mod:`.parts`) and the domains over them, made by :meth:`open`."""
+    def __init__(self, root: Path, settings: Settings, parts: Parts, *, intake: Intake,
+                 holdings: Holdings, finding: Finding, details: Details, citing: Citing,
+                 team_work: TeamWork, warn: Callable[[str], None] | None = None) -> None:
+        """The parts and the domains over them, made by :meth:`open`."""
         self.root, self.settings, self.warn = root, settings, warn
         self.index, self.team, self.annotations = parts.index, parts.team, parts.annotations
-        self.sources, self.arrivals, self.watches_file = parts.sources, parts.arrivals, \
-            parts.watches
-        self._lock = parts.lock
-        self._holdings, self._finding, self._details = holdings, finding, details
-        self._citing, self._team_work = citing, team_work
-        self.citekeys = citing.citekeys
+        self.sources, self.arrivals = parts.sources, parts.arrivals
+        self.watches_file, self.citekeys = parts.watches, citing.citekeys
+        self._intake, self._holdings, self._finding = intake, holdings, finding
+        self._details, self._citing, self._team_work = details, citing, team_work
 
     # -- opening ---------------------------------------------------------------------------
     @classmethod
     def open(cls, root: Path | str | None = None, *, config: config_mod.Config | None = None,
              bundled: bool | None = None, progress: Progress | None = None,
              warn: Callable[[str], None] | None = None) -> Library:
-        """Open (creating if needed) a library; a new one (no list ever imported) gets
-        the bundled list as its demo when asked (default: the ``bundled_lists`` setting),
-        and never later (:func:`~paper_tui.library.importing.begin`).
-
-        ``root`` defaults to the ``library`` setting, then the user data dir. ``warn``
-        hears of what the user should know, such as an unreadable index being rebuilt
-        from the sources."""
+        """Open (creating if needed) the library at ``root`` (default: the ``library``
+        setting, then the user data dir); a new one gets the bundled list as its demo when
+        ``bundled`` (default: the setting; :func:`.importing.begin`). ``warn`` hears what
+        the user should know (an unreadable index being rebuilt from the sources)."""
         settings = (config or config_mod.defaults()).settings
         root = paths.library_dir(root if root is not None else settings.library or None)
         parts = open_parts(root, warn)
@@ -86,22 +79,21 @@ class Library:
                              sync=lambda seen: library.sync_team(progress=seen),
                              citation_keys=citing.citation_keys)
         library = cls(root, settings, parts, warn=warn, citing=citing, team_work=team_work,
+                      intake=Intake(parts.sources, index, parts.arrivals, parts.lock, warn),
                       holdings=Holdings(root, parts.sources, index, parts.lock),
                       finding=Finding(index, settings.search, team_work.lab,
                                       lambda: library._recommender()),
                       details=Details(index, annotations, team_work.marks))
         with parts.lock:
             library.reindex_changed_sources(progress)
-            importing.begin(parts.sources,
-                            settings.bundled_lists if bundled is None else bundled,
-                            lambda: library.import_paths([paths.bundled_data_dir()],
-                                                         progress=progress))
+            importing.begin(parts.sources, settings.bundled_lists if bundled is None
+                            else bundled, lambda: library.import_paths(
+                                [paths.bundled_data_dir()], progress=progress))
         return library
 
     def close(self) -> None:
-        """Flush annotations to disk (raising StoreError if that fails), bring the linked
-        ``.bib`` files up to date (:meth:`Citing.close <.citing.Citing.close>`), close the
-        index."""
+        """Flush annotations (StoreError if that fails), bring the linked ``.bib`` files up
+        to date (:meth:`.citing.Citing.close`), close the index."""
         try:
             self.annotations.close()
             self._citing.close()
@@ -115,45 +107,28 @@ class Library:
         """Closes the library (see :meth:`close`)."""
         self.close()
 
-    # -- papers in: import, and the index in step with the sources -------------------------
+    # -- papers in: import, and the index in step with the sources (:mod:`.importing`) -----
     def reindex_changed_sources(self, progress: Progress | None = None) -> None:
-        """Bring the index in step with the sources (:mod:`.importing`), under the lock:
-        two commands started at once on a fresh or damaged library must not both rebuild."""
-        with self._lock:
-            importing.reindex_changed_sources(self.sources, self.index, progress, self.warn,
-                                              self.arrivals)
+        """Bring the index in step with the sources (rebuilt if it cannot be read)."""
+        self._intake.reindex(progress)
 
     def import_paths(self, targets: Iterable[Path | str], progress: Progress | None = None,
                      force: bool = False, hints: Hints | None = None) -> ImportReport:
-        """Import files and directories. Bad files and records are reported, never raised.
-
-        ``hints`` name the venue and year for files that do not (the files are re-read)."""
-        # Imported here: the importers (LaTeX, BibTeX parsers) cost a search ~0.3 s to load.
-        from paper_tui.importers import NO_HINTS, ImportReport
-
-        report = ImportReport()
-        hints = hints or NO_HINTS
-        with self._lock:
-            self.sources.reload()  # another process may have imported since we read it
-            importing.import_paths(self.sources, self.index, targets, report, progress,
-                                   force or hints != NO_HINTS, hints, self.arrivals)
-        return report
+        """Import files and directories; bad ones are reported, never raised."""
+        return self._intake.import_paths(targets, progress, force, hints)
 
     def fetch(self, specs: Sequence[str], *, since: datetime.date | None = None,
               all_decisions: bool = False, dry_run: bool = False,
               progress: FetchProgress | None = None,
               hints: Hints | None = None) -> FetchReport:
-        """Fetch each SOURCE and import its list (:func:`.fetching.fetch`, which says
-        what ``since``, ``all_decisions``, ``dry_run`` and ``hints`` do)."""
+        """Fetch each SOURCE and import its list (:func:`.fetching.fetch` says how)."""
         from paper_tui.library import fetching  # the HTTP client: only when fetching
 
-        def import_paths(paths: list[Path], seen: FetchProgress | None,
-                         named: Hints) -> ImportReport:
-            return self.import_paths(paths, progress=seen, hints=named)
-
-        report = fetching.fetch(self.root, self.settings.fetch, self.sources, self.index,
-                                import_paths, specs, since=since, all_decisions=all_decisions,
-                                dry_run=dry_run, progress=progress, warn=self.warn, hints=hints)
+        report = fetching.fetch(
+            self.root, self.settings.fetch, self.sources, self.index,
+            lambda found, seen, named: self.import_paths(found, progress=seen, hints=named),
+            specs, since=since, all_decisions=all_decisions, dry_run=dry_run,
+            progress=progress, warn=self.warn, hints=hints)
         self._holdings.record_fetched(report)
         return report
 
@@ -208,8 +183,7 @@ class Library:
         return self.index.similar(self.resolve(paper_id))
 
     def facets(self, query: str = "") -> dict[str, dict[str, int]]:
-        """Hit counts of ``query`` per tag, status, venue, year, member and what the venue
-        says (decision, area, country, aff, has); most first (empty for a bad query)."""
+        """Hit counts of ``query`` per tag, status, venue, year, member, decision, …"""
         return self.index.facets(query)
 
     # -- papers out: what to read next (:mod:`paper_tui.recommend`) ------------------------
@@ -223,8 +197,7 @@ class Library:
         return self._recommender().recommend(query, limit)
 
     def refresh_recommendations(self) -> bool:
-        """Learn again from the reader's labels if they changed; True when "for-you" may
-        have changed."""
+        """Learn again if the reader's labels changed; True when "for-you" may have."""
         return self._recommender().refresh()
 
     def why(self, paper_id: str) -> str:
@@ -239,8 +212,7 @@ class Library:
         """The reader's marks on a paper (all defaults when it has none)."""
         return self.annotations.get(paper_id)
 
-    def detail(self, paper_id: str, *, team: bool = False, fresh: bool = False
-               ) -> PaperDetail:
+    def detail(self, paper_id: str, *, team: bool = False, fresh: bool = False) -> PaperDetail:
         """What the library holds of a paper beyond its record (:mod:`.details`)."""
         return self._details.detail(paper_id, team=team, fresh=fresh)
 
@@ -298,13 +270,11 @@ class Library:
         return self._details.orphans()
 
     def on_save_outcome(self, callback: Callable[[str | None], None]) -> None:
-        """``callback(error)`` when saving fails (the message) or works again (None); called
-        from the saver thread."""
+        """``callback(error)`` when saving fails or works again (None); the saver's thread."""
         self.annotations.add_save_listener(callback)
 
     def on_changed_elsewhere(self, callback: Callable[[set[str]], None]) -> None:
-        """``callback(paper_ids)`` when another process, a sync or a hand edit changed
-        annotations or lists; called from the saver thread."""
+        """``callback(paper_ids)`` when marks or lists changed elsewhere; the saver's thread."""
         self.annotations.add_change_listener(callback)
 
     # -- reading lists ---------------------------------------------------------------------
@@ -429,12 +399,10 @@ class Library:
         """Fetch every watch's SOURCE (:func:`.watching.run_watches`)."""
         from paper_tui.library import watching  # the HTTP client: only now
 
-        def fetch(specs: Sequence[str], seen: FetchProgress | None) -> FetchReport:
-            return self.fetch(specs, progress=seen)
-
-        return watching.run_watches(self.watches_file, fetch,
-                                    lambda query: watching.matching(self.index, query),
-                                    progress, watching.arrived_from(self.arrivals))
+        return watching.run_watches(
+            self.watches_file, lambda specs, seen: self.fetch(specs, progress=seen),
+            lambda query: watching.matching(self.index, query), progress,
+            watching.arrived_from(self.arrivals))
 
     def first_seen(self) -> dict[str, float]:
         """Paper id -> when it entered this library (seconds since the epoch)."""
