@@ -119,8 +119,7 @@ class Library:
 
     def fetch(self, specs: Sequence[str], *, since: datetime.date | None = None,
               all_decisions: bool = False, dry_run: bool = False,
-              progress: FetchProgress | None = None,
-              hints: Hints | None = None) -> FetchReport:
+              progress: FetchProgress | None = None, hints: Hints | None = None) -> FetchReport:
         """Fetch each SOURCE and import its list (:func:`.fetching.fetch` says how)."""
         from paper_tui.library import fetching  # the HTTP client: only when fetching
 
@@ -325,8 +324,7 @@ class Library:
         """``papers`` with the reader's marks as text in ``fmt`` (:mod:`paper_tui.export`)."""
         from paper_tui import export  # YAML dumper, citations: only when asked
 
-        return export.export(self, papers, fmt, title=title, description=description,
-                             utf8=utf8)
+        return export.export(self, papers, fmt, title=title, description=description, utf8=utf8)
 
     def citation_keys(self, papers: Sequence[Paper]) -> dict[str, str]:
         """Paper id -> its citation key, given out now and never changed after."""
@@ -383,16 +381,14 @@ class Library:
         """Save a watch (:func:`.watching.add_watch`); PaperTuiError, one line."""
         from paper_tui.library import watching  # (it loads fetch/, to check the SOURCE)
 
-        return watching.add_watch(self.watches_file, self.root, self.index, name, source,
-                                  query)
+        return watching.add_watch(self.watches_file, self.root, self.index, name, source, query)
 
     def remove_watch(self, name: str) -> Watch:
         """Drop a watch (its papers stay); PaperTuiError when there is none of that name."""
         self.watches_file.refresh()
         removed = self.watches_file.remove(name)
         if removed is None:
-            raise PaperTuiError(f"there is no watch named {name!r} (`paper-tui watch` "
-                                "lists them)")
+            raise PaperTuiError(f"there is no watch named {name!r} (`paper-tui watch` lists them)")
         return removed
 
     def fetch_watches(self, progress: FetchProgress | None = None) -> WatchesReport:
