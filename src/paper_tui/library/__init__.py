@@ -2,10 +2,18 @@
 import, search, recommend, annotate, reading lists, export, cite, the team), and the types
 its methods take and return.
 
-- :mod:`.facade`: :class:`Library`, its methods grouped by concern;
+- :mod:`.facade`: :class:`Library`, its methods grouped by concern, each handing on to a
+  part or to one of the domains below;
 - :mod:`.records`: the frozen records it returns besides papers and result sets;
+- :mod:`.parts`: the parts of a library directory, opened and connected;
 - :mod:`.importing`: a file imported in one pass, the index kept in step with the sources;
 - :mod:`.fetching`: lists from the network fetched and imported as a file is;
+- :mod:`.holdings`: the sources listed, one taken out, where each was fetched from;
+- :mod:`.finding`: an id resolved, a search in the sort asked for;
+- :mod:`.details`: what the library holds of a paper beyond its record;
+- :mod:`.citing`: citation keys, citations, the ``.bib`` files linked to reading lists;
+- :mod:`.watching`: a watch saved, and the watches run;
+- :mod:`.team_work`: the team's split, coverage and agenda;
 - :mod:`.context`: the config and the library as a front started from the command line
   opens them.
 

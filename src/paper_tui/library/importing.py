@@ -1,6 +1,7 @@
 """Getting papers in: a file read, stored in ``sources/`` and indexed in one pass; and the
 index kept in step with ``sources/`` (rebuilt when it cannot be read, a source whose file
-changed re-indexed alone). :class:`~paper_tui.library.Library` calls these under its lock.
+changed re-indexed alone). :class:`Intake` calls these under the library's lock, for
+:class:`~paper_tui.library.Library`.
 """
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -234,3 +236,42 @@ def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: Imp
     report.unchanged += len(seen) - len(adder.new_ids) - replaced
     report.papers += len(seen)
     report.sources.append(source_id)
+
+
+# -- the library's intake ------------------------------------------------------------------
+class Intake:
+    """Papers into one library (what :class:`~paper_tui.library.Library` hands its imports
+    and re-indexing to), each under the library's ``lock``: two commands started at once
+    on a fresh or damaged library must not both rebuild, nor lose each other's manifest
+    entries."""
+
+    def __init__(self, sources: SourceStore, index: PaperIndex, arrivals: Arrivals,
+                 lock: AbstractContextManager[object],
+                 warn: Callable[[str], None] | None) -> None:
+        self.sources = sources
+        self.index = index
+        self.arrivals = arrivals
+        self.lock = lock
+        self.warn = warn
+
+    def reindex(self, progress: Progress | None) -> None:
+        """:func:`reindex_changed_sources`, announcing what the user should know."""
+        with self.lock:
+            reindex_changed_sources(self.sources, self.index, progress, self.warn,
+                                    self.arrivals)
+
+    def import_paths(self, targets: Iterable[Path | str], progress: Progress | None,
+                     force: bool, hints: Hints | None) -> ImportReport:
+        """Import files and directories. Bad files and records are reported, never raised.
+
+        ``hints`` name the venue and year for files that do not (the files are re-read)."""
+        # Imported here: the importers (LaTeX, BibTeX parsers) cost a search ~0.3 s to load.
+        from paper_tui.importers import NO_HINTS, ImportReport
+
+        report = ImportReport()
+        hints = hints or NO_HINTS
+        with self.lock:
+            self.sources.reload()  # another process may have imported since we read it
+            import_paths(self.sources, self.index, targets, report, progress,
+                         force or hints != NO_HINTS, hints, self.arrivals)
+        return report

@@ -1,7 +1,9 @@
-"""The watches run: every watch's SOURCE fetched once (two watches of one source share its
-fetch), the new papers of each counted and matched against its query, what each found
-kept with it in ``watches.yaml``. Imported only by ``paper-tui fetch --watches`` and the
-app's "Fetch watches" (it brings the HTTP client).
+"""The watches: one saved (its name, its SOURCE and its query checked first), and their
+run: every watch's SOURCE fetched once (two watches of one source share its fetch), the
+new papers of each counted and matched against its query, what each found kept with it
+in ``watches.yaml``. Imported only by ``paper-tui fetch --watches``, the app's "Fetch
+watches" and a watch being added (it brings the HTTP client); listing and dropping
+watches never import it.
 
 One watch never takes down the others: each source is fetched on its own, and what its
 watches found is kept before the next source is fetched. A source that fails (a server's
@@ -15,13 +17,17 @@ import): none is left unsaid.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from paper_tui.crash import internal_error_line, write_crash_log
-from paper_tui.errors import PaperTuiError, StoreError
+from paper_tui.errors import PaperTuiError, QueryError, StoreError
 from paper_tui.fetch.report import FetchProgress, FetchReport, SourceFetch
+from paper_tui.holdings.arrivals import Arrivals
+from paper_tui.index import PaperIndex
 from paper_tui.store.watches import Watch, Watches, WatchRun
 
 
@@ -79,6 +85,63 @@ Matching = Callable[[str], Collection[str]]
 Arrived = Callable[[str, float], Collection[str]]
 """``arrived(source_id, after)``: the papers of a source that entered the library after
 ``after`` (seconds since the epoch)."""
+
+
+def add_watch(watches: Watches, root: Path, index: PaperIndex, name: str, source: str,
+              query: str = "") -> Watch:
+    """Save a watch of the library at ``root``: ``source`` as ``paper-tui fetch`` takes
+    it, the new papers it brings matched against ``query``. :class:`PaperTuiError` (one
+    line) for a name taken or not a name, an empty source, a query that cannot be read."""
+    from paper_tui.query.added import NAME
+
+    name, source, query = name.strip(), source.strip(), " ".join(query.split())
+    if not NAME.fullmatch(name):
+        raise PaperTuiError(f"watch name {name!r}: use letters, digits, '.', '_' and "
+                            "'-' (at most 64), e.g. cs.LG or iclr-orals")
+    if not source:
+        raise PaperTuiError("a watch needs a SOURCE, e.g. arxiv:cs.LG")
+    from paper_tui.fetch import spec
+    from paper_tui.fetch.runner import target
+    from paper_tui.holdings.sources import source_id
+
+    parsed = spec.parse(source)  # FetchError, one line, for none of the forms
+    # the source its fetches go into is known now: watch:NAME finds a list fetched
+    # before the watch was added, without waiting for its first run
+    into = source_id(target(root, parsed))
+    if re.search(r"(?<![\w\"-])watch:", query, re.IGNORECASE):
+        raise QueryError("a watch's query cannot name a watch (watch:)")
+    if query:
+        matching(index, query)  # QueryError, one line, as its runs and a search read it
+    watches.refresh()
+    taken = watches.get(name)
+    if taken is not None:
+        raise PaperTuiError(f"there is a watch named {taken.name} already "
+                            f"({taken.source}): `paper-tui watch remove {taken.name}` "
+                            "first")
+    watch = Watch(name, parsed.text, query, into)
+    watches.add(watch)
+    return watch
+
+
+def matching(index: PaperIndex, query: str) -> list[str]:
+    """The ids of the papers ``query`` finds, as a search finds them; QueryError when
+    it cannot be read."""
+    results = index.results(query)
+    try:
+        if results.error:
+            raise QueryError(results.error)
+        return results.ids() if len(results) else []  # (an empty index has no ids)
+    finally:
+        results.close()
+
+
+def arrived_from(arrivals: Arrivals) -> Arrived:
+    """What entered the library from a source after a time, as ``arrivals`` keep it."""
+    def arrived(source_id: str, after: float) -> set[str]:
+        seen = arrivals.first_seen()
+        return {pid for pid in arrivals.of_source(source_id) if seen.get(pid, 0) > after}
+
+    return arrived
 
 
 def run_watches(watches: Watches, fetch: Fetch, matching: Matching,
