@@ -23,6 +23,8 @@ from paper_tui.vocabulary import CITATION_STYLES, SORTS
 try:
     from yaml import CSafeLoader as _YamlLoader
 except ImportError:  # libyaml missing: the pure-Python loader reads the same YAML
+    # Must stay: mypy types the name by its first import (libyaml's loader); this is
+    # another class with the same API, and a union could not be SafeLoader's base.
     from yaml import SafeLoader as _YamlLoader  # type: ignore[assignment]
 
 

@@ -9,10 +9,10 @@ save only emits the records that changed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Generator, Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import yaml
 from yaml.events import (
@@ -49,8 +49,11 @@ try:  # libyaml: ~15x faster than the pure-Python parser and emitter
     from yaml import CSafeDumper as Dumper
     from yaml import CSafeLoader as Loader
 except ImportError:  # pragma: no cover - the same YAML, only slower
-    from yaml import SafeDumper as Dumper  # type: ignore[assignment]  # CSafeDumper's API
-    from yaml import SafeLoader as Loader  # type: ignore[assignment]  # CSafeLoader's API
+    # Must stay: mypy types a name by its first import (libyaml's classes); the pure-Python
+    # ones are other classes with the same API, and a union of the two could not be a base
+    # class (export's YAML dumper subclasses Dumper).
+    from yaml import SafeDumper as Dumper  # type: ignore[assignment]
+    from yaml import SafeLoader as Loader  # type: ignore[assignment]
 
 _ODD_BREAKS = ("\r", "\x85", "\u2028", "\u2029")  # line breaks to YAML, not to str.split("\n")
 
@@ -84,7 +87,8 @@ class _Reader:
         self.path = path
         self.schema = schema
         self.text = text
-        self.events = yaml.parse(text, Loader=Loader)
+        # a generator (yaml.parse's stub says Iterator): read() closes it
+        self.events = cast(Generator[Event, None, None], yaml.parse(text, Loader=Loader))
         self.records: dict[str, Record] = {}
         # (key, first line, reusable) per record in file order, to cut the text into fragments
         self.spans: list[tuple[str, int, bool]] = []
