@@ -29,7 +29,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "paper_tui.vocabulary", "paper_tui.paths", "paper_tui.atomic", "paper_tui.bounded_gzip",
      "paper_tui.errors", "paper_tui.crash", "paper_tui.surrogates", "paper_tui.inert",
      "paper_tui.venue_signals", "paper_tui.venue_text", "paper_tui.venue_cells",
-     "paper_tui"),
+     "paper_tui.venue", "paper_tui"),
 )
 FRONTS = ("cli", "tui")
 LIBRARY_PARTS = frozenset({"annotations", "lists", "index", "team"})

@@ -22,7 +22,7 @@ from paper_tui.importers.common import (
     split_keywords,
 )
 from paper_tui.model import Paper
-from paper_tui.venue_signals import NO_SIGNALS, VenueSignals
+from paper_tui.venue.fields import NO_SIGNALS, VenueSignals
 
 FORMAT = "ris"
 EXTENSIONS = (".ris",)

@@ -1,0 +1,1 @@
+"""What the venue says about a paper: its names, signals, text and cells."""
