@@ -7,7 +7,8 @@ from __future__ import annotations
 import dataclasses
 from types import SimpleNamespace
 
-from paper_tui import export, venue_cells, venue_signals, vocabulary
+from paper_tui import export, inert, query, venue_cells, venue_signals, vocabulary
+from paper_tui.citations.csl_item import SIGNALS_IN_CUSTOM
 from paper_tui.cli import output
 from paper_tui.importers.common import make_paper
 from paper_tui.index import schema, signals
@@ -62,14 +63,33 @@ def test_the_index_stores_every_field_and_makes_its_words_of_declared_ones() -> 
     assert made_of <= paper_fields
     # every venue field the index answers a word or number of is one of these
     assert made_of - {"abstract"} <= set(NAMES)
+    # the query language's numbers are the signals column's
+    assert set(query.NUMBER_FIELDS) <= set(schema.SIGNAL_NAMES)
+
+
+def test_every_text_the_venue_gives_is_made_inert() -> None:
+    dirty = VenueSignals(**{
+        f.name: "x\x1b[31my" if f.type == "str" else ("x\x1b[31my",) if f.type ==
+        "tuple[str, ...]" else (("x\x1b[31my",),) if f.type == "tuple[tuple[str, ...], ...]"
+        else getattr(FULL, f.name) for f in fields.FIELDS})
+    paper = make_paper(source="s", title="A title", abstract="An abstract.", signals=dirty)
+    shown = inert.inert_paper(paper)
+    for name in NAMES:
+        value = getattr(shown, name)
+        texts = [value] if isinstance(value, str) else [
+            t for v in value for t in (v if isinstance(v, tuple) else (v,))] \
+            if isinstance(value, tuple) else []
+        assert all("\x1b" not in str(t) for t in texts), name
+    assert shown.decision == "xy" and shown.affiliations == (("xy",),)
 
 
 def test_show_json_and_the_exports_carry_every_field() -> None:
     paper = make_paper(source="s", title="A title", abstract="An abstract.", signals=FULL)
     lib = SimpleNamespace(detail=lambda _id: SimpleNamespace(as_json=dict))
-    for record in (output.record(lib, paper), export.record(lib, paper)):  # type: ignore[arg-type]
+    for record in (output.record(lib, paper), export.record(lib, paper)):
         assert set(NAMES) <= set(record)
-    assert sorted(venue_cells.COLUMNS) == sorted(NAMES)  # each once, in the export's order
+    assert sorted(fields.EXPORT_ORDER) == sorted(NAMES)  # each once, in the exports' order
+    assert venue_cells.COLUMNS == SIGNALS_IN_CUSTOM == fields.EXPORT_ORDER
     assert set(venue_cells.COLUMNS) <= set(export.CSV_COLUMNS)
     cells = venue_cells.cells(paper.to_dict())
     assert tuple(cells) == venue_cells.COLUMNS and all(cells.values())

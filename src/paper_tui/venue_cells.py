@@ -8,13 +8,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from paper_tui.venue.fields import FIELDS
+from paper_tui.venue.fields import EXPORT_ORDER, FIELDS
 
-COLUMNS = ("decision", "decision_text", "ratings", "rating", "rating_spread", "confidences",
-           "confidence", "area", "award", "citations", "citations_date", "code", "project",
-           "affiliations", "countries")
-"""The columns, in the export's order: the fields of
-:class:`~paper_tui.venue.fields.VenueSignals` (each once: ``tests/test_venue_fields.py``)."""
+COLUMNS = EXPORT_ORDER
+"""The columns: the fields of :class:`~paper_tui.venue.fields.VenueSignals`, in the
+exports' order."""
 
 
 def _number(value: float | None) -> str:

@@ -3,11 +3,13 @@
 Each field's name, type, default and meaning are here and only here. The rest reads them
 from this declaration or is held to it by ``tests/test_venue_fields.py``:
 :class:`~paper_tui.model.Paper` spells the same fields (in this order, with these types and
-defaults: a typed attribute must be written out), the importers pass a
-:class:`VenueSignals` to :func:`~paper_tui.importers.common.make_paper` (:func:`values`),
-the CSV export writes a cell per field by its type (:mod:`paper_tui.venue_cells`), and the
-index stores them with the paper and makes its venue words and numbers of them
-(:mod:`paper_tui.index.signals`). Nothing here imports paper-tui.
+defaults: a typed attribute must be written out); the importers pass a
+:class:`VenueSignals` to :func:`~paper_tui.importers.common.make_paper` (:func:`values`);
+the exports write them in :data:`EXPORT_ORDER` (CSV cells by each field's type,
+:mod:`paper_tui.venue_cells`; CSL-JSON's ``custom``); :func:`paper_tui.inert.inert_paper`
+finds the text ones by their types; the index stores them with the paper and makes its
+venue words and numbers of them (:data:`paper_tui.index.signals.MADE_FROM`).
+Nothing here imports paper-tui.
 """
 
 from __future__ import annotations
@@ -61,6 +63,11 @@ FIELDS = fields(VenueSignals)
 ``default``."""
 NAMES = tuple(f.name for f in FIELDS)
 """The fields' names, in order."""
+EXPORT_ORDER = ("decision", "decision_text", "ratings", "rating", "rating_spread",
+                "confidences", "confidence", "area", "award", "citations", "citations_date",
+                "code", "project", "affiliations", "countries")
+"""The fields in the order the exports write them (the CSV columns, CSL-JSON's ``custom``):
+each list of scores before its mean. Every field once (``tests/test_venue_fields.py``)."""
 
 
 def values(signals: VenueSignals) -> dict[str, Any]:
