@@ -45,6 +45,7 @@ import operator
 import re
 from collections.abc import Callable
 from functools import lru_cache
+from itertools import chain
 from typing import Any
 
 from paper_tui.model import Paper
@@ -207,6 +208,7 @@ _ONE_LINE = tuple(f.name for f in _FIELDS if f.type == "str" and f.name not in (
 _ONE_LINE_EACH = tuple(f.name for f in _FIELDS if f.type == "tuple[str, ...]")
 """Many-valued fields (authors, keywords, countries): each value one line."""
 _one_line, _texts = operator.attrgetter(*_ONE_LINE), operator.attrgetter(*_TEXTS)
+_each = operator.attrgetter(*_ONE_LINE_EACH)
 
 
 @lru_cache(maxsize=4096)
@@ -218,11 +220,10 @@ def inert_paper(paper: Paper) -> Paper:
     (their offsets were into the old text). Cached: a citation asks for the same paper's
     key and its entry. The fields are found by their types: a text field added to
     :class:`~paper_tui.model.Paper` is made inert with the others."""
-    affiliations = tuple(name for names in paper.affiliations for name in names)
-    one_line = (*_one_line(paper), *affiliations,
-                *(value for name in _ONE_LINE_EACH for value in getattr(paper, name)))
+    one_line = "".join(_one_line(paper)) + "".join(chain.from_iterable(_each(paper))) \
+        + "".join(chain.from_iterable(paper.affiliations))
     texts = _texts(paper)
-    if _clean_in_line("".join(one_line)) and _clean_in_text("".join(texts)):
+    if _clean_in_line(one_line) and _clean_in_text("".join(texts)):
         return paper  # almost every paper: two scans, not one a field
     changed: dict[str, Any] = {}
     for name, value in zip(_ONE_LINE, _one_line(paper), strict=True):
