@@ -49,6 +49,7 @@ NUMBER_LIMIT = 1e12
 """The largest number (either sign) a setting takes: beyond it, NaN or infinite, the
 default is used (a delay of 1e400 ms is no delay anyone means)."""
 
+
 def setting(default: Any, doc: str, *, minimum: float | None = None,
             choices: tuple[str, ...] = (), strip: str = "", zero_is_default: bool = False,
             not_empty: bool = False) -> Any:
