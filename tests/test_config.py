@@ -6,6 +6,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+import yaml
 
 from paper_tui import config, paths
 
@@ -127,3 +128,38 @@ def test_a_value_outside_its_choices_is_said_once_and_keeps_its_default(tmp_path
         user.write_text(f"search: {{sort: {sort}}}\n")
         cfg = config.load(user_file=user)
         assert cfg.settings.search.sort == sort and cfg.problems == []
+
+
+def _shown(default: object) -> str:
+    """A default as the README's table writes it: as YAML would."""
+    if isinstance(default, bool):
+        return "true" if default else "false"
+    if isinstance(default, tuple):
+        return "[]" if not default else f"[{', '.join(map(str, default))}]"
+    if isinstance(default, dict | type(config.Settings().keymap)):
+        return "{}"
+    return '""' if default == "" else str(default)
+
+
+def readme_table() -> str:
+    """The README's table of settings, made from their declarations."""
+    rows = ["| key | default | what |", "|---|---|---|"]
+    rows += [f"| `{s.key}` | `{_shown(s.default)}` | {s.doc} |" for s in config.SETTINGS]
+    return "\n".join(rows) + "\n"
+
+
+def test_every_setting_is_declared_once_with_its_meaning() -> None:
+    """One declaration a key (:func:`config.setting`): the settings dataclasses' fields
+    are the keys, each with a one-line doc; the open mappings are the keymap."""
+    assert _keys(config.Settings()) == {s.key for s in config.SETTINGS}
+    assert len({s.key for s in config.SETTINGS}) == len(config.SETTINGS)
+    assert all(s.doc and "\n" not in s.doc and "|" not in s.doc for s in config.SETTINGS)
+    assert {"keymap"} == config.OPEN_MAPPINGS
+
+
+def test_the_shipped_file_and_the_readme_say_the_declared_defaults() -> None:
+    shipped = yaml.safe_load(paths.default_config_file().read_text("utf-8"))
+    assert shipped == config.default_values()
+    readme = Path(__file__).parents[1].joinpath("README.md").read_text("utf-8")
+    assert readme_table() in readme, "the README's config table, from the declarations:\n" \
+        + readme_table()

@@ -1,19 +1,21 @@
-"""Configuration: the shipped ``config.yaml`` <- the user's file <- ``--config FILE``.
+"""Configuration: the defaults <- the user's file <- ``--config FILE``.
 
-Every key has its default in the shipped file, and only there. A user file overrides it
-key by key; an unknown key or a value of the wrong type gets one message naming it, and
-that key keeps its default, so one typo never stops the app. What the code reads is
+Every key is declared once, with its type, default, range and meaning (:func:`setting`,
+:data:`SETTINGS`); the shipped ``config.yaml`` documents them at their defaults and the
+README's table lists them (``tests/test_config.py`` holds both to the declarations). A
+user file overrides the defaults key by key; an unknown key or a value of the wrong type
+gets one message naming it, and that key keeps its default, so one typo never stops the
+app. What the code reads is
 :class:`Settings`: every key typed and checked once, when the files are loaded.
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -24,6 +26,8 @@ from paper_tui.vocabulary import CITATION_STYLES, SORTS
 try:
     from yaml import CSafeLoader as _YamlLoader
 except ImportError:  # libyaml missing: the pure-Python loader reads the same YAML
+    # Must stay: mypy types the name by its first import (libyaml's loader); this is
+    # another class with the same API, and a union could not be SafeLoader's base.
     from yaml import SafeLoader as _YamlLoader  # type: ignore[assignment]
 
 
@@ -46,120 +50,226 @@ NUMBER_LIMIT = 1e12
 """The largest number (either sign) a setting takes: beyond it, NaN or infinite, the
 default is used (a delay of 1e400 ms is no delay anyone means)."""
 
-# Keys whose value is a free-form mapping (e.g. the keymap): user entries are merged in,
-# each checked only for being a string.
-OPEN_MAPPINGS = {"keymap"}
+
+def setting(default: Any, doc: str, *, minimum: float | None = None,
+            choices: tuple[str, ...] = (), strip: str = "", zero_is_default: bool = False,
+            not_empty: bool = False) -> Any:
+    """One setting's declaration, as a field of the settings dataclasses (whose field names
+    are the keys, whose annotations the types): its ``default`` as the shipped
+    ``config.yaml`` writes it (a whole number where the YAML has one: a wrong value's
+    message says ``int``), ``doc`` the one line of the README's table, and its range:
+    ``minimum`` (a smaller number is taken as it), ``choices`` (another value is said and
+    the first choice used), ``strip`` (characters taken off the end: a URL's ``/``),
+    ``zero_is_default`` (0 means the default), ``not_empty`` (blank text is said and the
+    default used)."""
+    metadata = {"doc": doc, "minimum": minimum, "choices": choices, "strip": strip,
+                "zero_is_default": zero_is_default, "not_empty": not_empty}
+    if isinstance(default, Mapping):
+        return field(default_factory=lambda: MappingProxyType(dict(default)),
+                     metadata=metadata)
+    return field(default=default, metadata=metadata)
 
 
 @dataclass(frozen=True)
 class TriageSettings:
-    advance_after_triage: bool
-    """After ``i`` / ``r`` / ``x``, move to the next paper."""
+    advance_after_triage: bool = setting(True, "move to the next paper after `i`/`r`/`x`")
 
 
 @dataclass(frozen=True)
 class SearchSettings:
-    debounce_ms: float
-    """Wait after a keystroke before searching (never negative)."""
-    history_size: int
-    sort: str
-    """One of :data:`~paper_tui.vocabulary.SORTS`."""
-    all_versions: bool
+    debounce_ms: float = setting(
+        0, "wait after a keystroke before searching (a newer keystroke cancels)", minimum=0)
+    history_size: int = setting(100, "queries remembered for `up`/`down`")
+    sort: str = setting(
+        "relevance", "`relevance`, `year`, `title`, `rating` (the reviewers' mean), "
+        "`citations`, `consensus` (the mean less the reviewers' spread; unknown values "
+        "last), `team` (most members kept, then most starred) or `for-you` (`S` picks, "
+        "`ctrl+s` cycles)", choices=SORTS)
+    all_versions: bool = setting(
+        False, "list every version of a paper from two sources (arXiv and proceedings), "
+        "not only the fullest")
 
 
 @dataclass(frozen=True)
 class SyncSettings:
-    every_minutes: float
-    """Sync in the app every this many minutes (0: only when asked)."""
+    every_minutes: float = setting(
+        0, "run the team sync in the app on its own every N minutes (0: only on `Y`)")
 
 
 @dataclass(frozen=True)
 class FetchSettings:
     """Where ``paper-tui fetch`` goes and how politely (``fetch:`` in config.yaml)."""
 
-    openreview_url: str
-    openreview_v1_url: str
-    paperlists_url: str
-    arxiv_url: str
-    dblp_url: str
-    arxiv_delay_s: float
-    timeout_s: float
-    retries: int
-    retry_delay_s: float
-    max_wait_s: float
-    deadline_s: float
+    openreview_url: str = setting(
+        "https://api2.openreview.net", "OpenReview's API, where `paper-tui fetch` gets "
+        "OpenReview's lists ([Get a list](#get-a-list)); a mirror or a local server works",
+        strip="/")
+    openreview_v1_url: str = setting(
+        "https://api.openreview.net", "OpenReview's API v1, asked for a venue API v2 has no "
+        "papers of (venues before 2024)", strip="/")
+    paperlists_url: str = setting(
+        "https://raw.githubusercontent.com/papercopilot/paperlists/main",
+        "where paperlists' lists are fetched from", strip="/")
+    arxiv_url: str = setting("https://export.arxiv.org", "arXiv's API", strip="/")
+    dblp_url: str = setting("https://dblp.org", "DBLP's API", strip="/")
+    arxiv_delay_s: float = setting(
+        3, "seconds between two requests to arXiv (arXiv's rule)", minimum=0)
+    timeout_s: float = setting(
+        30, "give up on a request that sends nothing for this many seconds (0: 30)",
+        minimum=0, zero_is_default=True)
+    retries: int = setting(
+        3, "tries after a failed request (a 5xx, a reset connection)", minimum=0)
+    retry_delay_s: float = setting(
+        2, "seconds before the first retry, doubling for each next one", minimum=0)
+    max_wait_s: float = setting(
+        300, "wait out a `Retry-After` of at most this many seconds; longer: give up",
+        minimum=0)
+    deadline_s: float = setting(
+        900, "give up on a request that takes longer than this many seconds in all, "
+        "however the server trickles its answer (0: no limit)", minimum=0)
     """The longest one request may take, whatever the server sends (0: no limit)."""
-    min_bytes_per_s: float
+    min_bytes_per_s: float = setting(
+        1024, "give up on a transfer slower than this many bytes a second over "
+        "`timeout_s` (0: any rate is fine)", minimum=0)
     """The least rate over each ``timeout_s`` of a transfer (0: none)."""
 
 
 @dataclass(frozen=True)
 class Settings:
-    """Every key of ``config.yaml``, typed and checked (:func:`read_settings`)."""
+    """Every key of ``config.yaml``, typed and checked (:func:`read_settings`): each
+    declared once, by :func:`setting`, with its type, default, range and meaning; the
+    shipped ``config.yaml`` and the README's table are held to them by
+    ``tests/test_config.py``."""
 
-    library: str
-    bundled_lists: bool
-    citation_style: str
+    library: str = setting(
+        "", "library directory (empty: `$PAPER_TUI_HOME`, else the user data dir; "
+        "`--library` wins)")
+    bundled_lists: bool = setting(
+        True, "import the bundled NeurIPS 2026 list into a new library whose first command "
+        "brings no list of its own (`sources remove neurips-2026` drops it later)")
+    citation_style: str = setting(
+        CITATION_STYLES[0], "style of `c` and `paper-tui cite`: `bibtex`, `plain`, "
+        "`markdown`, `key`, any CSL style id (`apa`, `ieee`, …) or a `.csl` file",
+        not_empty=True)
     """A built-in style (:data:`~paper_tui.vocabulary.CITATION_STYLES`), a CSL style's id
     or a ``.csl`` file (checked when used: looking styles up costs startup time)."""
-    theme: str
-    """A theme's name (the app checks that it has one by that name)."""
-    keymap: Mapping[str, str]
-    """Action id -> keys, comma-separated (the app checks the ids)."""
-    triage: TriageSettings
-    search: SearchSettings
-    sync: SyncSettings
-    fetch: FetchSettings
-    citation_styles: tuple[str, ...] = ()
+    citation_styles: tuple[str, ...] = setting((), "favourite styles, offered first by `C`")
     """The reader's favourite styles, first in the app's style picker (``C``)."""
+    theme: str = setting("paper-dark", "colour theme (below)")
+    """A theme's name (the app checks that it has one by that name)."""
+    keymap: Mapping[str, str] = setting(
+        {}, "action id -> keys, comma-separated ([Keys](#keys))")
+    """Action id -> keys, comma-separated (the app checks the ids)."""
+    triage: TriageSettings = TriageSettings()
+    search: SearchSettings = SearchSettings()
+    sync: SyncSettings = SyncSettings()
+    fetch: FetchSettings = FetchSettings()
+
+
+_SECTIONS: dict[str, type[Any]] = {cls.__name__: cls for cls in (
+    TriageSettings, SearchSettings, SyncSettings, FetchSettings)}
+
+
+class Declared(NamedTuple):
+    """One setting as :func:`setting` declared it (a named tuple: a dataclass more would
+    cost the import half a millisecond)."""
+
+    key: str
+    """Dotted: ``search.sort``."""
+    type: str
+    """The annotation, as written: ``float``, ``tuple[str, ...]``."""
+    default: Any
+    doc: str
+    minimum: float | None
+    choices: tuple[str, ...]
+    strip: str
+    zero_is_default: bool
+    not_empty: bool
+
+
+def _declared(cls: type[Any], prefix: str = "") -> list[Declared]:
+    found: list[Declared] = []
+    for f in fields(cls):
+        section = _SECTIONS.get(str(f.type))
+        if section is not None:
+            found += _declared(section, f"{prefix}{f.name}.")
+            continue
+        default = f.default if f.default_factory is MISSING else f.default_factory()
+        found.append(Declared(f"{prefix}{f.name}", str(f.type), default, **f.metadata))
+    return found
+
+
+SETTINGS: tuple[Declared, ...] = tuple(_declared(Settings))
+"""Every setting, in the order of the settings dataclasses."""
+OPEN_MAPPINGS = {s.key for s in SETTINGS if s.type.startswith("Mapping[")}
+"""Keys whose value is a free-form mapping (the keymap): user entries are merged in, each
+checked only for being a string."""
+
+
+def default_values() -> dict[str, Any]:
+    """Every key at its default, as the shipped ``config.yaml`` reads (lists and mappings
+    as YAML gives them)."""
+    values: dict[str, Any] = {}
+    for s in SETTINGS:
+        *sections, name = s.key.split(".")
+        node = values
+        for section in sections:
+            node = node.setdefault(section, {})
+        node[name] = dict(s.default) if isinstance(s.default, Mapping) else \
+            list(s.default) if isinstance(s.default, tuple) else s.default
+    return values
+
+
+def _value(values: Mapping[str, Any], key: str) -> Any:
+    node: Any = values
+    for part in key.split("."):
+        node = node[part]
+    return node
+
+
+def _typed(s: Declared, value: Any) -> Any:
+    """A value of the shipped type (:func:`load` checked it) as the setting's type."""
+    if s.type == "bool":
+        return bool(value)
+    if s.type in ("int", "float"):
+        number = int(value) if s.type == "int" else float(value)
+        if s.minimum is not None:
+            number = max(type(number)(s.minimum), number)
+        return float(s.default) if s.zero_is_default and not number else number
+    if s.type == "str":
+        text = str(value or "").strip() if s.not_empty else str(value)
+        return text.rstrip(s.strip) if s.strip else text
+    if s.type.startswith("tuple["):
+        return tuple(str(v).strip() for v in value or () if str(v).strip())
+    if s.type.startswith("Mapping["):
+        return MappingProxyType({str(k): str(v) for k, v in (value or {}).items()})
+    raise TypeError(f"setting {s.key}: no reader for type {s.type}")
 
 
 def read_settings(values: Mapping[str, Any], problems: list[str]) -> Settings:
     """The settings in ``values`` (the shipped keys, each of the shipped type: see
-    :func:`load`); a value that is not one of its choices is said in ``problems`` (one
-    line) and its default used."""
-    search = values["search"]
-    sort = str(search["sort"])
-    if sort not in SORTS:
-        problems.append(f"config search.sort: must be one of {', '.join(SORTS)}, "
-                        f"not {sort!r}; using relevance")
-        sort = SORTS[0]
-    style = str(values["citation_style"] or "").strip()
-    if not style:
-        problems.append(f"config: citation_style is empty; using {CITATION_STYLES[0]}")
-        style = CITATION_STYLES[0]
-    return Settings(
-        library=str(values["library"]),
-        bundled_lists=bool(values["bundled_lists"]),
-        citation_style=style,
-        theme=str(values["theme"]),
-        keymap=MappingProxyType({str(k): str(v) for k, v in
-                                 (values["keymap"] or {}).items()}),
-        triage=TriageSettings(bool(values["triage"]["advance_after_triage"])),
-        search=SearchSettings(debounce_ms=max(0.0, float(search["debounce_ms"])),
-                              history_size=int(search["history_size"]),
-                              sort=sort, all_versions=bool(search["all_versions"])),
-        sync=SyncSettings(float(values["sync"]["every_minutes"] or 0)),
-        fetch=_fetch_settings(values["fetch"]),
-        citation_styles=tuple(str(v).strip() for v in values["citation_styles"] or ()
-                              if str(v).strip()),
-    )
+    :func:`load`); a value that is not one of its choices, or blank where it must not be,
+    is said in ``problems`` (one line) and its default used."""
+    typed = {s.key: _typed(s, _value(values, s.key)) for s in SETTINGS}
+    for s in SETTINGS:  # the choices first, then the blanks: the lines in their old order
+        if s.choices and typed[s.key] not in s.choices:
+            problems.append(f"config {s.key}: must be one of {', '.join(s.choices)}, "
+                            f"not {typed[s.key]!r}; using {s.choices[0]}")
+            typed[s.key] = s.choices[0]
+    for s in SETTINGS:
+        if s.not_empty and not typed[s.key]:
+            problems.append(f"config: {s.key} is empty; using {s.default}")
+            typed[s.key] = s.default
+    return _build(Settings, "", typed)
 
 
-def _fetch_settings(values: Mapping[str, Any]) -> FetchSettings:
-    def seconds(key: str) -> float:
-        return max(0.0, float(values[key]))
-
-    return FetchSettings(
-        openreview_url=str(values["openreview_url"]).rstrip("/"),
-        openreview_v1_url=str(values["openreview_v1_url"]).rstrip("/"),
-        paperlists_url=str(values["paperlists_url"]).rstrip("/"),
-        arxiv_url=str(values["arxiv_url"]).rstrip("/"),
-        dblp_url=str(values["dblp_url"]).rstrip("/"),
-        arxiv_delay_s=seconds("arxiv_delay_s"), timeout_s=seconds("timeout_s") or 30.0,
-        retries=max(0, int(values["retries"])), retry_delay_s=seconds("retry_delay_s"),
-        max_wait_s=seconds("max_wait_s"), deadline_s=seconds("deadline_s"),
-        min_bytes_per_s=seconds("min_bytes_per_s"))
+def _build(cls: type[Any], prefix: str, typed: dict[str, Any]) -> Any:
+    kwargs = {}
+    for f in fields(cls):
+        section = _SECTIONS.get(str(f.type))
+        key = f"{prefix}{f.name}"
+        kwargs[f.name] = _build(section, key + ".", typed) if section else typed[key]
+    return cls(**kwargs)
 
 
 @dataclass
@@ -282,10 +392,7 @@ def _merge(base: dict[str, Any], over: dict[str, Any], prefix: str, origin: _Ori
 
 def load(explicit: Path | None = None, *, user_file: Path | None = None) -> Config:
     """Load defaults, then the user's file, then ``explicit`` (``--config``)."""
-    defaults, problem = _read_yaml(paths.default_config_file())
-    if problem:  # the shipped file is ours: a broken one is a bug, say so loudly
-        raise RuntimeError(problem)
-    values = copy.deepcopy(defaults)
+    values = default_values()
     problems: list[str] = []
     sources: list[Path] = []
     user = user_file if user_file is not None else paths.user_config_file()

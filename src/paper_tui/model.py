@@ -34,37 +34,24 @@ class Paper:
     source: str = ""
     tldr: str = ""
     track: str = ""
+    # What the venue says: the fields of paper_tui.venue.fields.VenueSignals, declared and
+    # explained there; written out here because a typed attribute must be (and held equal
+    # to it, names, order, types and defaults, by tests/test_venue_fields.py).
     decision: str = ""
-    """The venue's decision, normalised (see :data:`DECISIONS`); "" when unknown."""
     decision_text: str = ""
-    """The decision or presentation in the source's own words (``Poster Workshop``)."""
     ratings: tuple[float, ...] = ()
-    """The reviewers' ratings, one per review, in the source's order; () when unknown."""
     confidences: tuple[float, ...] = ()
-    """The reviewers' confidences, one per review; () when unknown."""
     rating: float | None = None
-    """The mean rating: of ``ratings`` when the source lists them, else the source's own
-    mean (``rating_avg``); None when unknown (never 0 for unknown)."""
     rating_spread: float | None = None
-    """The ratings' standard deviation (population), or the source's own; None: unknown."""
     confidence: float | None = None
-    """The mean confidence; None when unknown."""
     area: str = ""
-    """The primary area or subject area, without a source's ``[Content]``-like prefix."""
     award: bool | None = None
-    """Whether the paper won an award; None when the source does not say."""
     citations: int | None = None
-    """Citation count as the source gave it on ``citations_date``; None when unknown."""
     citations_date: str = ""
-    """The day (ISO ``YYYY-MM-DD``) the citation count was imported: it ages."""
     code: str = ""
-    """A link to the paper's code (GitHub, …)."""
     project: str = ""
-    """A link to the paper's project page."""
     affiliations: tuple[tuple[str, ...], ...] = ()
-    """Per author (in author order), that author's affiliations (several allowed)."""
     countries: tuple[str, ...] = ()
-    """The countries of the authors' affiliations, each once."""
     truncated: bool = False
     title_generated: bool = False
     display_title: str = ""
@@ -122,9 +109,11 @@ class Paper:
 _KNOWN = frozenset(f.name for f in fields(Paper))
 _DEFAULTS = tuple((f.name, f.default) for f in fields(Paper) if f.default is not MISSING)
 """Every field with a default, and the default (``id``, ``title``, ``abstract`` have none)."""
-_FLAT_TUPLES = ("authors", "keywords", "ratings", "confidences", "countries")
-_NESTED_TUPLES = ("title_emphasis", "abstract_emphasis", "affiliations")
-"""The tuple fields, which JSON stores as lists (of lists)."""
+_NESTED_TUPLES = tuple(f.name for f in fields(Paper)
+                       if str(f.type).startswith(("tuple[tuple[", "tuple[Span")))
+_FLAT_TUPLES = tuple(f.name for f in fields(Paper)
+                     if str(f.type).startswith("tuple[") and f.name not in _NESTED_TUPLES)
+"""The tuple fields (by their types), which JSON stores as lists (of lists)."""
 
 DECISIONS = ("oral", "spotlight", "poster", "accept", "reject", "withdrawn", "desk-reject",
              "workshop", "findings", "submitted")

@@ -19,6 +19,7 @@ from paper_tui.citations.bibtex import container
 from paper_tui.citations.names import author_names, split_name
 from paper_tui.citations.source_entry import SourceEntry, source_entry
 from paper_tui.model import Paper
+from paper_tui.venue.fields import EXPORT_ORDER
 from paper_tui.venue.names import display_venue
 
 PREPRINT_VENUES = {"arxiv", "corr"}
@@ -30,10 +31,9 @@ _ENTRY_TYPES = {"article": "article-journal", "inproceedings": "paper-conference
 RENDERED_ONLY = ("abstract", "keyword", "custom")
 """Fields the export keeps and no style prints (left out when rendering)."""
 
-SIGNALS_IN_CUSTOM = ("decision", "decision_text", "ratings", "rating", "rating_spread",
-                     "confidences", "confidence", "area", "award", "citations",
-                     "citations_date", "code", "project", "affiliations", "countries")
-"""What the venue said, kept in ``custom`` (read back by the CSL-JSON importer)."""
+SIGNALS_IN_CUSTOM = EXPORT_ORDER
+"""What the venue said (every field of :mod:`paper_tui.venue.fields`), kept in ``custom``
+(read back by the CSL-JSON importer)."""
 
 
 def title_of(paper: Paper) -> str:

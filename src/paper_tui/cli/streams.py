@@ -85,6 +85,8 @@ class InertStream(io.TextIOBase):
     def writable(self) -> bool:
         return True
 
+    # Must stay: typeshed declares TextIOBase's encoding and errors as plain (writable)
+    # attributes; at run time they are read-only properties, as these, the wrapped stream's.
     @property
     def encoding(self) -> str:  # type: ignore[override]
         return self.stream.encoding

@@ -25,7 +25,7 @@ import time
 import urllib.parse
 import urllib.request
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from paper_tui.config import FetchSettings
 from paper_tui.errors import FetchError
@@ -107,10 +107,13 @@ class _MeteredReader(io.RawIOBase):
 
 
 class _MeteredResponse(http.client.HTTPResponse):
+    meter: ClassVar[Meter]
+    """The attempt's meter (:func:`_wired` gives each connection a class of its own)."""
+
     def __init__(self, sock: socket.socket, debuglevel: int = 0, method: str | None = None,
-                 url: str | None = None, *, meter: Meter) -> None:
+                 url: str | None = None) -> None:
         super().__init__(sock, debuglevel, method, url)
-        self.fp = io.BufferedReader(_MeteredReader(self.fp.detach(), sock, meter))
+        self.fp = io.BufferedReader(_MeteredReader(self.fp.detach(), sock, self.meter))
 
 
 class Attempt:
@@ -155,9 +158,12 @@ class Attempt:
 
 
 def _wired(connection: http.client.HTTPConnection, attempt: Attempt) -> None:
-    # http.client makes each answer with response_class(sock, method=…).
-    connection.response_class = functools.partial(  # type: ignore[assignment]
-        _MeteredResponse, meter=attempt.meter)
+    # http.client makes each answer with response_class(sock, method=…): a class of this
+    # connection's, which knows the attempt's meter.
+    class Response(_MeteredResponse):
+        meter = attempt.meter
+
+    connection.response_class = Response
 
 
 class _HTTPConnection(http.client.HTTPConnection):

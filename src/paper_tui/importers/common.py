@@ -14,8 +14,9 @@ from paper_tui import display, naming
 from paper_tui.errors import SourceError
 from paper_tui.model import Paper, make_id
 from paper_tui.trust.bounded_gzip import MAX_UNPACKED, gunzip, open_gzip
+from paper_tui.venue import fields as venue_fields
+from paper_tui.venue.fields import NO_SIGNALS, VenueSignals
 from paper_tui.venue.names import display_venue
-from paper_tui.venue.signals import NO_SIGNALS, VenueSignals
 
 # The separators of names and keywords, with the white space around them. Written so a
 # match is tried only where white space starts (``(?<!\s)``), never again inside it, which
@@ -279,10 +280,11 @@ def make_paper(*, source: str, title: str = "", abstract: str = "", authors: Ite
                ) -> Paper:
     """Build a Paper: id, name, title and display text are all derived here, once.
 
-    ``signals``: what the venue says of it (:mod:`paper_tui.venue.signals`), read by the
-    importer. ``paper_id`` is for sources whose own id names a paper across its versions
-    (arXiv): otherwise the id is derived from the content (:func:`make_id`). A text longer
-    than :data:`MAX_TEXT` raises :class:`FieldError`."""
+    ``signals``: what the venue says of it (its fields: :mod:`paper_tui.venue.fields`),
+    read by the importer (:mod:`paper_tui.venue.signals`). ``paper_id`` is for sources
+    whose own id names a paper across its versions (arXiv): otherwise the id is derived
+    from the content (:func:`make_id`). A text longer than :data:`MAX_TEXT` raises
+    :class:`FieldError`."""
     for key, value in (("title", title), ("abstract", abstract), ("tldr", tldr),
                        ("bibtex", bibtex)):
         if value and len(value) > MAX_TEXT:
@@ -309,21 +311,7 @@ def make_paper(*, source: str, title: str = "", abstract: str = "", authors: Ite
         source=source,
         tldr=(tldr or "").strip(),
         track=(track or "").strip(),
-        decision=signals.decision,
-        decision_text=signals.decision_text,
-        ratings=signals.ratings,
-        confidences=signals.confidences,
-        rating=signals.rating,
-        rating_spread=signals.rating_spread,
-        confidence=signals.confidence,
-        area=signals.area,
-        award=signals.award,
-        citations=signals.citations,
-        citations_date=signals.citations_date,
-        code=signals.code,
-        project=signals.project,
-        affiliations=signals.affiliations,
-        countries=signals.countries,
+        **venue_fields.values(signals),
         truncated=truncated,
         title_generated=not source_title,
         display_title=display_title,

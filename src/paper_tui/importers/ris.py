@@ -22,7 +22,7 @@ from paper_tui.importers.common import (
 )
 from paper_tui.model import Paper
 from paper_tui.venue import signals as venue_signals
-from paper_tui.venue.signals import NO_SIGNALS, VenueSignals
+from paper_tui.venue.fields import NO_SIGNALS, VenueSignals
 
 FORMAT = "ris"
 EXTENSIONS = (".ris",)

@@ -34,6 +34,18 @@ FACET_NAMES = {"area": "area_name", "aff": "aff_name", "country": "country_name"
 """Facet -> the field of its values as written."""
 REPEATED = frozenset({"decision", "has", "country", "area_name", "country_name"})
 """Fields with few distinct values: the writer analyses each value once."""
+MADE_FROM = {
+    "decision": ("decision",), "has": ("code", "abstract", "award", "rating", "ratings"),
+    "area": ("area",), "area_name": ("area",),
+    "aff": ("affiliations",), "aff_name": ("affiliations",),
+    "country": ("countries",), "country_name": ("countries",),
+    "rating": ("rating",), "spread": ("rating_spread",), "confidence": ("confidence",),
+    "cites": ("citations",), "reviews": ("ratings",),
+}
+"""Each index field of this module (:func:`document_fields`) and number of the ``signals``
+column (:data:`~paper_tui.index.schema.SIGNAL_NAMES`) -> the paper's fields it is made of
+(the venue's: :mod:`paper_tui.venue.fields`). ``tests/test_venue_fields.py`` holds it to
+the index schema, to this module's documents and to the venue's fields."""
 
 
 # -- a paper as document fields ----------------------------------------------------------

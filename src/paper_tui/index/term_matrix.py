@@ -128,13 +128,13 @@ def _read(snap: Snapshot) -> TermMatrix:
         all_ids = snap.all_ids
     ids = tuple(all_ids[d] for d in live_docs)
     shape = (len(ids), len(terms))
-    if rows:
-        counts = sparse.csr_matrix((np.concatenate(values).astype(np.float32),
-                                    (np.concatenate(rows), np.concatenate(columns))),
-                                   shape=shape, dtype=np.float32)
-    else:
-        # scipy-stubs 1.17 types an empty matrix of a shape as float64 only (fixed upstream)
-        counts = sparse.csr_matrix(shape, dtype=np.float32)  # type: ignore[arg-type, unused-ignore]
+    # (data, (rows, columns)) even when empty: scipy-stubs 1.17 types csr_matrix(shape) as
+    # float64 only
+    empty = [np.zeros(0, dtype=np.int32)]
+    counts = sparse.csr_matrix((np.concatenate(values or [np.zeros(0)]).astype(np.float32),
+                                (np.concatenate(rows or empty),
+                                 np.concatenate(columns or empty))),
+                               shape=shape, dtype=np.float32)
     return TermMatrix(ids, tuple(terms), counts)
 
 

@@ -264,8 +264,7 @@ class Annotations:
             for pid in ids:
                 record = store.get(pid) or {}
                 fields = update(self.get(pid))
-                old = {name: record.get(name, SCHEMA.field(name).default)  # type: ignore
-                       for name in fields}
+                old = {name: record.get(name, SCHEMA.default(name)) for name in fields}
                 if store.put(pid, {**record, **fields}, now):
                     before[pid] = old
         if before:

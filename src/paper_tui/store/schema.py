@@ -58,6 +58,13 @@ class Schema:
                 return f
         return None
 
+    def default(self, name: str) -> Any:
+        """The default of the field ``name``; ``KeyError`` when the schema has none."""
+        found = self.field(name)
+        if found is None:
+            raise KeyError(name)
+        return found.default
+
 
 @dataclass
 class Parsed:

@@ -49,8 +49,11 @@ try:  # libyaml: ~15x faster than the pure-Python parser and emitter
     from yaml import CSafeDumper as Dumper
     from yaml import CSafeLoader as Loader
 except ImportError:  # pragma: no cover - the same YAML, only slower
-    from yaml import SafeDumper as Dumper  # type: ignore[assignment]  # CSafeDumper's API
-    from yaml import SafeLoader as Loader  # type: ignore[assignment]  # CSafeLoader's API
+    # Must stay: mypy types a name by its first import (libyaml's classes); the pure-Python
+    # ones are other classes with the same API, and a union of the two could not be a base
+    # class (export's YAML dumper subclasses Dumper).
+    from yaml import SafeDumper as Dumper  # type: ignore[assignment]
+    from yaml import SafeLoader as Loader  # type: ignore[assignment]
 
 _ODD_BREAKS = ("\r", "\x85", "\u2028", "\u2029")  # line breaks to YAML, not to str.split("\n")
 

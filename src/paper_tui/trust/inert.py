@@ -41,9 +41,11 @@ when it holds no such character, the case of almost all real text: one C-level s
 from __future__ import annotations
 
 import dataclasses
+import operator
 import re
 from collections.abc import Callable
 from functools import lru_cache
+from itertools import chain
 from typing import Any
 
 from paper_tui.model import Paper
@@ -198,6 +200,17 @@ def escape_in_strings(serialized: str) -> str:
     return _RAW_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", serialized)
 
 
+_TEXTS = ("abstract", "display_abstract", "bibtex", "tldr")
+"""A paper's text fields of many lines; its other text fields (by type) are one line each,
+the id aside."""
+_FIELDS = dataclasses.fields(Paper)
+_ONE_LINE = tuple(f.name for f in _FIELDS if f.type == "str" and f.name not in (*_TEXTS, "id"))
+_ONE_LINE_EACH = tuple(f.name for f in _FIELDS if f.type == "tuple[str, ...]")
+"""Many-valued fields (authors, keywords, countries): each value one line."""
+_one_line, _texts = operator.attrgetter(*_ONE_LINE), operator.attrgetter(*_TEXTS)
+_each = operator.attrgetter(*_ONE_LINE_EACH)
+
+
 @lru_cache(maxsize=4096)
 def inert_paper(paper: Paper) -> Paper:
     """``paper`` as people are shown it (citations, exports for reading): every text field
@@ -205,31 +218,22 @@ def inert_paper(paper: Paper) -> Paper:
     left as it is, the key its annotations are found by: show it through
     :func:`inert_line`. The emphasis spans of a display text that changed are dropped
     (their offsets were into the old text). Cached: a citation asks for the same paper's
-    key and its entry."""
-    affiliations = tuple(name for names in paper.affiliations for name in names)
-    one_line = (paper.title, paper.display_title, paper.name, paper.venue, paper.url,
-                paper.pdf, paper.source, paper.track, paper.decision, paper.decision_text,
-                paper.area, paper.code, paper.project, paper.citations_date, *paper.authors,
-                *paper.keywords, *paper.countries, *affiliations)
-    texts = (paper.abstract, paper.display_abstract, paper.bibtex, paper.tldr)
-    if _clean_in_line("".join(one_line)) and _clean_in_text("".join(texts)):
+    key and its entry. The fields are found by their types: a text field added to
+    :class:`~paper_tui.model.Paper` is made inert with the others."""
+    one_line = "".join(_one_line(paper)) + "".join(chain.from_iterable(_each(paper))) \
+        + "".join(chain.from_iterable(paper.affiliations))
+    texts = _texts(paper)
+    if _clean_in_line(one_line) and _clean_in_text("".join(texts)):
         return paper  # almost every paper: two scans, not one a field
     changed: dict[str, Any] = {}
-    for name, value in (("title", paper.title), ("display_title", paper.display_title),
-                        ("name", paper.name), ("venue", paper.venue), ("url", paper.url),
-                        ("pdf", paper.pdf), ("source", paper.source), ("track", paper.track),
-                        ("decision", paper.decision), ("decision_text", paper.decision_text),
-                        ("area", paper.area), ("code", paper.code), ("project", paper.project),
-                        ("citations_date", paper.citations_date)):
+    for name, value in zip(_ONE_LINE, _one_line(paper), strict=True):
         if (clean := inert_line(value)) is not value:
             changed[name] = clean
-    for name, value in (("abstract", paper.abstract),
-                        ("display_abstract", paper.display_abstract),
-                        ("bibtex", paper.bibtex), ("tldr", paper.tldr)):
+    for name, value in zip(_TEXTS, texts, strict=True):
         if (clean := inert_text(value)) is not value:
             changed[name] = clean
-    for name, values in (("authors", paper.authors), ("keywords", paper.keywords),
-                         ("countries", paper.countries)):
+    for name in _ONE_LINE_EACH:
+        values = getattr(paper, name)
         cleaned = tuple(inert_line(value) for value in values)
         if any(a is not b for a, b in zip(cleaned, values, strict=True)):
             changed[name] = cleaned

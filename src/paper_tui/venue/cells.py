@@ -5,38 +5,34 @@ affiliations ``A + B; C`` (``;`` between authors, ``+`` between one author's), c
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-COLUMNS = ("decision", "decision_text", "ratings", "rating", "rating_spread", "confidences",
-           "confidence", "area", "award", "citations", "citations_date", "code", "project",
-           "affiliations", "countries")
-"""The columns, named as the :class:`~paper_tui.model.Paper` fields."""
+from paper_tui.venue.fields import EXPORT_ORDER, FIELDS
+
+COLUMNS = EXPORT_ORDER
+"""The columns: the fields of :class:`~paper_tui.venue.fields.VenueSignals`, in the
+exports' order."""
 
 
 def _number(value: float | None) -> str:
     return "" if value is None else f"{value:g}"
 
 
+_CELL: dict[str, Callable[[Any], str]] = {
+    "str": lambda text: text or "",
+    "tuple[float, ...]": lambda numbers: "; ".join(map(_number, numbers or ())),
+    "float | None": _number,
+    "bool | None": lambda flag: "" if flag is None else "yes" if flag else "no",
+    "int | None": lambda count: "" if count is None else str(count),
+    "tuple[tuple[str, ...], ...]": lambda per_author: "; ".join(
+        " + ".join(names) for names in per_author or ()),
+    "tuple[str, ...]": lambda names: "; ".join(names or ()),
+}
+"""A field's cell, by the field's type (as :mod:`paper_tui.venue.fields` declares it)."""
+_WRITE = {f.name: _CELL[str(f.type)] for f in FIELDS}
+
+
 def cells(record: Mapping[str, Any]) -> dict[str, str]:
     """The columns' cells of one exported record (a paper's fields, as JSON has them)."""
-    award = record.get("award")
-    citations = record.get("citations")
-    return {
-        "decision": record.get("decision") or "",
-        "decision_text": record.get("decision_text") or "",
-        "ratings": "; ".join(map(_number, record.get("ratings") or ())),
-        "rating": _number(record.get("rating")),
-        "rating_spread": _number(record.get("rating_spread")),
-        "confidences": "; ".join(map(_number, record.get("confidences") or ())),
-        "confidence": _number(record.get("confidence")),
-        "area": record.get("area") or "",
-        "award": "" if award is None else "yes" if award else "no",
-        "citations": "" if citations is None else str(citations),
-        "citations_date": record.get("citations_date") or "",
-        "code": record.get("code") or "",
-        "project": record.get("project") or "",
-        "affiliations": "; ".join(" + ".join(names)
-                                  for names in record.get("affiliations") or ()),
-        "countries": "; ".join(record.get("countries") or ()),
-    }
+    return {name: _WRITE[name](record.get(name)) for name in COLUMNS}

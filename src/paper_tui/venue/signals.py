@@ -2,6 +2,9 @@
 the reviews' ratings and confidences, the area, an award, citations, links and the
 authors' affiliations and countries.
 
+The fields themselves (name, type, meaning) are declared once, in
+:mod:`paper_tui.venue.fields`.
+
 Sources are messy (``"5;6;6;6"``, ``"[5.75, 0.43]"``, ``"[0, 0]"``, ``-1``, ``"China;"``,
 a Markdown link where a URL belongs). Every reader here takes any value (a JSON value or a
 cell's text) and gives a clean one or "unknown" (``""``, ``()``, ``None``); none raises,
@@ -18,6 +21,8 @@ from datetime import date
 from typing import Any
 
 from paper_tui.model import DECISIONS
+from paper_tui.venue.fields import NO_SIGNALS as NO_SIGNALS  # what the readers make: declared
+from paper_tui.venue.fields import VenueSignals  # there, with its fields' meaning
 
 _SPACE = re.compile(r"\s+")
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
@@ -304,30 +309,6 @@ def countries(value: object) -> tuple[str, ...]:
         return ()
     names = (p.strip(" ,") for p in parts)
     return tuple(dict.fromkeys(n for n in names if n))
-
-
-@dataclass(frozen=True, slots=True)
-class VenueSignals:
-    """The :class:`~paper_tui.model.Paper` fields that say what the venue said."""
-
-    decision: str = ""
-    decision_text: str = ""
-    ratings: tuple[float, ...] = ()
-    confidences: tuple[float, ...] = ()
-    rating: float | None = None
-    rating_spread: float | None = None
-    confidence: float | None = None
-    area: str = ""
-    award: bool | None = None
-    citations: int | None = None
-    citations_date: str = ""
-    code: str = ""
-    project: str = ""
-    affiliations: tuple[tuple[str, ...], ...] = ()
-    countries: tuple[str, ...] = ()
-
-
-NO_SIGNALS = VenueSignals()
 
 
 MAX_VALUE = 100_000
