@@ -94,6 +94,16 @@ class FetchSettings:
 
 
 @dataclass(frozen=True)
+class PdfSettings:
+    """``paper-tui pdf`` (``pdf:`` in config.yaml)."""
+
+    max_mb: float = 100.0
+    """The largest PDF downloaded, in MB (2**20 bytes)."""
+    viewer: str = ""
+    """The program ``pdf open`` runs on a PDF's path ("": ``$PDF_VIEWER``, xdg-open, open)."""
+
+
+@dataclass(frozen=True)
 class Settings:
     """Every key of ``config.yaml``, typed and checked (:func:`read_settings`)."""
 
@@ -112,6 +122,7 @@ class Settings:
     fetch: FetchSettings
     citation_styles: tuple[str, ...] = ()
     """The reader's favourite styles, first in the app's style picker (``C``)."""
+    pdf: PdfSettings = PdfSettings()
 
 
 def read_settings(values: Mapping[str, Any], problems: list[str]) -> Settings:
@@ -143,6 +154,8 @@ def read_settings(values: Mapping[str, Any], problems: list[str]) -> Settings:
         fetch=_fetch_settings(values["fetch"]),
         citation_styles=tuple(str(v).strip() for v in values["citation_styles"] or ()
                               if str(v).strip()),
+        pdf=PdfSettings(max(0.0, float(values["pdf"]["max_mb"])) or 100.0,
+                        str(values["pdf"]["viewer"] or "").strip()),
     )
 
 
