@@ -306,7 +306,8 @@ class HttpClient:
         parts, got = [], 0
         while True:
             try:
-                chunk = reply.read(_CHUNK)
+                # Into a file: what has come so far (a slow body is on disk as it comes).
+                chunk = reply.read1(_CHUNK) if self._sink is not None else reply.read(_CHUNK)
             except http.client.IncompleteRead as exc:  # a chunked body cut short
                 got += len(exc.partial)
                 self.bytes_received += len(exc.partial)
