@@ -210,3 +210,19 @@ def test_links_come_from_the_source_or_the_id(tmp_path: Path) -> None:
     assert pdf_url(paper(url="https://example.org/paper.html"), fetch) is None
     assert pdf_url(paper(pdf="javascript:alert(1)"), fetch) is None
     assert pdf_url(paper(), fetch) is None
+
+
+def test_a_retry_writes_the_pdf_from_its_start(tmp_path: Path,
+                                               http_replay: ReplayServer) -> None:
+    """The first answer cut short, the retry whole: the PDF kept is the whole one, not the
+    cut part with the whole after it."""
+    http_replay.route("/naacl.pdf",
+                      Reply(body=NAACL_BYTES, headers=PDF_HEADERS, cut_at=60_000),
+                      Reply(body=NAACL_BYTES, headers=PDF_HEADERS))
+    root = tmp_path / "lib"
+    with open_with(root, {"Preemptive IE": f"{http_replay.url}/naacl.pdf"}) as lib:
+        pid = ids_by_title(lib)["Preemptive IE"]
+        assert [o.status for o in lib.pdf_get([pid]).outcomes] == ["fetched"]
+        assert lib.pdf_path(pid).read_bytes() == NAACL_BYTES
+    assert len(http_replay.requests) == 2
+    assert leftovers(root) == []
