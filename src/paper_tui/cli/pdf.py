@@ -24,6 +24,7 @@ from paper_tui.trust.inert import inert_line, inert_text
 from paper_tui.vocabulary import count
 
 MB = 1 << 20
+ID_HELP = "a paper id or a unique prefix of one"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -33,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                              help="what to do with PDFs")
     q = verbs.add_parser("get", help="download papers' PDFs into the library (pdfs/), "
                                      "check them and keep their text")
-    q.add_argument("ids", nargs="*", metavar="ID", help="a paper id or a unique prefix")
+    q.add_argument("ids", nargs="*", metavar="ID", help=ID_HELP)
     q.add_argument("--query", metavar="QUERY", default=None,
                    help="the papers a search for QUERY finds")
     q.add_argument("--list", metavar="LIST", dest="list_name", default=None,
@@ -44,27 +45,28 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     q = verbs.add_parser("add", help="a PDF you already have, as a paper's (copied, or "
                                      "linked with --link)")
-    q.add_argument("paper_id", metavar="ID")
-    q.add_argument("file", metavar="FILE", type=path)
+    q.add_argument("paper_id", metavar="ID", help=ID_HELP)
+    q.add_argument("file", metavar="FILE", type=path, help="the PDF")
     q.add_argument("--link", action="store_true",
                    help="keep a link to FILE instead of a copy (removing it keeps FILE)")
     q.set_defaults(handler=cmd_add)
 
     q = verbs.add_parser("path", help="print where a paper's PDF is")
-    q.add_argument("paper_id", metavar="ID")
+    q.add_argument("paper_id", metavar="ID", help=ID_HELP)
     q.set_defaults(handler=cmd_path)
 
     q = verbs.add_parser("text", help="print the text of a paper's PDF")
-    q.add_argument("paper_id", metavar="ID")
+    q.add_argument("paper_id", metavar="ID", help=ID_HELP)
     q.set_defaults(handler=cmd_text)
 
-    q = verbs.add_parser("open", help="open a paper's PDF in the viewer (pdf.viewer, "
-                                      "$PDF_VIEWER, xdg-open or open; none: print its path)")
-    q.add_argument("paper_id", metavar="ID")
+    q = verbs.add_parser("open", help="open a paper's PDF in the viewer (pdf.viewer, else "
+                                      "$PDF_VIEWER, else the desktop's opener; none: print "
+                                      "its path)")
+    q.add_argument("paper_id", metavar="ID", help=ID_HELP)
     q.set_defaults(handler=cmd_open)
 
     q = verbs.add_parser("remove", help="delete papers' PDFs (and their text)")
-    q.add_argument("ids", nargs="+", metavar="ID")
+    q.add_argument("ids", nargs="+", metavar="ID", help=ID_HELP)
     q.set_defaults(handler=cmd_remove)
 
     q = verbs.add_parser("list", help="the PDFs in the library: paper, pages, MB, when")
@@ -186,7 +188,10 @@ def cmd_prune(args: argparse.Namespace, ctx: Context) -> int:
     spared = f"; {count(pruned.spared, 'PDF')} of papers in reading lists kept " \
              "(--all removes those too)" if pruned.spared else ""
     print(f"{count(len(pruned.removed), 'PDF')} removed; {_mb(pruned.size)} left{spared}")
-    return 0 if pruned.size <= args.max_mb * MB else 1
+    if pruned.size > args.max_mb * MB:
+        warn(f"the PDFs still fill {_mb(pruned.size)}, over --max-mb {args.max_mb:g}")
+        return 1
+    return 0
 
 
 def _mb(size: int) -> str:

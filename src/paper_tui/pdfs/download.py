@@ -64,11 +64,15 @@ def fetch_all(jobs: Sequence[Job], shelf: Shelf, settings: FetchSettings, max_mb
     lock = threading.Lock()
     arxiv_host = _host(settings.arxiv_url)
 
+    stop = threading.Event()
+
     def one_host(host: str, indexes: list[int]) -> None:
         pace = settings.arxiv_delay_s if host == arxiv_host else 0.0
         client = HttpClient(settings, min_interval_s=pace,
                             max_bytes=int(max_mb * (1 << 20)))
         for n in indexes:
+            if stop.is_set():  # interrupted: the download under way ends, no other starts
+                return
             job = jobs[n]
             assert job.url is not None
             outcomes[n] = fetch_one(client, shelf, job.paper_id, job.url, max_mb)
@@ -80,9 +84,14 @@ def fetch_all(jobs: Sequence[Job], shelf: Shelf, settings: FetchSettings, max_mb
     if by_host:
         with ThreadPoolExecutor(max_workers=min(MAX_HOSTS, len(by_host)),
                                 thread_name_prefix="pdf") as pool:
-            for future in [pool.submit(one_host, host, indexes)
-                           for host, indexes in by_host.items()]:
-                future.result()
+            futures = [pool.submit(one_host, host, indexes)
+                       for host, indexes in by_host.items()]
+            try:
+                for future in futures:
+                    future.result()
+            except BaseException:  # Ctrl-C, or a bug in one: the others stop too
+                stop.set()
+                raise
     return [outcome for outcome in outcomes if outcome is not None]
 
 
