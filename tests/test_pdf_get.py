@@ -226,3 +226,19 @@ def test_a_retry_writes_the_pdf_from_its_start(tmp_path: Path,
         assert lib.pdf_path(pid).read_bytes() == NAACL_BYTES
     assert len(http_replay.requests) == 2
     assert leftovers(root) == []
+
+
+def test_a_lost_index_is_made_again_from_the_pdfs_there(tmp_path: Path,
+                                                         http_replay: ReplayServer) -> None:
+    """index.json gone (or a process killed between the rename and its write): the PDFs
+    there are counted again; a file there that is no PDF is left alone, not counted."""
+    http_replay.route("/naacl.pdf", Reply(body=NAACL_BYTES, headers=PDF_HEADERS))
+    root = tmp_path / "lib"
+    with open_with(root, {"Preemptive IE": f"{http_replay.url}/naacl.pdf"}) as lib:
+        pid = ids_by_title(lib)["Preemptive IE"]
+        lib.pdf_get([pid])
+        (root / "pdfs" / "index.json").unlink()
+        (root / "pdfs" / "stray.pdf").write_bytes(b"<html>not a pdf</html>")
+        assert [(h.paper_id, h.pages, h.bytes) for h in lib.pdf_list()] == \
+            [(pid, 8, len(NAACL_BYTES))]
+        assert (root / "pdfs" / "stray.pdf").exists()

@@ -131,23 +131,24 @@ class Shelf:
                       and path.is_file())
 
     def adopt(self, pages_of: Callable[[Path], int]) -> list[str]:
-        """Put :meth:`orphans` in the index (``pages_of`` counts their pages; one that is
-        no PDF is removed); their ids."""
+        """Put :meth:`orphans` in the index (``pages_of`` counts their pages; a file that
+        is no PDF is left alone, not counted); the ids put in."""
         found = self.orphans()
         if not found:
             return []
+        adopted = []
         with self._changing() as entries:
             for pid in found:
                 path = self.pdf_path(pid)
                 try:
                     pages = pages_of(path)
-                except Exception:  # no PDF after all: not counted as one
-                    path.unlink(missing_ok=True)
+                except Exception:  # no PDF after all (or unreadable): not counted as one
                     continue
                 status = path.stat()
                 entries[pid] = Held(pid, pages, status.st_size, status.st_mtime, "",
                                     linked=path.is_symlink())
-        return found
+                adopted.append(pid)
+        return adopted
 
     # -- putting in and taking out -----------------------------------------------------
     def new_part(self, paper_id: str) -> Path:
