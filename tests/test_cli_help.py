@@ -41,7 +41,7 @@ def test_every_argument_and_option_has_help() -> None:
 
 def test_every_command_with_sub_commands_says_what_they_are() -> None:
     assert [c.path for c in COMMANDS if c.subcommands] == [(), ("lists",), ("watch",),
-                                                          ("sources",), ("team",)]
+                                                          ("sources",), ("pdf",), ("team",)]
     assert all(c.subcommands_help for c in COMMANDS if c.subcommands)
 
 

@@ -24,7 +24,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("paper_tui.recommend", "paper_tui.team", "paper_tui.exports"),
     ("paper_tui.index", "paper_tui.store", "paper_tui.importers", "paper_tui.naming",
      "paper_tui.holdings", "paper_tui.citations", "paper_tui.clipboard", "paper_tui.config",
-     "paper_tui.fetch"),
+     "paper_tui.fetch", "paper_tui.pdfs"),
     ("paper_tui.display", "paper_tui.venue", "paper_tui.query", "paper_tui.model",
      "paper_tui.vocabulary", "paper_tui.paths", "paper_tui.trust", "paper_tui.errors",
      "paper_tui.crash", "paper_tui"),

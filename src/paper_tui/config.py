@@ -135,6 +135,18 @@ class FetchSettings:
 
 
 @dataclass(frozen=True)
+class PdfSettings:
+    """``paper-tui pdf`` (``pdf:`` in config.yaml)."""
+
+    max_mb: float = setting(
+        100, "the largest PDF `paper-tui pdf get` downloads, in MB (2**20 bytes)", minimum=0,
+        zero_is_default=True)
+    viewer: str = setting(
+        "", "the program `pdf open` runs on a PDF's path (\"\": `$PDF_VIEWER`, else "
+        "xdg-open, else open; with none it prints the path)")
+
+
+@dataclass(frozen=True)
 class Settings:
     """Every key of ``config.yaml``, typed and checked (:func:`read_settings`): each
     declared once, by :func:`setting`, with its type, default, range and meaning; the
@@ -164,10 +176,11 @@ class Settings:
     search: SearchSettings = SearchSettings()
     sync: SyncSettings = SyncSettings()
     fetch: FetchSettings = FetchSettings()
+    pdf: PdfSettings = PdfSettings()
 
 
 _SECTIONS: dict[str, type[Any]] = {cls.__name__: cls for cls in (
-    TriageSettings, SearchSettings, SyncSettings, FetchSettings)}
+    TriageSettings, SearchSettings, SyncSettings, FetchSettings, PdfSettings)}
 
 
 class Declared(NamedTuple):

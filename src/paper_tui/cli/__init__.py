@@ -30,6 +30,7 @@ COMMANDS = {
     "fetch": "fetch",
     "watch": "watch",
     "sources": "sources",
+    "pdf": "pdf",
     "config": "settings",
     **dict.fromkeys(("sync", "merge-driver", "team"), "team"),
     **dict.fromkeys(("completion", "__complete"), "completion"),

@@ -39,6 +39,9 @@ In detail:
 - ``min_interval_s``: at least that long from the end of one request of this client to the
   start of the next (arXiv asks for 3 s between requests); the wait is said through
   ``on_wait``.
+- :meth:`HttpClient.download` is :meth:`~HttpClient.get` with the body written to a file
+  as it comes (a PDF of 100 MB is never held in memory), from the file's start again on a
+  retry; it asks for the body as it is (no gzip) and refuses one sent compressed.
 - ``requests`` and ``bytes_received`` count what went over the wire (retries and redirect
   hops included; bytes as sent, before gzip is decoded), for the sources' summaries.
 """
@@ -184,6 +187,7 @@ class HttpClient:
         """Body bytes received as sent (before gzip is decoded)."""
         self._last_end: float | None = None
         self._attempt: wire.Attempt | None = None
+        self._sink: IO[bytes] | None = None
         # ProxyHandler (in the default handlers) reads *_PROXY / NO_PROXY when built.
         self._opener = urllib.request.build_opener(_Redirects(self),
                                                    *wire.handlers(self.attempt))
@@ -200,7 +204,8 @@ class HttpClient:
             uri = to_uri(full)
         except BadURL as exc:
             raise FetchError(shown(full), str(exc)) from None
-        headers = {"User-Agent": self.user_agent, "Accept-Encoding": "gzip"}
+        headers = {"User-Agent": self.user_agent,
+                   "Accept-Encoding": "gzip" if self._sink is None else "identity"}
         if validators:
             headers.update(validators.headers())
         retried = waited = 0
@@ -222,6 +227,16 @@ class HttpClient:
                 retried += 1
                 self._wait(f"{failed.why}; retry {retried} of {self.settings.retries}", delay)
 
+    def download(self, url: str, sink: IO[bytes]) -> Response:
+        """:meth:`get` ``url``, its body written to ``sink`` (a file open for writing and
+        reading, emptied before each try) rather than kept: the response's ``body`` is
+        empty. The same errors, and one for a body sent compressed."""
+        self._sink = sink
+        try:
+            return self.get(url)
+        finally:
+            self._sink = None
+
     def _wait(self, reason: str, seconds: float) -> None:
         if self.on_wait is not None:
             self.on_wait(reason, seconds)
@@ -241,6 +256,9 @@ class HttpClient:
         response, or :class:`_Retry`, :class:`_AskedToWait` or :class:`FetchError`."""
         self._space(url)
         self.requests += 1
+        if self._sink is not None:  # a retry writes the body from its start
+            self._sink.seek(0)
+            self._sink.truncate()
         self._attempt = wire.Attempt(uri, self.settings)
         try:
             return self._exchange(url, urllib.request.Request(uri, headers=dict(headers)))
@@ -272,6 +290,10 @@ class HttpClient:
             raise FetchError(url, f"not a valid URL ({exc})") from None
         except http.client.HTTPException as exc:
             raise FetchError(url, f"not an HTTP answer ({type(exc).__name__})") from None
+        if self._sink is not None:
+            if answered.get("content-encoding", "").strip().lower() not in ("", "identity"):
+                raise FetchError(final, "sent compressed when asked not to")
+            return Response(final, status, b"", answered)
         return Response(final, status, _decoded(final, body, answered), answered)
 
     def _read(self, url: str, reply: http.client.HTTPResponse,
@@ -284,7 +306,8 @@ class HttpClient:
         parts, got = [], 0
         while True:
             try:
-                chunk = reply.read(_CHUNK)
+                # Into a file: what has come so far (a slow body is on disk as it comes).
+                chunk = reply.read1(_CHUNK) if self._sink is not None else reply.read(_CHUNK)
             except http.client.IncompleteRead as exc:  # a chunked body cut short
                 got += len(exc.partial)
                 self.bytes_received += len(exc.partial)
@@ -295,7 +318,10 @@ class HttpClient:
             self.bytes_received += len(chunk)
             if got > self.max_bytes:
                 raise FetchError(url, f"too big (over {self.max_bytes:,} bytes)")
-            parts.append(chunk)
+            if self._sink is not None:
+                self._sink.write(chunk)
+            else:
+                parts.append(chunk)
         if expected is not None and got < expected:
             raise _Retry(f"cut off after {got:,} bytes of {expected:,}")
         return b"".join(parts)

@@ -39,7 +39,9 @@ from paper_tui.store.watches import Watch
 if TYPE_CHECKING:
     from paper_tui.fetch.report import FetchProgress, FetchReport
     from paper_tui.importers import Hints, ImportReport
+    from paper_tui.library.pdfs import PdfReport, Pruned
     from paper_tui.library.watching import WatchesReport
+    from paper_tui.pdfs.shelf import Held
     from paper_tui.recommend import Recommendations, Recommender
     from paper_tui.team.assign import SplitOutcome
     from paper_tui.team.sync import SyncReport
@@ -452,3 +454,48 @@ class Library:
     def share_progress(self) -> tuple[int, int] | None:
         """``(triaged, assigned)`` of your share; None when you hold none. Cheap."""
         return self._team_work.share_progress()
+
+    # -- PDFs (library/pdfs.py; pypdfium2 and the HTTP client only when called) ----------
+    def pdf_get(self, ids: Sequence[str] = (), *, query: str | None = None,
+                list_name: str | None = None, force: bool = False,
+                progress: Progress | None = None) -> PdfReport:
+        """Fetch the PDFs of the papers ``ids``, ``query`` and ``list_name`` name."""
+        from paper_tui.library import pdfs
+        papers = pdfs.chosen(self, ids, query, list_name)
+        return pdfs.get(self, papers, force=force, progress=progress)
+
+    def pdf_add(self, paper_id: str, file: Path, *, link: bool = False) -> Held:
+        """The reader's own PDF as the paper's: copied, or linked (``link``)."""
+        from paper_tui.library import pdfs
+        return pdfs.add(self, paper_id, file, link=link)
+
+    def pdf_path(self, paper_id: str) -> Path:
+        """Where the paper's PDF is (:class:`PaperTuiError` when it is not held)."""
+        from paper_tui.library import pdfs
+        return pdfs.path(self, paper_id)
+
+    def pdf_text(self, paper_id: str) -> str:
+        """The text of the paper's PDF (cached beside it; extracted when it is not)."""
+        from paper_tui.library import pdfs
+        return pdfs.text(self, paper_id)
+
+    def pdf_open(self, paper_id: str) -> tuple[Path, list[str] | None]:
+        """The paper's PDF, marked as opened, and the viewer command to run (or None)."""
+        from paper_tui.library import pdfs
+        return pdfs.open_command(self, paper_id)
+
+    def pdf_remove(self, paper_ids: Sequence[str]) -> list[str]:
+        """Take these papers' PDFs out (all or none); the ids removed."""
+        from paper_tui.library import pdfs
+        return pdfs.remove(self, paper_ids)
+
+    def pdf_list(self) -> list[Held]:
+        """Every PDF the library holds."""
+        from paper_tui.library import pdfs
+        return pdfs.listing(self)
+
+    def pdf_prune(self, max_mb: float, *, everything: bool = False) -> Pruned:
+        """Remove the least recently opened PDFs until they fill at most ``max_mb``."""
+        from paper_tui.library import pdfs
+        return pdfs.prune(self, max_mb, everything=everything)
+
