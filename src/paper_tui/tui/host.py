@@ -3,8 +3,11 @@
 :class:`~paper_tui.tui.app.PaperApp` provides :class:`AppHost`; the screens with results
 (:class:`~paper_tui.tui.screens.results_screen.ResultsScreen`) provide
 :class:`ResultsHost` to the triage and editing controllers, the main screen a
-:class:`ResultsPane` to the search controller. Nothing here imports the app
-or a screen, so no module needs the class it talks to.
+:class:`ResultsPane` to the search controller; every screen that cites or shows a reading
+list a :class:`LibraryPane` (the lists screens a
+:class:`~paper_tui.tui.controllers.lists.ListsHost`), and :class:`Dialogs` to open the
+dialogs the keys need. Nothing here imports the app or a screen, so no module needs the
+class it talks to.
 """
 
 from __future__ import annotations
