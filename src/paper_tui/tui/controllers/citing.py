@@ -13,6 +13,7 @@ else sent through the terminal; a style that cannot be used is a warning, nothin
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -54,8 +55,9 @@ class CitingController:
     def copy(self, papers: Sequence[Paper], style: str | None = None) -> None:
         """Copy the citations of ``papers`` in ``style`` (default: the configured one)."""
         if papers:
-            self.host.app.run_worker(partial(self._copy, list(papers), style), thread=True,
-                                     group="clipboard")
+            app = self.host.app  # found here, on the UI thread
+            app.run_worker(partial(self._copy, app, list(papers), style), thread=True,
+                           group="clipboard")
 
     def copy_as(self, papers: Sequence[Paper]) -> None:
         """Ask for a style, then copy the citations of ``papers`` in it."""
@@ -69,16 +71,15 @@ class CitingController:
 
         self.host.app.push_screen(self.dialogs.style_picker(chosen_papers), chosen)
 
-    def _copy(self, papers: list[Paper], style: str | None) -> None:
+    def _copy(self, app: App[Any], papers: list[Paper], style: str | None) -> None:
         """The worker's part: cite (keys given out), OSC 52 through the UI thread, then the
         system clipboard; the outcome posted back."""
         from paper_tui import citations, clipboard
 
-        app = self.host.app
         try:
             citation = self.host.library.cite(papers, style)
         except PaperTuiError as exc:
-            self.host.post_message(CitationCopied(str(exc), "warning", 8))
+            self._said(app, CitationCopied(str(exc), "warning", 8))
             return
         text = citation.text
         try:
@@ -88,5 +89,11 @@ class CitingController:
         what = citations.describe_briefly(citation.style, len(papers))
         result = clipboard.copy_or_send(text, what, html=citation.html, sent=True)
         said = result.message[:1].upper() + result.message[1:]
-        self.host.post_message(CitationCopied(said, "information",
-                                              4 if result.confirmed else 8))
+        self._said(app, CitationCopied(said, "information", 4 if result.confirmed else 8))
+
+    def _said(self, app: App[Any], message: CitationCopied) -> None:
+        """Post the outcome back to the screen; to the app, when that screen has closed
+        meanwhile (the reader left it at once): the outcome is always said."""
+        if not self.host.post_message(message):
+            with contextlib.suppress(RuntimeError):  # the app is gone too
+                app.call_from_thread(say_copied, app, message)
