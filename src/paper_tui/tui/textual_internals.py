@@ -141,7 +141,7 @@ def guard_option_list_paging() -> None:
             return  # no lines yet: nothing to page through
         move_page(self, direction)
 
-    # a monkeypatch of Textual's class, on purpose (see the docstring)
+    # Textual's class patched on purpose: a page key before the first layout raised KeyError
     OptionList._move_page = guarded_move_page  # type: ignore[method-assign]
     _paging_guarded = True
 
@@ -167,6 +167,7 @@ def report_crashes(app: App[Any], crashed: Callable[[BaseException], None]) -> N
             app._exit_renderables.clear()
         print_errors()
 
-    # the app's own methods replaced on this instance, on purpose (see the docstring)
+    # replaced on this instance on purpose: the crash goes to ``crashed`` first
     app._handle_exception = handle_and_keep  # type: ignore[method-assign]
+    # replaced on this instance on purpose: no traceback of ours on the user's terminal
     app._print_error_renderables = print_none_of_ours  # type: ignore[method-assign]
