@@ -56,6 +56,13 @@ class CopyResult:
     method: str
     message: str
 
+    @property
+    def confirmed(self) -> bool:
+        """The text is on the clipboard for sure: copied with a tool (OSC 52 is sent, not
+        known to arrive, and the fronts say more about it: the CLI prints the text too,
+        the app shows its message for longer)."""
+        return self.ok and self.method != OSC52
+
 
 def _no_clipboard_reason() -> str:
     if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
@@ -174,12 +181,6 @@ def sent_through_terminal(what: str) -> CopyResult:
     return CopyResult(True, OSC52, f"sent {what} through the terminal (OSC 52); {TMUX_HINT}")
 
 
-def outcome(system: CopyResult, what: str) -> CopyResult:
-    """The one outcome of a copy the app made both ways (OSC 52 always goes out through
-    Textual; ``system`` is the system clipboard's): copied with the tool, else sent."""
-    return system if system.ok else sent_through_terminal(what)
-
-
 def _send_to_terminal(text: str) -> str | None:
     """Write the OSC 52 sequence for ``text`` to the controlling terminal; None when it was
     written, else why not."""
@@ -196,16 +197,18 @@ def _send_to_terminal(text: str) -> str | None:
     return None
 
 
-def copy_or_send(text: str, what: str = "", *, html: str = "",
-                 html_only: bool = False) -> CopyResult:
+def copy_or_send(text: str, what: str = "", *, html: str = "", html_only: bool = False,
+                 sent: bool = False) -> CopyResult:
     """Copy ``text`` to the system clipboard (:func:`copy`), else send it through the
     terminal with OSC 52 (over SSH); one outcome, whose message says which, or why
-    neither worked."""
+    neither worked. The one policy of both fronts: the CLI sends OSC 52 here (to
+    ``/dev/tty``); the app has always ``sent`` it already, through Textual, so a copy the
+    system clipboard did not take is the one sent through the terminal."""
     what = what or f"{len(text):,} characters"
     result = copy(text, what, html=html, html_only=html_only)
     if result.ok:
         return result
-    problem = _send_to_terminal(text)
+    problem = None if sent else _send_to_terminal(text)
     if problem is None:
         return sent_through_terminal(what)
     return CopyResult(False, result.method, f"{result.message}; {problem}")

@@ -226,3 +226,22 @@ async def test_export_into_a_fifo_is_refused_in_the_dialog(with_lists, tmp_path)
         assert said == f"{fifo}: cannot write (a FIFO, not a regular file)"
     os.close(reader)
     assert stat.S_ISFIFO(fifo.stat().st_mode)
+
+
+async def test_c_on_the_lists_copies_the_highlighted_lists_citations(
+        with_lists, monkeypatch: pytest.MonkeyPatch):
+    """The lists' ``c`` goes the one way every copy goes: cited in a worker (the keys given
+    out), sent through the terminal, one toast."""
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    library, ids = with_lists
+    app = Host(lambda: ListsScreen(library))
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.press("down", "c")  # "survey": three papers
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        said = [n.message for n in app._notifications]
+        assert said == ["Sent bibtex citations of 3 papers through the terminal (OSC 52); "
+                        "if nothing arrives, tmux needs `set -g set-clipboard on`"]
+    papers = [library.paper(pid) for pid in ids[:3]]
+    assert app.clipboard == library.cite(papers, "bibtex").text

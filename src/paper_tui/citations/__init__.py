@@ -35,11 +35,12 @@ from paper_tui.errors import StyleError
 from paper_tui.model import Paper
 from paper_tui.trust.inert import inert_paper, inert_text
 from paper_tui.vocabulary import CITATION_STYLES as STYLES
+from paper_tui.vocabulary import count
 
 __all__ = ["DEFAULT_STYLE", "LABELS", "STYLES", "Cited", "Name", "author_names", "bibtex",
            "bibtex_name", "bibtex_title", "check_style", "citation_key", "citation_keys",
-           "cite", "csl_item", "describe", "latex_escape", "markdown", "plain", "render",
-           "source_entry", "split_name", "unique_papers"]
+           "cite", "csl_item", "describe", "describe_briefly", "latex_escape", "markdown",
+           "plain", "render", "source_entry", "split_name", "unique_papers"]
 
 DEFAULT_STYLE = STYLES[0]
 LABELS = {"bibtex": "BibTeX", "plain": "reference", "markdown": "Markdown reference",
@@ -124,3 +125,9 @@ def describe(keys: Sequence[str], style: str) -> str:
     shown = ", ".join(keys[:3]) + (", …" if len(keys) > 3 else "")
     plural = "citation keys" if style == "key" else label if style in LABELS else label + "s"
     return f"{plural} for {len(keys):,} papers ({shown})"
+
+
+def describe_briefly(style: str, papers: int) -> str:
+    """What a copy holds in the app's confirmation (its keys unnamed): ``bibtex
+    citation``, ``apa citations of 3 papers``."""
+    return f"{style} citation" + ("" if papers == 1 else f"s of {count(papers, 'paper')}")

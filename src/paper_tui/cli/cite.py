@@ -58,7 +58,7 @@ def cmd_cite(args: argparse.Namespace, ctx: Context) -> int:
               file=sys.stderr)
         return 1
     result = clipboard.copy_or_send(text, what=what, html=citation.html, html_only=args.html)
-    if result.ok and result.method != clipboard.OSC52:
+    if result.confirmed:
         print(f"paper-tui: {result.message}", file=sys.stderr)
         return 0
     # Sent through the terminal (which may not obey), or not copied at all: printed too.

@@ -17,7 +17,7 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.console import RenderableType
 from textual import events
@@ -38,6 +38,9 @@ from paper_tui.tui import themes as themes_mod
 from paper_tui.tui.inert_lines import InertLines
 from paper_tui.tui.screens.main import APP_KEYS, MainScreen
 from paper_tui.tui.screens.results_screen import LATER_SCREENS_KEYS, ResultsScreen
+
+if TYPE_CHECKING:
+    from textual.notifications import SeverityLevel
 
 DEFAULT_THEME = "paper-dark"
 SAID_KEPT = 50
@@ -153,7 +156,7 @@ class PaperApp(App[None]):
         if main_visible:
             self.main.status_line.say(message, severity=severity, timeout=timeout)
         if severity != "information" or not main_visible:
-            self.notify(message, severity=severity, timeout=timeout)  # type: ignore[arg-type]
+            self.notify(message, severity=cast("SeverityLevel", severity), timeout=timeout)
 
     def status_changed(self) -> None:
         self.main.search.update_status()

@@ -9,8 +9,9 @@ Written for Textual 8.2 (the pin in pyproject.toml: the tests ran on 8.2.8).
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from rich.segment import Segment
 from rich.style import Style as RichStyle
@@ -23,10 +24,13 @@ from textual.style import Style
 from textual.widget import Widget
 from textual.widgets import OptionList
 
+_get_box: Callable[..., tuple[tuple[Segment, ...], ...]] | None
 try:
-    from textual._border import get_box as _get_box
+    from textual import _border
+
+    _get_box = _border.get_box
 except ImportError:  # no direct border segments: DirectLines leaves bordered widgets to Textual
-    _get_box = None  # type: ignore[assignment]
+    _get_box = None
 
 
 def border_segment(edge: str, inner: Style, outer: Style, colour: Style, side: int
@@ -102,7 +106,8 @@ def vertical_scrollbar(view: Widget, make: Callable[[], ScrollBar]) -> ScrollBar
     as Textual starts its own; Textual's own scrollbar when that is out of reach."""
     start = getattr(view.app, "_start_widget", None)
     if start is None or not hasattr(view, "_vertical_scrollbar"):
-        return Widget.vertical_scrollbar.fget(view)  # type: ignore[attr-defined]
+        textuals_own: property = inspect.getattr_static(Widget, "vertical_scrollbar")
+        return cast(ScrollBar, textuals_own.__get__(view))
     bar = view._vertical_scrollbar
     if bar is None:
         view._vertical_scrollbar = bar = make()
@@ -136,6 +141,7 @@ def guard_option_list_paging() -> None:
             return  # no lines yet: nothing to page through
         move_page(self, direction)
 
+    # Textual's class patched on purpose: a page key before the first layout raised KeyError
     OptionList._move_page = guarded_move_page  # type: ignore[method-assign]
     _paging_guarded = True
 
@@ -161,5 +167,7 @@ def report_crashes(app: App[Any], crashed: Callable[[BaseException], None]) -> N
             app._exit_renderables.clear()
         print_errors()
 
+    # replaced on this instance on purpose: the crash goes to ``crashed`` first
     app._handle_exception = handle_and_keep  # type: ignore[method-assign]
+    # replaced on this instance on purpose: no traceback of ours on the user's terminal
     app._print_error_renderables = print_none_of_ours  # type: ignore[method-assign]

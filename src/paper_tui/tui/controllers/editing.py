@@ -1,46 +1,29 @@
 """The editing keys: tags, notes, reading lists, citations and marks.
 
 Every action works on the selection (:func:`~paper_tui.tui.controllers.triage.selected_ids`):
-the marked papers, or else the one under the cursor. The tag and note editors are built
-once and reused (installed screens, never removed); their screens, and what they need
-(TextArea, citations, export), are imported when first used, never before the first paint.
+the marked papers, or else the one under the cursor. The dialogs come from the screen
+(:class:`~paper_tui.tui.host.Dialogs`): the tag and note editors are built once and
+reused, and no dialog is imported before the first paint.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual.message import Message
-from textual.screen import Screen
 
 from paper_tui.model import Paper
-from paper_tui.tui import textual_internals
 from paper_tui.tui.controllers.triage import selected_ids, writable
 from paper_tui.tui.widgets.results import ResultsList
 from paper_tui.vocabulary import count
 
 if TYPE_CHECKING:
-    from paper_tui.library import Library, Results
-    from paper_tui.tui.host import ResultsHost
-    from paper_tui.tui.screens.note_editor import NoteEditor
-    from paper_tui.tui.screens.tag_editor import TagChange, TagEditor
-
-EDITORS = ("tag-editor", "note-editor")
-"""The editors the app builds once and reuses (installed screens, never removed)."""
+    from paper_tui.library import Results
+    from paper_tui.tui.controllers.citing import CitingController
+    from paper_tui.tui.host import Dialogs, EditedTags, ResultsHost
 
 BUILD_EDITORS_AFTER = 0.2
 """Seconds after the first results are shown (so the first paint never waits for it)."""
-
-
-def make_editor(name: str, library: Library) -> TagEditor | NoteEditor:
-    """A new editor of this kind (its screen's module imported on first use)."""
-    if name == "tag-editor":
-        from paper_tui.tui.screens.tag_editor import TagEditor
-
-        return TagEditor(library)
-    from paper_tui.tui.screens.note_editor import NoteEditor
-
-    return NoteEditor(library)
 
 
 class AllMarked(Message):
@@ -56,8 +39,11 @@ class AllMarked(Message):
 class EditingController:
     """The editing keys of one screen's results list."""
 
-    def __init__(self, host: ResultsHost) -> None:
+    def __init__(self, host: ResultsHost, dialogs: Dialogs, citing: CitingController
+                 ) -> None:
         self.host = host
+        self.dialogs = dialogs
+        self.citing = citing
         self._editors_planned = False
 
     def _selected_papers(self) -> list[Paper]:
@@ -71,45 +57,25 @@ class EditingController:
         and ``n`` only push a ready screen (no compose, mount or CSS on the key's path)."""
         if not self._editors_planned:
             self._editors_planned = True
-            self.host.app.set_timer(BUILD_EDITORS_AFTER, self._build_editors)
-
-    def _build_editors(self) -> None:
-        for name in EDITORS:
-            textual_internals.build_screen(self.host.app, self._editor(name))
-
-    def _editor(self, name: str) -> Screen[Any]:
-        """The app's one editor of this kind, installed: closing it keeps it for next time."""
-        app = self.host.app
-        if not app.is_screen_installed(name):
-            app.install_screen(make_editor(name, self.host.library), name)
-        return app.get_screen(name)
+            self.host.app.set_timer(BUILD_EDITORS_AFTER, self.dialogs.build_editors)
 
     def edit_tags(self) -> None:
-        from paper_tui.tui.screens.tag_editor import TagEditor
-
         ids = selected_ids(self.host)
         paper = self.host.results_list.current_paper()
         title = f"Tags of {paper.label}" if paper and ids == [paper.id] else None
         if ids and writable(self.host):
-            editor = self._editor("tag-editor")
-            assert isinstance(editor, TagEditor)
-            editor.prepare(ids, title=title)
-            self.host.app.push_screen(editor, self._tags_edited)
+            self.host.app.push_screen(self.dialogs.tag_editor(ids, title), self._tags_edited)
 
-    def _tags_edited(self, change: TagChange | None) -> None:
+    def _tags_edited(self, change: EditedTags | None) -> None:
         if change is not None:
             self.host.say(change.summary())
             self.host.refresh_current()
 
     def edit_note(self) -> None:
-        from paper_tui.tui.screens.note_editor import NoteEditor
-
         paper = self.host.results_list.current_paper()
         if paper is not None and writable(self.host):
-            editor = self._editor("note-editor")
-            assert isinstance(editor, NoteEditor)
-            editor.prepare(paper.id, paper.label)
-            self.host.app.push_screen(editor, self._note_edited)
+            self.host.app.push_screen(self.dialogs.note_editor(paper.id, paper.label),
+                                      self._note_edited)
 
     def _note_edited(self, saved: bool | None) -> None:
         if saved:
@@ -119,9 +85,7 @@ class EditingController:
     def add_to_list(self) -> None:
         ids = selected_ids(self.host)
         if ids and writable(self.host):
-            from paper_tui.tui.screens.list_picker import ListPicker
-
-            self.host.app.push_screen(ListPicker(self.host.library, ids),
+            self.host.app.push_screen(self.dialogs.list_picker(ids),
                                       lambda name: self._added_to_list(ids, name))
 
     def _added_to_list(self, ids: list[str], name: str | None) -> None:
@@ -130,24 +94,10 @@ class EditingController:
             self.host.refresh_current()
 
     def copy_citation(self) -> None:
-        from paper_tui.tui.screens.style_picker import copy_citations
-
-        papers = self._selected_papers()
-        if papers:
-            copy_citations(self.host.app, self.host.library, papers)
+        self.citing.copy(self._selected_papers())
 
     def copy_citation_as(self) -> None:
-        from paper_tui.tui.screens.style_picker import StylePicker, copy_citations
-
-        papers = self._selected_papers()
-        app, library = self.host.app, self.host.library
-
-        def chosen(style: str | None) -> None:
-            if style:
-                copy_citations(app, library, papers, style)
-
-        if papers:
-            app.push_screen(StylePicker(library, papers), chosen)
+        self.citing.copy_as(self._selected_papers())
 
     # -- marks -----------------------------------------------------------------------------
     def toggle_mark(self) -> None:

@@ -6,10 +6,11 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.message import Message
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -41,6 +42,14 @@ class ExportDialog(Dialog[Path | None]):
     ExportDialog #export-path { margin-top: 1; }
     """
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    class Written(Message):
+        """From the export's worker: the file is written (``error`` None), or why not."""
+
+        def __init__(self, path: Path, error: str | None) -> None:
+            super().__init__()
+            self.path = path
+            self.error = error
 
     def __init__(self, lib: Library, papers: Sequence[Paper], name: str, *,
                  description: str = "", directory: Path | None = None) -> None:
@@ -97,23 +106,38 @@ class ExportDialog(Dialog[Path | None]):
         if path.is_dir():
             self._error(f"{path} is a directory.")
         elif path.exists():
+            def answered(replace: bool | None) -> None:
+                if replace:
+                    self._write(path)
+
             self.app.push_screen(Confirm(f"{path} exists. Replace it?", yes="Replace"),
-                                 lambda replace: self._write(path) if replace else None)
+                                 answered)
         else:
             self._write(path)
 
+    @work(thread=True, exclusive=True, group="export")
     def _write(self, path: Path) -> None:
+        """The export's text (a BibTeX or CSL-JSON export gives out citation keys, which
+        writes ``citekeys.yaml``) and its file, in a worker: the outcome is posted back."""
+        format_ = self.format
         try:
-            text = self.lib.export(self.papers, self.format, title=self.name_text,
+            text = self.lib.export(self.papers, format_, title=self.name_text,
                                    description=self.description)
             atomic.write_text(path, text, regular_only=True)
         except PaperTuiError as exc:
-            self._error(str(exc))
+            self.post_message(self.Written(path, str(exc)))
             return
         except OSError as exc:
-            self._error(f"{path}: cannot write ({exc.strerror or exc})")
+            self.post_message(self.Written(path, f"{path}: cannot write "
+                                                 f"({exc.strerror or exc})"))
             return
-        self.finish(path)
+        self.post_message(self.Written(path, None))
+
+    def on_export_dialog_written(self, message: Written) -> None:
+        if message.error is not None:
+            self._error(message.error)
+        else:
+            self.finish(message.path)
 
     def _error(self, message: str) -> None:
         self._error_line.update(message)

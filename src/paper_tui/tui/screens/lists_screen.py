@@ -7,9 +7,7 @@ which saves it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import Any
+from collections.abc import Sequence
 
 from rich.text import Text
 from textual import on
@@ -18,18 +16,17 @@ from textual.containers import Horizontal
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
-from paper_tui.errors import PaperTuiError
-from paper_tui.library import Hit, Library, ReadingList
+from paper_tui.library import Hit, Library
 from paper_tui.model import Paper
-from paper_tui.tui.screens.confirm import Confirm, Prompt
-from paper_tui.tui.screens.export_dialog import ExportDialog
+from paper_tui.tui.controllers.citing import CitingController
+from paper_tui.tui.controllers.lists import ListsController
+from paper_tui.tui.screens.dialog_opener import DialogOpener
 from paper_tui.tui.screens.results_screen import (
     LISTS_SCREEN_KEYS,
     OPENED_LIST_KEYS,
     ReaderScreen,
     ResultsScreen,
 )
-from paper_tui.tui.screens.style_picker import StylePicker, copy_citations
 from paper_tui.tui.widgets.abstract import AbstractView
 from paper_tui.tui.widgets.footer import KeyFooter
 from paper_tui.tui.widgets.results import ResultsList
@@ -92,116 +89,7 @@ class ListResults:
         """Nothing to release (the search core's result sets hold a searcher)."""
 
 
-class _ListActions:
-    """Rename, describe, delete, export and cite a list: shared by both screens."""
-
-    library: Library
-
-    def _list_name(self) -> str | None:
-        raise NotImplementedError
-
-    def _list(self, name: str) -> ReadingList:
-        """The list of that name, now (an empty one if another process just deleted it)."""
-        return self.library.reading_list(name) or ReadingList(name)
-
-    def _changed(self, name: str | None) -> None:
-        """The list ``name`` changed (None: it was deleted)."""
-
-    def _try(self, what: Callable[..., object], *args: Any) -> bool:
-        try:
-            what(*args)
-        except PaperTuiError as exc:
-            self.app.notify(str(exc), severity="error", timeout=8)  # type: ignore[attr-defined]
-            return False
-        return True
-
-    def _name_taken(self, current: str | None) -> Callable[[str], str | None]:
-        def check(name: str) -> str | None:
-            if name != current and self.library.reading_list(name) is not None:
-                return f"There is already a list named {name!r}."
-            return None
-
-        return check
-
-    def action_rename(self) -> None:
-        old = self._list_name()
-        if old is None:
-            return
-
-        def renamed(new: str | None) -> None:
-            if new and new != old and self._try(self.library.rename_list, old, new):
-                self.app.notify(f"Renamed {old!r} to {new!r}")  # type: ignore[attr-defined]
-                self._changed(new)
-
-        self.app.push_screen(Prompt(f"Rename {old!r} to", old,  # type: ignore[attr-defined]
-                                    check=self._name_taken(old)), renamed)
-
-    def action_describe(self) -> None:
-        name = self._list_name()
-        if name is None:
-            return
-        current = self._list(name).description
-
-        def described(text: str | None) -> None:
-            if text is not None and self._try(self.library.describe_list, name, text):
-                self._changed(name)
-
-        self.app.push_screen(Prompt(f"Describe {name!r}", current,  # type: ignore[attr-defined]
-                                    placeholder="what this list is for", allow_empty=True),
-                             described)
-
-    def action_delete_list(self) -> None:
-        name = self._list_name()
-        if name is None:
-            return
-        papers = count(len(self._list(name).ids), "paper")
-
-        def answered(yes: bool | None) -> None:
-            if yes and self._try(self.library.delete_list, name):
-                self.app.notify(f"Deleted the list {name!r}")  # type: ignore[attr-defined]
-                self._changed(None)
-
-        self.app.push_screen(  # type: ignore[attr-defined]
-            Confirm(f"Delete the reading list {name!r} ({papers})? "
-                    "The papers stay in the library.", yes="Delete"), answered)
-
-    def _list_papers(self) -> list[Paper]:
-        name = self._list_name()
-        if not name:
-            return []
-        return ListResults(self.library, self._list(name).ids).papers
-
-    def action_export(self) -> None:
-        name = self._list_name()
-        if name is None:
-            return
-
-        def written(path: Path | None) -> None:
-            if path is not None:
-                self.app.notify(f"Exported {name!r} to {path}")  # type: ignore[attr-defined]
-
-        description = self._list(name).description
-        self.app.push_screen(ExportDialog(self.library, self._list_papers(), name,  # type: ignore
-                                          description=description), written)
-
-    def action_cite(self) -> None:
-        papers = self._list_papers()
-        if papers:
-            copy_citations(self.app, self.library, papers)  # type: ignore[attr-defined]
-
-    def action_cite_as(self) -> None:
-        papers = self._list_papers()
-        if not papers:
-            return
-
-        def chosen(style: str | None) -> None:
-            if style:
-                copy_citations(self.app, self.library, papers, style)  # type: ignore[attr-defined]
-
-        self.app.push_screen(StylePicker(self.library, papers), chosen)  # type: ignore
-
-
-class ListsScreen(_ListActions, ReaderScreen):
+class ListsScreen(ReaderScreen):
     """Every reading list: name, count, description. Enter opens one."""
 
     DEFAULT_CSS = """
@@ -213,6 +101,8 @@ class ListsScreen(_ListActions, ReaderScreen):
     def __init__(self, lib: Library) -> None:
         super().__init__()
         self.library = lib
+        self.dialogs = DialogOpener(self)
+        self.lists = ListsController(self, self.dialogs, CitingController(self, self.dialogs))
         # Built here, not found on mount: keys typed ahead may close the screen (or the
         # app) before it has mounted, and its widgets are gone by then.
         self._title_label = Label("", id="lists-title")
@@ -227,7 +117,7 @@ class ListsScreen(_ListActions, ReaderScreen):
         self._show()
 
     def on_screen_resume(self) -> None:
-        self._show(self._list_name())
+        self._show(self.list_name())
 
     def _show(self, keep: str | None = None) -> None:
         box = self._lists_box
@@ -253,11 +143,11 @@ class ListsScreen(_ListActions, ReaderScreen):
             ("list-delete", "delete"), ("list-export", "export"), ("list-cite", "cite")))
         self._title_label.update(f"Reading lists ({len(names)}) · Enter opens · {hints}")
 
-    def _list_name(self) -> str | None:
+    def list_name(self) -> str | None:
         option = self._lists_box.highlighted_option
         return str(option.id) if option is not None and option.id else None
 
-    def _changed(self, name: str | None) -> None:
+    def list_changed(self, name: str | None) -> None:
         self._show(name)
 
     @on(OptionList.OptionSelected, "#lists")
@@ -267,14 +157,33 @@ class ListsScreen(_ListActions, ReaderScreen):
 
     def action_new_list(self) -> None:
         def named(name: str | None) -> None:
-            if name and self._try(self.library.create_list, name):
+            if name and self.lists.attempt(self.library.create_list, name):
                 self._show(name)
 
-        self.app.push_screen(Prompt("Name of the new reading list",
-                                    check=self._name_taken(None)), named)
+        self.app.push_screen(self.dialogs.prompt("Name of the new reading list",
+                                                 check=self.lists.name_taken(None)), named)
+
+    def action_cite(self) -> None:
+        self.lists.cite()
+
+    def action_cite_as(self) -> None:
+        self.lists.cite_as()
+
+    # -- the list keys (the same on both screens) --------------------------------------------
+    def action_rename(self) -> None:
+        self.lists.rename()
+
+    def action_describe(self) -> None:
+        self.lists.describe()
+
+    def action_delete_list(self) -> None:
+        self.lists.delete()
+
+    def action_export(self) -> None:
+        self.lists.export()
 
 
-class ReadingListScreen(_ListActions, ResultsScreen):
+class ReadingListScreen(ResultsScreen):
     """One reading list in the main screen's results/abstract layout (side by side, or
     one above the other below 120 columns); J/K reorder, d removes a paper.
 
@@ -289,7 +198,9 @@ class ReadingListScreen(_ListActions, ResultsScreen):
 
     def __init__(self, lib: Library, name: str) -> None:
         super().__init__(lib)
-        self.list_name = name
+        self.name_shown = name
+        """The list shown (it follows a rename)."""
+        self.lists = ListsController(self, self.dialogs, self.citing)
         # Built here, not found on mount: keys typed ahead may close the screen (or the
         # app) before it has mounted, and its widgets are gone by then.
         self._header = Label("", id="list-header")
@@ -319,13 +230,13 @@ class ReadingListScreen(_ListActions, ResultsScreen):
     def _follow_list(self) -> None:
         """Read the list again when it changed under the view (an undo, another process,
         a sync), keeping the cursor on its paper."""
-        rl = self.library.reading_list(self.list_name)
+        rl = self.library.reading_list(self.name_shown)
         if rl is None or (rl.name, rl.ids, rl.description) != self._list_shown:
             paper = self.results_list.current_paper()
             self._load(paper.id if paper else None)
 
     def _load(self, keep: str | None = None) -> None:
-        rl = self.library.reading_list(self.list_name)
+        rl = self.library.reading_list(self.name_shown)
         if rl is None:  # deleted, or renamed elsewhere
             self._leave()
             return
@@ -355,8 +266,8 @@ class ReadingListScreen(_ListActions, ResultsScreen):
         message.stop()
         self.abstract.focus()
 
-    def _list_name(self) -> str | None:
-        return self.list_name
+    def list_name(self) -> str | None:
+        return self.name_shown
 
     def _leave(self) -> None:
         """Back to the lists, unless this screen is no longer in front (then another
@@ -364,11 +275,11 @@ class ReadingListScreen(_ListActions, ResultsScreen):
         if self.is_active:
             self.dismiss()
 
-    def _changed(self, name: str | None) -> None:
+    def list_changed(self, name: str | None) -> None:
         if name is None:
             self._leave()
             return
-        self.list_name = name
+        self.name_shown = name
         paper = self.results_list.current_paper()
         self._load(paper.id if paper else None)
 
@@ -376,12 +287,12 @@ class ReadingListScreen(_ListActions, ResultsScreen):
         paper = self.results_list.current_paper()
         if paper is None:
             return
-        ids = self._list(self.list_name).ids
+        ids = self.lists.reading_list(self.name_shown).ids
         if paper.id not in ids:  # taken out by another process meanwhile
             return
         index = ids.index(paper.id) + step
-        if 0 <= index < len(ids) and self._try(self.library.move_in_list, self.list_name,
-                                                paper.id, index):
+        if 0 <= index < len(ids) and self.lists.attempt(self.library.move_in_list,
+                                                        self.name_shown, paper.id, index):
             self._load(paper.id)
 
     def action_remove(self) -> None:
@@ -390,8 +301,21 @@ class ReadingListScreen(_ListActions, ResultsScreen):
         if not ids:
             return
         cursor = self.results_list.cursor
-        if self._try(self.library.remove_from_list, self.list_name, ids):
+        if self.lists.attempt(self.library.remove_from_list, self.name_shown, ids):
             self.results_list.marked.clear()
             self._load()
             self.results_list.cursor = min(cursor, max(0, len(self.results_list) - 1))
-            self.app.notify(f"Removed {count(len(ids), 'paper')} from {self.list_name!r}")
+            self.app.notify(f"Removed {count(len(ids), 'paper')} from {self.name_shown!r}")
+
+    # -- the list keys (the same on both screens) --------------------------------------------
+    def action_rename(self) -> None:
+        self.lists.rename()
+
+    def action_describe(self) -> None:
+        self.lists.describe()
+
+    def action_delete_list(self) -> None:
+        self.lists.delete()
+
+    def action_export(self) -> None:
+        self.lists.export()

@@ -19,9 +19,11 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from paper_tui.tui import collector
+from paper_tui.tui.controllers.citing import CitationCopied, CitingController, say_copied
 from paper_tui.tui.controllers.editing import AllMarked, EditingController
 from paper_tui.tui.controllers.triage import TriageController, selected_ids
 from paper_tui.tui.keymap import screen_key_hint
+from paper_tui.tui.screens.dialog_opener import DialogOpener
 from paper_tui.tui.widgets.abstract import AbstractView
 from paper_tui.tui.widgets.facets import FACETS_KEYS
 from paper_tui.tui.widgets.results import ResultsList
@@ -135,6 +137,9 @@ class ReaderScreen(Screen[None]):
     def action_help(self) -> None:
         self.host.show_help(self)
 
+    def on_citation_copied(self, message: CitationCopied) -> None:
+        say_copied(self.app, message)
+
     def key_hint(self, binding_id: str) -> str:
         """The key ``binding_id`` has now (the keymap in force), as a hint names it: ``Esc``,
         ``J``."""
@@ -150,8 +155,10 @@ class ResultsScreen(ReaderScreen):
     def __init__(self, library: Library, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.library = library
+        self.dialogs = DialogOpener(self)
         self.triage = TriageController(self)
-        self.editing = EditingController(self)
+        self.citing = CitingController(self, self.dialogs)
+        self.editing = EditingController(self, self.dialogs, self.citing)
         self._shown: tuple[Results | None, int, Annotation | None] | None = None
         """(result set, cursor, annotation) the abstract view shows: skip redundant redraws."""
         self._results: ResultsList | None = None

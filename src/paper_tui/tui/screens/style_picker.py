@@ -1,4 +1,4 @@
-"""The citation style picker (``C``), and copying citations of papers to the clipboard.
+"""The citation style picker (``C``; the copy itself: :mod:`..controllers.citing`).
 
 The picker offers the reader's favourite styles first (config ``citation_styles``), the
 configured default and the four built-in styles; typing searches every style of the CSL
@@ -12,18 +12,16 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from rich.text import Text
 from textual import on, work
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from paper_tui import clipboard
 from paper_tui.errors import PaperTuiError
 from paper_tui.library import Library
 from paper_tui.model import Paper
@@ -188,34 +186,3 @@ class StylePicker(Dialog[str | None]):
 
     def action_cancel(self) -> None:
         self.finish(None)
-
-
-def copy_citations(app: App[Any], library: Library, papers: Sequence[Paper],
-                   style: str | None = None) -> str:
-    """Copy the citations of ``papers`` in ``style`` (default: the configured one); a
-    notification says which way (a style that cannot be used: a warning, nothing copied).
-
-    OSC 52 goes out at once (it reaches the local terminal's clipboard over SSH); the
-    system clipboard (through the core) is tried in a worker, since its tool may take a
-    moment; a CSL style goes there as HTML too where the tool can offer it. One
-    notification says the outcome (:func:`~paper_tui.clipboard.outcome`): copied with the
-    tool, else sent through the terminal. Returns the copied text.
-    """
-    try:
-        citation = library.cite(list(papers), style)
-    except PaperTuiError as exc:
-        app.notify(str(exc), severity="warning", timeout=8)
-        return ""
-    text = citation.text
-    app.copy_to_clipboard(text)
-    what = f"{citation.style} citation" + ("" if len(papers) == 1
-                                           else f"s of {count(len(papers), 'paper')}")
-
-    def to_clipboard() -> None:
-        result = clipboard.outcome(clipboard.copy(text, what, html=citation.html), what)
-        message = result.message[:1].upper() + result.message[1:]
-        app.call_from_thread(app.notify, message, timeout=4 if result.method != clipboard.OSC52
-                             else 8)
-
-    app.run_worker(to_clipboard, thread=True, group="clipboard")
-    return text

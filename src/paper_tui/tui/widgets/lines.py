@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from rich.segment import Segment
 from textual.cache import LRUCache
@@ -13,6 +14,14 @@ from textual.style import Style
 
 from paper_tui.tui import textual_internals
 
+if TYPE_CHECKING:
+    from textual.widget import Widget
+
+    WidgetPart = Widget
+    """What the mixin uses of the widget it is mixed into (type checking only)."""
+else:
+    WidgetPart = object
+
 FINISHED_KEPT = 1024
 """Finished lines kept per widget when they need a new strip (a side border): a few
 screens' worth."""
@@ -20,7 +29,7 @@ screens' worth."""
 Sides = tuple["Segment | None", "Segment | None"]
 
 
-class DirectLines:
+class DirectLines(WidgetPart):
     """For a Line-API widget (put it first in the bases) whose ``render_line`` returns
     long-lived strips, already in the widget's colours.
 
@@ -42,19 +51,19 @@ class DirectLines:
 
     def render_lines(self, crop: Region) -> list[Strip]:
         finisher = self._finisher()
-        dirty = textual_internals.dirty_lines(self)  # type: ignore[arg-type]
+        dirty = textual_internals.dirty_lines(self)
         if finisher is None or dirty is None:
             if self._lines_kept is not None:
                 self._lines_kept = None
                 # its lines were not kept up to date meanwhile
-                textual_internals.clear_styles_cache(self)  # type: ignore[arg-type]
-            return super().render_lines(crop)  # type: ignore[misc]
+                textual_internals.clear_styles_cache(self)
+            return super().render_lines(crop)
         finish, key = finisher
-        width, height = self.region.size  # type: ignore[attr-defined]
+        width, height = self.region.size
         if self._lines_kept is None or self._kept_for != key:
             self._lines_kept, self._kept_for = {}, key
         kept = self._lines_kept
-        render_line = self.render_line  # type: ignore[attr-defined]
+        render_line = self.render_line
         strips = []
         for y in crop.line_range:
             strip = kept.get(y)
@@ -80,13 +89,13 @@ class DirectLines:
         """What Textual's pipeline does to a content line of this widget, and what that
         depends on (width, borders, background, filters); None when the pipeline would do
         more than this can (see :meth:`_plain_sides`)."""
-        base_background, background = self.background_colors  # type: ignore[attr-defined]
+        base_background, background = self.background_colors
         sides = self._plain_sides(base_background, background)
         if sides is None:
             return None
-        width = self.region.width  # type: ignore[attr-defined]
+        width = self.region.width
         pad = Style(background=base_background + background).rich_style
-        filters = self.app.get_line_filters()  # type: ignore[attr-defined]
+        filters = self.app.get_line_filters()
         left, right = sides
         content_width = width - (left is not None) - (right is not None)
 
@@ -120,18 +129,18 @@ class DirectLines:
         """The left and right border segments when the CSS pipeline would do no more to
         this widget's lines than add them (None for either side without a border);
         None when it would do more."""
-        styles = self.styles  # type: ignore[attr-defined]
+        styles = self.styles
         if any(styles.padding) or any(edge for edge, _color in styles.outline):
             return None
         (top, _), (right, right_color), (bottom, _), (left, left_color) = styles.border
         if top or bottom:
             return None
-        if styles.tint.a or styles.text_opacity != 1 or self.opacity != 1:  # type: ignore[attr-defined]
+        if styles.tint.a or styles.text_opacity != 1 or self.opacity != 1:
             return None
         if styles.has_rule("hatch") and styles.hatch != "none":
             return None
-        if self.auto_links and textual_internals.has_hover_links(  # type: ignore[attr-defined]
-                self.hover_style):  # type: ignore[attr-defined]
+        if self.auto_links and textual_internals.has_hover_links(
+                self.hover_style):
             return None
         if not (left or right):
             return (None, None)

@@ -13,7 +13,7 @@ from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.strip import Strip
 
 from paper_tui.tui import textual_internals
-from paper_tui.tui.widgets.lines import DirectLines
+from paper_tui.tui.widgets.lines import DirectLines, WidgetPart
 
 DEFAULT_BAR_BACK = Color.parse("#555555")
 DEFAULT_BAR = Color.parse("bright_magenta")
@@ -104,13 +104,13 @@ class LineScrollBar(DirectLines, ScrollBar):
         self._rows.clear()
 
 
-class LineScrolled:
+class LineScrolled(WidgetPart):
     """For a Line-API ``ScrollView`` (put it first in the bases): its vertical scrollbar is
     a :class:`LineScrollBar`, created on first use as Textual creates its own."""
 
     @property
     def vertical_scrollbar(self) -> ScrollBar:
         return textual_internals.vertical_scrollbar(
-            self,  # type: ignore[arg-type]
+            self,
             lambda: LineScrollBar(vertical=True, name="vertical",
-                                  thickness=self.scrollbar_size_vertical))  # type: ignore[attr-defined]
+                                  thickness=self.scrollbar_size_vertical))
