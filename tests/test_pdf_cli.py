@@ -154,6 +154,32 @@ def test_open_runs_the_viewer_with_the_path_or_prints_it(tmp_path: Path) -> None
     assert shown == f"{lib.root / 'pdfs' / lib.ids['Mine']}.pdf\n"
 
 
+def test_the_desktop_opener_only_with_a_display_and_never_linux_s_open(
+        tmp_path: Path) -> None:
+    """Over SSH (no DISPLAY) xdg-open is not run and the path is printed; ``open`` off macOS
+    is openvt and is never run (it was the fallback after xdg-open)."""
+    record = tmp_path / "opened.txt"
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name in ("xdg-open", "open"):
+        tool = bin_dir / name
+        tool.write_text(f"#!/bin/sh\nprintf '%s %s' '{name}' \"$1\" > '{record}'\n", "utf-8")
+        tool.chmod(tool.stat().st_mode | stat.S_IXUSR)
+    lib = Lib(tmp_path, {"Mine": None})
+    lib.ok("pdf", "add", lib.ids["Mine"], NAACL)
+    pdf = lib.root / "pdfs" / f"{lib.ids['Mine']}.pdf"
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PDF_VIEWER", "DISPLAY", "WAYLAND_DISPLAY")}
+    env["PATH"] = str(bin_dir)  # the stand-ins alone
+    assert lib.ok("pdf", "open", lib.ids["Mine"], env=env) == f"{pdf}\n"
+    time.sleep(0.5)
+    assert not record.exists()
+    (bin_dir / "xdg-open").unlink()  # a display but no xdg-open: still never `open`
+    assert lib.ok("pdf", "open", lib.ids["Mine"], env={**env, "DISPLAY": ":99"}) == f"{pdf}\n"
+    time.sleep(0.5)
+    assert not record.exists()
+
+
 def test_prune_removes_the_least_recently_opened_sparing_reading_lists(
         tmp_path: Path) -> None:
     lib = Lib(tmp_path, {"Opened": None, "Listed": None, "Plain": None})

@@ -8,10 +8,9 @@ import os
 import shlex
 import shutil
 import subprocess
+import sys
 from collections.abc import Mapping
 from pathlib import Path
-
-OPENERS = ("xdg-open", "open")
 
 
 def command(configured: str, path: Path,
@@ -22,10 +21,19 @@ def command(configured: str, path: Path,
         words = shlex.split(chosen) if chosen.strip() else []
         if words:
             return [*words, str(path)]
-    for name in OPENERS:
-        found = shutil.which(name, path=environ.get("PATH"))
-        if found:
-            return [found, str(path)]
+    opener = desktop_opener(environ)
+    found = shutil.which(opener, path=environ.get("PATH")) if opener else None
+    return [found, str(path)] if found else None
+
+
+def desktop_opener(environ: Mapping[str, str], platform: str = sys.platform) -> str | None:
+    """macOS's ``open``; elsewhere ``xdg-open``, but only with a display to open on (over a
+    bare SSH session it would start a text browser in the terminal, or fail silently). Never
+    ``open`` off macOS: on Linux that name is ``openvt``."""
+    if platform == "darwin":
+        return "open"
+    if environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY"):
+        return "xdg-open"
     return None
 
 
