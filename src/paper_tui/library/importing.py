@@ -15,11 +15,13 @@ from typing import TYPE_CHECKING
 
 from paper_tui.errors import SkippedRecord, SourceError, SourceNotice
 from paper_tui.holdings.arrivals import Arrivals
+from paper_tui.holdings.reviews import record_ratings
 from paper_tui.holdings.sources import MANIFEST, SourceStore, checksum, encode
 from paper_tui.index import PaperIndex
 from paper_tui.index.writer import Prepared, prepare
 from paper_tui.library.upgrade import upgrade_sources
 from paper_tui.model import Paper
+from paper_tui.venue.reviews import stamp
 
 if TYPE_CHECKING:
     from paper_tui.importers import Hints, ImportReport
@@ -208,11 +210,14 @@ def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: Imp
 
         replace = fmt in STABLE_ID_FORMATS  # an arXiv id's text may be a newer version
         replaced = 0
+        rated: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {}
 
         def indexed() -> Iterator[Paper]:
             nonlocal replaced
             for paper in itertools.chain([first], stream):
                 ahead = prepared.pop(paper.id, None)
+                if paper.ratings:
+                    rated[paper.id] = (paper.ratings, paper.confidences)
                 if paper.id not in old_ids:
                     adder.add(paper, ahead)
                 elif replace:
@@ -226,6 +231,9 @@ def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: Imp
         sources.write(source_id, path, digest, fmt, indexed(), encoded)
         adder.delete(old_ids - seen)
     index.mark_sources({source_id: digest})
+    if rated:  # each paper whose ratings moved since the source's last import: a point
+        record_ratings(sources.root, source_id, rated,
+                       stamp(sources.manifest[source_id].imported_at))
     if arrivals is not None:
         arrivals.record(source_id, seen, sources.manifest[source_id].imported_at)
     report.new_ids += adder.new_ids
