@@ -173,9 +173,7 @@ def cmd_show(args: argparse.Namespace, ctx: Context) -> int:
     if affiliations := venue_text.affiliations_text(paper):
         print(inert_line(f"{'':8} {affiliations}"))  # under the authors
     print(inert_line(f"Venue:   {paper.venue} {paper.year or ''}".rstrip()))
-    said = " · ".join(t for t in (venue_text.summary(paper),
-                                  change_text(reviewed.history)) if t)
-    if said:
+    if said := venue_text.summary(paper, change_text(reviewed.history)):
         print(inert_line(f"{'':8} {said}"))  # what the venue said of it, how it moved
     print(inert_line(f"Id:      {paper.id}"))
     for label, value in (("URL", paper.url), ("PDF", paper.pdf), ("Code", paper.code),

@@ -200,6 +200,9 @@ def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: Imp
 
     stream = papers()
     old_ids = index.ids_of_source(source_id)
+    # what the venue said of each paper last time: a paper whose reviews or decision
+    # changed (a rebuttal, decision day) keeps its id, and is indexed again
+    said_before = _venue_said(sources, source_id) if old_ids else {}
     report_progress = (lambda n: progress(f"importing {path.name}", n, None)) \
         if progress else None
     with index.adding(report_progress) as adder:
@@ -220,7 +223,7 @@ def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: Imp
                     rated[paper.id] = (paper.ratings, paper.confidences)
                 if paper.id not in old_ids:
                     adder.add(paper, ahead)
-                elif replace:
+                elif replace or said_before.get(paper.id, _said(paper)) != _said(paper):
                     adder.add(paper, ahead)
                     replaced += 1
                 yield paper
@@ -244,6 +247,38 @@ def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: Imp
     report.unchanged += len(seen) - len(adder.new_ids) - replaced
     report.papers += len(seen)
     report.sources.append(source_id)
+
+
+Said = tuple[list[float], list[float], str, str]
+
+
+def _said(paper: Paper) -> Said:
+    """What may change of a paper whose id does not: its reviews' scores and decision."""
+    return list(paper.ratings), list(paper.confidences), paper.decision, paper.decision_text
+
+
+def _venue_said(sources: SourceStore, source_id: str) -> dict[str, Said]:
+    """:func:`_said` of each paper in the source's copy as it is (before it is replaced),
+    read from the stored lines without making papers; nothing when it cannot be read."""
+    import json
+
+    from paper_tui.trust.bounded_gzip import open_gzip
+
+    said: dict[str, Said] = {}
+    if not sources.file(source_id).is_file():
+        return said
+    try:
+        with open_gzip(sources.file(source_id)) as fh:
+            for line in fh:
+                record = json.loads(line)
+                if isinstance(record, dict) and isinstance(record.get("id"), str):
+                    said[record["id"]] = (record.get("ratings", []),
+                                          record.get("confidences", []),
+                                          record.get("decision", ""),
+                                          record.get("decision_text", ""))
+    except (OSError, ValueError, SourceError, RecursionError):
+        return {}  # unreadable: the import goes on as before
+    return said
 
 
 # -- the library's intake ------------------------------------------------------------------

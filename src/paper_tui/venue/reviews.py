@@ -23,12 +23,15 @@ from paper_tui.venue.signals import MAX_SCORE
 Kind = Literal["meta-review", "decision", "review", "comment"]
 KINDS: tuple[Kind, ...] = ("meta-review", "decision", "review", "comment")
 """In the order ``show --reviews`` prints them."""
-_KIND_OF = (("Meta_Review", "meta-review"), ("Decision", "decision"),
-            ("Official_Review", "review"), ("Review", "review"),
-            ("Official_Comment", "comment"), ("Public_Comment", "comment"),
-            ("Comment", "comment"), ("Rebuttal", "comment"), ("Author_Response", "comment"))
-"""An invitation's last part -> the kind of its note (a reply of another invitation, a
-revision, a withdrawal, an ethics review, is no review of the paper's and is left out)."""
+_KIND_OF = {"meta_review": "meta-review", "metareview": "meta-review",
+            "decision": "decision", "acceptance": "decision",
+            "official_review": "review", "review": "review",
+            "official_comment": "comment", "public_comment": "comment", "comment": "comment",
+            "rebuttal": "comment", "author_response": "comment"}
+"""An invitation's last part, folded (``…/Submission12/-/Official_Review``; API v1's
+``…/-/Paper12/Official_Review``, ICLR 2017's ``…/-/paper12/official/review``) -> the kind
+of its note. A reply of another invitation (a revision, a withdrawal, an ethics review) is
+no review of the paper's and is left out."""
 RATING_KEYS = ("rating", "recommendation", "overall_assessment", "review_rating",
                "final_rating", "overall_recommendation")
 CONFIDENCE_KEYS = ("confidence", "review_confidence")
@@ -38,7 +41,7 @@ SCORE_KEYS = ("soundness", "presentation", "contribution", "originality", "quali
 """The venue's other score fields, taken as they come (with their number where they hold
 one: ``"3 good"``, ``3``)."""
 _SKIPPED = frozenset({"code_of_conduct", "flag_for_ethics_review", "details_of_ethics_concerns",
-                      "first_time_reviewer", "title", "pdf", "supplementary_material",
+                      "first_time_reviewer", "pdf", "supplementary_material",
                       "responsible_reviewing_acknowledgement", "code_of_ethics",
                       "withdrawal_confirmation"})
 """Fields that say nothing of the paper to a reader (checkboxes, the form's own title)."""
@@ -92,10 +95,9 @@ def kind(invitations: Iterable[object]) -> Kind | None:
     for name in invitations:
         if not isinstance(name, str):
             continue
-        last = name.rsplit("/", 1)[-1]
-        for suffix, found in _KIND_OF:
-            if last == suffix:
-                return found  # type: ignore[return-value]
+        found = _KIND_OF.get(name.rsplit("/", 1)[-1].casefold())
+        if found is not None:
+            return found  # type: ignore[return-value]
     return None
 
 
@@ -173,15 +175,16 @@ def from_note(note: object) -> Review | None:
     if found is None:
         return None
     content: dict[str, Any] = note["content"]
-    rating = next((r for key in RATING_KEYS if (r := score(_value(content.get(key))))
-                   is not None), None)
-    confidence = next((c for key in CONFIDENCE_KEYS
-                       if (c := score(_value(content.get(key)))) is not None), None)
+    rating_key = next((key for key in RATING_KEYS
+                       if score(_value(content.get(key))) is not None), "")
+    confidence_key = next((key for key in CONFIDENCE_KEYS
+                           if score(_value(content.get(key))) is not None), "")
+    rating = score(_value(content.get(rating_key))) if rating_key else None
+    confidence = score(_value(content.get(confidence_key))) if confidence_key else None
     scores: list[tuple[str, str]] = []
     fields: list[tuple[str, str]] = []
     for key, raw in content.items():
-        if not isinstance(key, str) or key in _SKIPPED or key in RATING_KEYS \
-                or key in CONFIDENCE_KEYS:
+        if not isinstance(key, str) or key in _SKIPPED or key in (rating_key, confidence_key):
             continue
         text = _text(_value(raw))
         if not text:
