@@ -63,11 +63,38 @@ def fetch(spec: Spec, pages: Pages, options: Options) -> Listing:
         raise FetchError(spec.text, f"OpenReview has no papers under venue id {spec.value!r}"
                          f"{tried} (ids are case-sensitive, e.g. ICLR.cc/2025/Conference"
                          f"{v1_said})")
-    listing = Listing(lambda: json.dumps({"notes": notes, "count": len(notes)},
-                                         ensure_ascii=False).encode(), len(notes))
+    listing = Listing(lambda: json.dumps({"notes": [_slim(n) for n in notes],
+                                          "count": len(notes)}, ensure_ascii=False).encode(),
+                      len(notes))
     if options.reviews:
         listing.reviews, listing.notice = _reviews(spec, notes)
     return listing
+
+
+_REPLY_KEYS = ("id", "forum", "replyto", "invitation", "invitations", "signatures", "cdate",
+               "tcdate")
+_SCORE_KEYS = frozenset((*venue_reviews.RATING_KEYS, *venue_reviews.CONFIDENCE_KEYS,
+                         "decision"))
+
+
+def _slim(note: Any) -> Any:
+    """The note as the list keeps it: its replies' scores and decision (what the import
+    reads of them), not their text, which the reviews kept beside the source hold (a
+    venue's list is then about as big with ``--reviews`` as without)."""
+    details = note.get("details") if isinstance(note, dict) else None
+    replies = details.get("replies") if isinstance(details, dict) else None
+    if not isinstance(replies, list):
+        return note
+    slim = []
+    for reply in replies:
+        if not isinstance(reply, dict):
+            continue
+        kept = {key: reply[key] for key in _REPLY_KEYS if key in reply}
+        content = reply.get("content")
+        if isinstance(content, dict):
+            kept["content"] = {k: v for k, v in content.items() if k in _SCORE_KEYS}
+        slim.append(kept)
+    return {**note, "details": {**details, "replies": slim}}
 
 
 def _reviews(spec: Spec, notes: list[Any]) -> tuple[dict[str, list[venue_reviews.Review]], str]:
