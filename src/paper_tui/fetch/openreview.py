@@ -82,9 +82,9 @@ def _slim(note: Any) -> Any:
     reads of them), not their text, which the reviews kept beside the source hold (a
     venue's list is then about as big with ``--reviews`` as without)."""
     details = note.get("details") if isinstance(note, dict) else None
-    replies = details.get("replies") if isinstance(details, dict) else None
-    if not isinstance(replies, list):
+    if not isinstance(details, dict) or not isinstance(details.get("replies"), list):
         return note
+    replies = details["replies"]
     slim = []
     for reply in replies:
         if not isinstance(reply, dict):
