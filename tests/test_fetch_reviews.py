@@ -219,3 +219,49 @@ def test_show_reviews_and_json(tmp_path: Path, http_replay: ReplayServer) -> Non
     assert data["meta_review"]["fields"]["metareview"].startswith("The reviewers agree")
     assert [p["ratings"] for p in data["rating_history"]] == [[7.0], [8.0]]
     assert data["rating_change"] == 1.0
+
+
+def test_a_changed_list_imported_again_adds_a_point(tmp_path: Path) -> None:
+    """Paper Copilot's lists carry ratings too: a re-import of a changed file records the
+    papers that moved, and indexes their new ratings."""
+    records = json.loads((Path(__file__).parent / "data" / "fetch"
+                          / "paperlists-iclr2018.json").read_text("utf-8"))
+    path = tmp_path / "iclr2018.json"
+    path.write_text(json.dumps(records), "utf-8")
+    with open_library(tmp_path / "lib", "http://127.0.0.1:9") as lib:
+        lib.import_paths([path])
+        first = next(p for p in lib.papers() if p.title.startswith("Robust Task Clustering"))
+        assert [p.ratings for p in lib.reviews(first.id).history] == [(4.0, 5.0, 5.0)]
+        records[0]["rating"] = "5;6;5"
+        path.write_text(json.dumps(records), "utf-8")
+        lib.import_paths([path])
+        moved = lib.reviews(first.id)
+        assert [p.ratings for p in moved.history] == [(4.0, 5.0, 5.0), (5.0, 6.0, 5.0)]
+        assert moved.rating_change == round(16 / 3 - 14 / 3, 3)
+        assert lib.paper(first.id).ratings == (5.0, 6.0, 5.0)  # indexed again
+        others = [p for p in lib.papers() if p.id != first.id and p.ratings]
+        assert others and all(len(lib.reviews(p.id).history) == 1 for p in others)
+
+
+@pytest.mark.skipif(EXE is None, reason="paper-tui is not installed")
+def test_review_text_is_inert_when_shown_and_verbatim_in_json(
+        tmp_path: Path, http_replay: ReplayServer) -> None:
+    serve_neurips(http_replay)
+    hostile = "look\x1b[2J\x1b]8;;http://evil.example\x07here\x1b]8;;\x07\u202eright"
+    with open_library(tmp_path / "lib", http_replay.url) as lib:
+        lib.fetch([f"openreview:{NEURIPS}"], reviews=True)
+        grok = by_forum(lib, "aVh9KRZdRk")
+        review = venue_reviews.Review("review", "Reviewer_\x1b[31mX", "2024-06-14", 7.0, 4.0,
+                                      (("soundness", "3\x1b[0m"),), (("summary", hostile),))
+        kept.write_reviews(lib.sources.root, grok.source, [(grok.id, "aVh9KRZdRk", [review])])
+    cmd = [str(EXE), "--library", str(tmp_path / "lib"), "--config",
+           str(config_file(tmp_path / "config", http_replay.url)), "show", grok.id]
+    shown = forked_cli.run([*cmd, "--reviews"], capture_output=True, text=True, timeout=120,
+                           env=dict(os.environ), stdin=subprocess.DEVNULL)
+    assert shown.returncode == 0, shown.stderr
+    assert "\x1b" not in shown.stdout and "\u202e" not in shown.stdout
+    assert "lookhere" in shown.stdout.replace(" ", "")
+    data = json.loads(forked_cli.run([*cmd, "--json"], capture_output=True, text=True,
+                                     timeout=120, env=dict(os.environ),
+                                     stdin=subprocess.DEVNULL).stdout)
+    assert data["reviews"][0]["fields"]["summary"] == hostile  # JSON keeps it, escaped

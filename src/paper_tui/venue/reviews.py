@@ -258,10 +258,10 @@ class RatingPoint:
 
 def rating_change(history: Sequence[RatingPoint]) -> float | None:
     """The newest mean less the first; None with fewer than two points (or no means)."""
-    if len(history) < 2:
+    if len(history) < 2 or not history[0].ratings or not history[-1].ratings:
         return None
-    first, last = history[0].mean, history[-1].mean
-    return None if first is None or last is None else round(last - first, 3)
+    first, last = history[0].ratings, history[-1].ratings
+    return round(math.fsum(last) / len(last) - math.fsum(first) / len(first), 3)
 
 
 def change_text(history: Sequence[RatingPoint]) -> str:
