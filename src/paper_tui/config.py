@@ -112,6 +112,10 @@ class FetchSettings:
         "where paperlists' lists are fetched from", strip="/")
     arxiv_url: str = setting("https://export.arxiv.org", "arXiv's API", strip="/")
     dblp_url: str = setting("https://dblp.org", "DBLP's API", strip="/")
+    reviews: bool = setting(
+        False, "OpenReview: fetch each paper's reviews, meta-review, decision and public "
+        "comments with its list, in the same requests (as `fetch --reviews`; [Reviews]"
+        "(#reviews))")
     arxiv_delay_s: float = setting(
         3, "seconds between two requests to arXiv (arXiv's rule)", minimum=0)
     timeout_s: float = setting(

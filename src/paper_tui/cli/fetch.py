@@ -46,6 +46,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "the category's last fetch, else 7 days ago)")
     p.add_argument("--all", action="store_true", dest="all_decisions",
                    help="OpenReview: rejected, withdrawn and undecided submissions too")
+    p.add_argument("--reviews", action=argparse.BooleanOptionalAction, default=None,
+                   help="OpenReview: each paper's reviews, meta-review, decision and public "
+                        "comments too, in the same requests (`show ID --reviews`); default: "
+                        "the fetch.reviews setting")
     p.add_argument("--venue", metavar="NAME", default="",
                    help="the venue of papers whose list does not name one (kept for the "
                         "source's next fetches)")
@@ -78,10 +82,11 @@ def _date(text: str) -> datetime.date:
 def cmd_fetch(args: argparse.Namespace, ctx: Context) -> int:
     if args.watches:
         if args.sources or args.since or args.all_decisions or args.dry_run \
-                or args.venue.strip() or args.year:
+                or args.venue.strip() or args.year or args.reviews is not None:
             raise PaperTuiError("--watches fetches each watch as it was saved: give no "
-                                "SOURCE, --since, --all, --venue, --year or --dry-run "
-                                "with it")
+                                "SOURCE, --since, --all, --venue, --year, --reviews or "
+                                "--dry-run with it (fetch.reviews: true in the config "
+                                "fetches the watches' reviews)")
         from paper_tui.cli.watch import print_watch_runs
 
         with _progress(args) as bar:
@@ -97,7 +102,7 @@ def cmd_fetch(args: argparse.Namespace, ctx: Context) -> int:
     with _progress(args) as bar:
         report = ctx.library.fetch(args.sources, since=args.since,
                                    all_decisions=args.all_decisions, dry_run=args.dry_run,
-                                   progress=bar, hints=hints)
+                                   progress=bar, hints=hints, reviews=args.reviews)
     if args.json:
         print_json(report.as_json())
     for source in report.sources:

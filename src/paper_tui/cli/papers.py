@@ -14,9 +14,12 @@ from paper_tui.cli.terminal import progress_printer, warn
 from paper_tui.errors import QueryError
 from paper_tui.library import SORTS
 from paper_tui.library.context import Context
+from paper_tui.library.records import PaperReviews
 from paper_tui.model import DERIVED_TITLE, NO_ABSTRACT
 from paper_tui.trust.inert import inert_line, inert_text
+from paper_tui.venue import reviews as reviews_mod
 from paper_tui.venue import text as venue_text
+from paper_tui.venue.reviews import Review, change_text
 from paper_tui.vocabulary import count, member_marks
 
 
@@ -63,7 +66,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("show", help="show one paper")
     p.add_argument("id", metavar="ID", help="a paper id or a unique prefix of one")
     p.add_argument("--json", action="store_true",
-                   help="print a JSON object: the paper, your annotations and the team's")
+                   help="print a JSON object: the paper, your annotations and the team's, "
+                        "its reviews, meta-review and rating history")
+    p.add_argument("--reviews", action="store_true",
+                   help="print what the reviewers wrote (kept by `fetch --reviews`): the "
+                        "meta-review and decision, the reviews with their scores, then the "
+                        "comments")
     p.set_defaults(handler=cmd_show)
 
 
@@ -149,8 +157,10 @@ def cmd_show(args: argparse.Namespace, ctx: Context) -> int:
     detail = lib.detail(paper.id, team=True, fresh=True)
     for problem in lib.team_problems():
         warn(problem)
+    reviewed = lib.reviews(paper.id)
     if args.json:
-        print_json(record(lib, paper, team={m.name: m.as_json() for m in detail.team}))
+        print_json(record(lib, paper, team={m.name: m.as_json() for m in detail.team},
+                          **reviewed.as_json()))
         return 0
     # one line each, whatever a field holds; the abstract and the note keep their lines
     print(inert_line(paper.display_title))
@@ -163,8 +173,8 @@ def cmd_show(args: argparse.Namespace, ctx: Context) -> int:
     if affiliations := venue_text.affiliations_text(paper):
         print(inert_line(f"{'':8} {affiliations}"))  # under the authors
     print(inert_line(f"Venue:   {paper.venue} {paper.year or ''}".rstrip()))
-    if said := venue_text.summary(paper):
-        print(inert_line(f"{'':8} {said}"))  # what the venue said of it
+    if said := venue_text.summary(paper, change_text(reviewed.history)):
+        print(inert_line(f"{'':8} {said}"))  # what the venue said of it, how it moved
     print(inert_line(f"Id:      {paper.id}"))
     for label, value in (("URL", paper.url), ("PDF", paper.pdf), ("Code", paper.code),
                          ("Project", paper.project)):
@@ -185,4 +195,46 @@ def cmd_show(args: argparse.Namespace, ctx: Context) -> int:
     if detail.note:
         print("\nNote:")
         print(textwrap.indent(inert_text(detail.note), "  "))
+    if args.reviews:
+        _print_reviews(paper.id, reviewed)
     return 0
+
+
+def _print_reviews(paper_id: str, reviewed: PaperReviews) -> None:
+    """The meta-review and decision, the reviews with their scores, then the comments
+    (indented by their place in the thread); every text inert."""
+    print()
+    if reviewed.reviews is None:
+        print(f"No reviews kept for {paper_id}: fetch its OpenReview venue with --reviews "
+              "(paper-tui fetch openreview:VENUE_ID --reviews)")
+        return
+    if not reviewed.reviews:
+        print("No reviews: the venue published none for this paper")
+        return
+    depth = reviews_mod.thread_depth(reviewed.reviews)
+    for review in reviews_mod.in_order(reviewed.reviews):
+        indent = "  " * (depth.get(review.id, 0) if review.kind == "comment" else 0)
+        print(inert_line(indent + review_heading(review)))
+        if scores := review_scores(review):
+            print(inert_line(f"{indent}  {scores}"))
+        for name, text in review.fields:
+            print(inert_line(f"{indent}  {name.replace('_', ' ').capitalize()}:"))
+            print(textwrap.indent(inert_text(text), indent + "    "))
+        print()
+
+
+def review_heading(review: Review) -> str:
+    """``Review by Reviewer_x1Yz, 2024-11-02``."""
+    what = {"meta-review": "Meta-review", "decision": "Decision", "review": "Review",
+            "comment": "Comment"}[review.kind]
+    by = f" by {review.author}" if review.author else ""
+    return f"{what}{by}" + (f", {review.date}" if review.date else "")
+
+
+def review_scores(review: Review) -> str:
+    """``rating 6 · confidence 4 · soundness 3 good · presentation 2 fair``."""
+    parts = [f"{name} {venue_text.number(value)}" for name, value in
+             (("rating", review.rating), ("confidence", review.confidence))
+             if value is not None]
+    parts += [f"{name.replace('_', ' ')} {value}" for name, value in review.scores]
+    return " · ".join(parts)

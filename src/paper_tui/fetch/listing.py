@@ -12,6 +12,7 @@ from typing import Any
 
 from paper_tui.config import FetchSettings
 from paper_tui.fetch.spec import Spec
+from paper_tui.venue.reviews import Review
 
 MAX_PAGES = 1000
 """A source that keeps sending pages past this many is not paging as documented."""
@@ -26,6 +27,8 @@ class Options:
     """OpenReview: rejected, withdrawn and pending submissions too."""
     previous: Path | None = None
     """The file this source's last fetch made (an arXiv category's list grows from it)."""
+    reviews: bool = False
+    """OpenReview: each paper's reviews, meta-review, decision and comments too."""
 
 
 class Listing:
@@ -35,6 +38,10 @@ class Listing:
     def __init__(self, body: bytes | Callable[[], bytes], papers: int) -> None:
         self._body = body
         self.papers = papers
+        self.reviews: dict[str, list[Review]] | None = None
+        """OpenReview with ``--reviews``: each paper's reviews, by its forum id."""
+        self.notice = ""
+        """A line the reader should see (a venue that publishes no reviews)."""
 
     @property
     def body(self) -> bytes:

@@ -9,6 +9,14 @@ or not yet decided), ``…/Rejected_Submission``, ``…/Withdrawn_Submission`` a
 ``…/Desk_Rejected_Submission``. The stored file is ``{"notes": [...], "count": N}``, which
 ``importers/openreview.py`` reads (decision and area from each note's ``venue``,
 ``venueid`` and ``primary_area``).
+
+With ``--reviews`` (or ``fetch.reviews: true``) each page is asked with
+``details=replies``: the same pages, in the same number of requests, bring every paper's
+reviews, meta-review, decision and public comments (never a request per paper). Their
+ratings reach the papers through the list; the reviews themselves
+(:mod:`paper_tui.venue.reviews`) go with the listing, by forum, to be kept beside the
+source (:mod:`paper_tui.holdings.reviews`). A venue that publishes none is said in one
+line, and its list is fetched all the same.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ from paper_tui.errors import FetchError
 from paper_tui.fetch.listing import MAX_PAGES, Listing, Options, json_page
 from paper_tui.fetch.pages import Pages
 from paper_tui.fetch.spec import Spec
+from paper_tui.venue import reviews as venue_reviews
 
 LIMIT = 1000
 """Notes per page: the most API v2 gives."""
@@ -37,13 +46,13 @@ def fetch(spec: Spec, pages: Pages, options: Options) -> Listing:
     notes: list[Any] = []
     for venueid in ids:
         notes += _venue_notes(spec, options.settings.openreview_url, venueid, pages,
-                              len(notes), 2)
+                              len(notes), 2, options.reviews)
     v1_said = ""
     if not notes:
         try:
             for venueid in ids:
                 notes += _venue_notes(spec, options.settings.openreview_v1_url, venueid,
-                                      pages, len(notes), 1)
+                                      pages, len(notes), 1, options.reviews)
         except FetchError as exc:
             if notes:  # v1 has the venue and failed on the way: that is the news
                 raise
@@ -54,8 +63,53 @@ def fetch(spec: Spec, pages: Pages, options: Options) -> Listing:
         raise FetchError(spec.text, f"OpenReview has no papers under venue id {spec.value!r}"
                          f"{tried} (ids are case-sensitive, e.g. ICLR.cc/2025/Conference"
                          f"{v1_said})")
-    return Listing(lambda: json.dumps({"notes": notes, "count": len(notes)},
-                                      ensure_ascii=False).encode(), len(notes))
+    listing = Listing(lambda: json.dumps({"notes": [_slim(n) for n in notes],
+                                          "count": len(notes)}, ensure_ascii=False).encode(),
+                      len(notes))
+    if options.reviews:
+        listing.reviews, listing.notice = _reviews(spec, notes)
+    return listing
+
+
+_REPLY_KEYS = ("id", "forum", "replyto", "invitation", "invitations", "signatures", "cdate",
+               "tcdate")
+_SCORE_KEYS = frozenset((*venue_reviews.RATING_KEYS, *venue_reviews.CONFIDENCE_KEYS,
+                         "decision"))
+
+
+def _slim(note: Any) -> Any:
+    """The note as the list keeps it: its replies' scores and decision (what the import
+    reads of them), not their text, which the reviews kept beside the source hold (a
+    venue's list is then about as big with ``--reviews`` as without)."""
+    details = note.get("details") if isinstance(note, dict) else None
+    if not isinstance(details, dict) or not isinstance(details.get("replies"), list):
+        return note
+    replies = details["replies"]
+    slim = []
+    for reply in replies:
+        if not isinstance(reply, dict):
+            continue
+        kept = {key: reply[key] for key in _REPLY_KEYS if key in reply}
+        content = reply.get("content")
+        if isinstance(content, dict):
+            kept["content"] = {k: v for k, v in content.items() if k in _SCORE_KEYS}
+        slim.append(kept)
+    return {**note, "details": {**details, "replies": slim}}
+
+
+def _reviews(spec: Spec, notes: list[Any]) -> tuple[dict[str, list[venue_reviews.Review]], str]:
+    """Each paper's reviews by its forum, and the line that says a venue has none."""
+    found: dict[str, list[venue_reviews.Review]] = {}
+    for note in notes:
+        if not isinstance(note, dict):
+            continue
+        forum = note.get("forum") or note.get("id")
+        if isinstance(forum, str) and venue_reviews.has_replies(note):
+            found[forum] = venue_reviews.of_note(note)
+    if any(found.values()):
+        return found, ""
+    return found, (f"{spec.text}: OpenReview publishes no reviews of this venue (or not "
+                   "yet): its list is fetched without them")
 
 
 def _one_version(spec: Spec, pages: Pages, notes: list[Any]) -> None:
@@ -71,7 +125,7 @@ def _one_version(spec: Spec, pages: Pages, notes: list[Any]) -> None:
 
 
 def _venue_notes(spec: Spec, base: str, venueid: str, pages: Pages, before: int,
-                 api: int) -> list[Any]:
+                 api: int, replies: bool = False) -> list[Any]:
     url = f"{base}/notes"
     found: list[Any] = []
     count: int | None = None
@@ -79,8 +133,11 @@ def _venue_notes(spec: Spec, base: str, venueid: str, pages: Pages, before: int,
     while count is None or len(found) < count:
         if pages.pages >= MAX_PAGES:
             raise FetchError(spec.text, f"more than {MAX_PAGES} pages: stopped")
-        page_count, notes = pages.get(url, {"content.venueid": venueid, "limit": LIMIT,
-                                            "offset": len(found)}, read)
+        params: dict[str, str | int] = {"content.venueid": venueid, "limit": LIMIT,
+                                        "offset": len(found)}
+        if replies:  # the same page, with each paper's replies
+            params["details"] = "replies"
+        page_count, notes = pages.get(url, params, read)
         if page_count is None:  # API v1: a short page is the last
             page_count = len(found) + len(notes) + (LIMIT if len(notes) >= LIMIT else 0)
         count = page_count if count is None or api == 1 else count

@@ -53,7 +53,8 @@ class Fetch:
     def asked(self) -> str:
         """What this fetch asks besides its SOURCE (a page's answer depends on it)."""
         since = self.options.since.isoformat() if self.spec.kind == "arxiv" else ""
-        return f"since={since} all={self.options.all_decisions}"
+        reviews = " reviews" if self.options.reviews and self.spec.kind == "openreview" else ""
+        return f"since={since} all={self.options.all_decisions}{reviews}"
 
     def unchanged_at_once(self) -> bool:
         """Every page of the last fetch still the same (asked conditionally, none read)."""
@@ -158,7 +159,7 @@ def source_lock(root: Path, spec: Spec) -> Iterator[None]:
 def start(spec: Spec, root: Path, settings: FetchSettings, *,
           since: datetime.date | None = None, all_decisions: bool = False,
           dry_run: bool = False, progress: FetchProgress | None = None,
-          warn: Callable[[str], None] | None = None) -> Fetch:
+          warn: Callable[[str], None] | None = None, reviews: bool = False) -> Fetch:
     """A fetch of one source, ready to :meth:`~Fetch.run`. A dry run keeps no page and
     asks nothing conditionally. ``warn`` says that a damaged state was discarded."""
     path = target(root, spec)
@@ -174,5 +175,6 @@ def start(spec: Spec, root: Path, settings: FetchSettings, *,
     if since is None:
         since = datetime.date.fromisoformat(store.last_fetched) if store.last_fetched else \
             datetime.date.today() - datetime.timedelta(days=DEFAULT_SINCE_DAYS)
-    options = Options(settings, since, all_decisions, path if path.is_file() else None)
+    options = Options(settings, since, all_decisions, path if path.is_file() else None,
+                      reviews)
     return Fetch(spec, pages, options, path)

@@ -29,6 +29,9 @@ MANIFEST = "manifest.json"
 ADDED_SUFFIX = ".added.json"
 """``<id>.added.json`` beside a source's copy: when its papers entered the library
 (:mod:`paper_tui.holdings.arrivals`)."""
+BESIDE = (ADDED_SUFFIX, ".reviews.jsonl.gz", ".ratings.json")
+"""What is kept beside a source's copy and goes with it: first-seen times, the reviews and
+the rating history (:mod:`paper_tui.holdings.reviews`)."""
 VERSION = 2
 """What the stored papers hold: 1, before the venue's signals (decision, reviews, area,
 citations, links, affiliations: :mod:`paper_tui.venue.signals`); 2, with them, and every
@@ -137,6 +140,8 @@ class SourceStore:
         manifest = {}
         for file in sorted(self.root.glob(f"*{_SUFFIX}")):
             sid = file.name[: -len(_SUFFIX)]
+            if "." in sid:  # the reviews beside a copy (a source id has no dot)
+                continue
             manifest[sid] = SourceInfo(sid, "", checksums.get(sid, ""), "", self._count(sid),
                                        file.stat().st_mtime)
         damaged = path.with_name(path.name + ".damaged")
@@ -224,9 +229,12 @@ class SourceStore:
         if not self.root.is_dir():
             return
         manifest = self.manifest
-        for suffix in (_SUFFIX, ADDED_SUFFIX):
+        for suffix in (*BESIDE, _SUFFIX):
             for file in self.root.glob(f"*{suffix}"):
-                if file.name[: -len(suffix)] not in manifest:
+                sid = file.name[: -len(suffix)]
+                if suffix == _SUFFIX and "." in sid:
+                    sid = sid.split(".", 1)[0]  # <id>.reviews.jsonl.gz: BESIDE's
+                if sid not in manifest:
                     with contextlib.suppress(OSError):  # read-only: left for later
                         file.unlink(missing_ok=True)
 

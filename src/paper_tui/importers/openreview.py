@@ -31,6 +31,7 @@ from paper_tui.importers.common import (
     read_json,
 )
 from paper_tui.model import Paper
+from paper_tui.venue import reviews as venue_reviews
 from paper_tui.venue import signals as venue_signals
 
 FORMAT = "openreview"
@@ -139,11 +140,11 @@ def _replies(note: dict, kind: str) -> list[dict[str, Any]]:
 
 
 def _reviews(note: dict) -> tuple[venue_signals.Reviews, venue_signals.Reviews]:
-    """The ratings and confidences of the note's ``Official_Review`` replies."""
-    reviews = _replies(note, "Official_Review")
-    ratings = [_value(r.get("rating")) for r in reviews if r.get("rating") is not None]
-    confidences = [_value(r.get("confidence")) for r in reviews
-                   if r.get("confidence") is not None]
+    """The ratings and confidences of the note's official reviews, read as
+    ``show --reviews`` reads them (:func:`paper_tui.venue.reviews.of_note`)."""
+    reviews = [r for r in venue_reviews.of_note(note) if r.kind == "review"]
+    ratings = [r.rating for r in reviews if r.rating is not None]
+    confidences = [r.confidence for r in reviews if r.confidence is not None]
     return venue_signals.reviews(ratings), venue_signals.reviews(confidences)
 
 

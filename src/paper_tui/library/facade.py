@@ -24,13 +24,14 @@ from paper_tui.errors import PaperTuiError
 from paper_tui.holdings import sources as sources_mod
 from paper_tui.index import Results, SearchPage
 from paper_tui.library import importing
+from paper_tui.library import reviews as reviews_mod
 from paper_tui.library.citing import Citing
 from paper_tui.library.details import Details
 from paper_tui.library.finding import Finding
 from paper_tui.library.holdings import Holdings
 from paper_tui.library.importing import Intake, Progress
 from paper_tui.library.parts import Parts, open_parts
-from paper_tui.library.records import Citation, PaperDetail, TeamCoverage
+from paper_tui.library.records import Citation, PaperDetail, PaperReviews, TeamCoverage
 from paper_tui.library.team_work import TeamWork
 from paper_tui.model import Paper
 from paper_tui.store import Annotation, ReadingList
@@ -121,15 +122,18 @@ class Library:
 
     def fetch(self, specs: Sequence[str], *, since: datetime.date | None = None,
               all_decisions: bool = False, dry_run: bool = False,
-              progress: FetchProgress | None = None, hints: Hints | None = None) -> FetchReport:
-        """Fetch each SOURCE and import its list (:func:`.fetching.fetch` says how)."""
+              progress: FetchProgress | None = None, hints: Hints | None = None,
+              reviews: bool | None = None) -> FetchReport:
+        """Fetch each SOURCE and import its list (:func:`.fetching.fetch` says how);
+        ``reviews``: OpenReview's reviews too (default: the ``fetch.reviews`` setting)."""
         from paper_tui.library import fetching  # the HTTP client: only when fetching
 
         report = fetching.fetch(
             self.root, self.settings.fetch, self.sources, self.index,
             lambda found, seen, named: self.import_paths(found, progress=seen, hints=named),
             specs, since=since, all_decisions=all_decisions, dry_run=dry_run,
-            progress=progress, warn=self.warn, hints=hints)
+            progress=progress, warn=self.warn, hints=hints,
+            reviews=self.settings.fetch.reviews if reviews is None else reviews)
         self._holdings.record_fetched(report)
         return report
 
@@ -209,6 +213,11 @@ class Library:
     # -- the reader's marks: status, star, tags, note ----------------------------------------
     # A change is made in memory and saved off the caller's path (flush() waits for it);
     # the next search sees it at once. A change to one version of a paper is made to all.
+    def reviews(self, paper_id: str) -> PaperReviews:
+        """What the reviewers wrote of a paper and how its ratings moved
+        (:mod:`.reviews`)."""
+        return reviews_mod.of_paper(self.sources, self.index.get(paper_id), paper_id)
+
     def annotation(self, paper_id: str) -> Annotation:
         """The reader's marks on a paper (all defaults when it has none)."""
         return self.annotations.get(paper_id)

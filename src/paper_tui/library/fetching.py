@@ -28,12 +28,14 @@ from paper_tui.fetch.report import (
     SourceFetch,
     contained,
 )
+from paper_tui.holdings.reviews import write_reviews
 from paper_tui.holdings.sources import SourceStore, source_id
 from paper_tui.index import PaperIndex
 from paper_tui.trust import atomic
 
 if TYPE_CHECKING:
     from paper_tui.importers import Hints, ImportReport
+    from paper_tui.venue.reviews import Review
 
 ImportPaths = Callable[[list[Path], FetchProgress | None, "Hints"], "ImportReport"]
 HINTS = ".hints.json"
@@ -45,11 +47,13 @@ def fetch(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
           index: PaperIndex, import_paths: ImportPaths, specs: Sequence[str], *,
           since: datetime.date | None, all_decisions: bool, dry_run: bool,
           progress: FetchProgress | None,
-          warn: Callable[[str], None] | None, hints: Hints | None = None) -> FetchReport:
+          warn: Callable[[str], None] | None, hints: Hints | None = None,
+          reviews: bool = False) -> FetchReport:
     """Each SOURCE fetched and imported in turn; one that fails, whatever the failure (a
     bug too: :func:`~paper_tui.fetch.report.contained`), is its line and the next goes
     on. ``hints`` (``--venue``, ``--year``) name what a list does not, kept with each
-    source's fetched file for the fetches after."""
+    source's fetched file for the fetches after. ``reviews``: an OpenReview venue's
+    reviews too, kept beside the source (:mod:`paper_tui.holdings.reviews`)."""
     done = []
     for text in specs:
         try:
@@ -60,7 +64,7 @@ def fetch(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
         named = spec.canonical(parsed, settings_fetch)  # one list, one source
         found = contained(named.text, functools.partial(
             _one, root, settings_fetch, sources, index, import_paths, named, since,
-            all_decisions, dry_run, progress, warn, hints))
+            all_decisions, dry_run, progress, warn, hints, reviews))
         done.append(found if named == parsed else
                     replace(found, spec=parsed.text, same_as=named.text))
     return FetchReport(tuple(done))
@@ -70,7 +74,8 @@ def _one(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
          index: PaperIndex, import_paths: ImportPaths, source: spec.Spec,
          since: datetime.date | None, all_decisions: bool, dry_run: bool,
          progress: FetchProgress | None,
-         warn: Callable[[str], None] | None, hints: Hints | None) -> SourceFetch:
+         warn: Callable[[str], None] | None, hints: Hints | None,
+         reviews: bool = False) -> SourceFetch:
     path = runner.target(root, source)
     sources.reload()
     sid = _source_of(sources, path)
@@ -79,7 +84,7 @@ def _one(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
         with runner.source_lock(root, source):
             fetched = runner.start(source, root, settings_fetch, since=since,
                                    all_decisions=all_decisions, dry_run=dry_run,
-                                   progress=progress, warn=warn)
+                                   progress=progress, warn=warn, reviews=reviews)
             info = sources.get(sid) if sid is not None and path.is_file() else None
             # an unchanged list given a venue or year it was not given before is re-read
             relabel = info is not None and _merged(_kept_hints(path), hints) != _kept_hints(path)
@@ -90,6 +95,8 @@ def _one(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
                 fetched.finish()
                 return _report(fetched, "unchanged", sid, info.count, ())
             listing = fetched.run()
+            if listing.notice and warn is not None:
+                warn(listing.notice)
             if dry_run:
                 return _dry_run(fetched, listing.body, sid, index)
             if fetched.unchanged and info is not None:
@@ -143,9 +150,26 @@ def _imported(fetched: runner.Fetch, body: bytes, import_paths: ImportPaths,
         warn(f"{fetched.spec.text}: its papers have no {' and no '.join(lacking)} (neither "
              f"the file's name nor its content says): give {options}, as in `paper-tui "
              f"fetch {fetched.spec.text} {options}`")
+    if fetched.listing is not None and fetched.listing.reviews is not None:
+        _keep_reviews(sources, report.sources[0], fetched.listing.reviews)
     fetched.finish()
     return _report(fetched, "fetched", report.sources[0], report.papers,
                    tuple(report.new_ids))
+
+
+_FORUM = "/forum?id="
+
+
+def _keep_reviews(sources: SourceStore, sid: str,
+                  by_forum: dict[str, list[Review]]) -> None:
+    """The fetched reviews kept beside the source, by paper (a paper's forum is in its
+    URL), replacing those of the fetch before."""
+    kept = []
+    for paper in sources.readable_papers(sid):
+        forum = paper.url.partition(_FORUM)[2] if _FORUM in paper.url else ""
+        if forum in by_forum:
+            kept.append((paper.id, forum, by_forum[forum]))
+    write_reviews(sources.root, sid, kept)  # atomic, under the source's fetch lock
 
 
 @dataclass(frozen=True)

@@ -15,11 +15,13 @@ from typing import TYPE_CHECKING
 
 from paper_tui.errors import SkippedRecord, SourceError, SourceNotice
 from paper_tui.holdings.arrivals import Arrivals
+from paper_tui.holdings.reviews import record_ratings
 from paper_tui.holdings.sources import MANIFEST, SourceStore, checksum, encode
 from paper_tui.index import PaperIndex
 from paper_tui.index.writer import Prepared, prepare
 from paper_tui.library.upgrade import upgrade_sources
 from paper_tui.model import Paper
+from paper_tui.venue.reviews import stamp
 
 if TYPE_CHECKING:
     from paper_tui.importers import Hints, ImportReport
@@ -198,6 +200,9 @@ def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: Imp
 
     stream = papers()
     old_ids = index.ids_of_source(source_id)
+    # what the venue said of each paper last time: a paper whose reviews or decision
+    # changed (a rebuttal, decision day) keeps its id, and is indexed again
+    said_before = _venue_said(sources, source_id) if old_ids else {}
     report_progress = (lambda n: progress(f"importing {path.name}", n, None)) \
         if progress else None
     with index.adding(report_progress) as adder:
@@ -208,14 +213,17 @@ def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: Imp
 
         replace = fmt in STABLE_ID_FORMATS  # an arXiv id's text may be a newer version
         replaced = 0
+        rated: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {}
 
         def indexed() -> Iterator[Paper]:
             nonlocal replaced
             for paper in itertools.chain([first], stream):
                 ahead = prepared.pop(paper.id, None)
+                if paper.ratings:
+                    rated[paper.id] = (paper.ratings, paper.confidences)
                 if paper.id not in old_ids:
                     adder.add(paper, ahead)
-                elif replace:
+                elif replace or said_before.get(paper.id, _said(paper)) != _said(paper):
                     adder.add(paper, ahead)
                     replaced += 1
                 yield paper
@@ -226,6 +234,9 @@ def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: Imp
         sources.write(source_id, path, digest, fmt, indexed(), encoded)
         adder.delete(old_ids - seen)
     index.mark_sources({source_id: digest})
+    if rated:  # each paper whose ratings moved since the source's last import: a point
+        record_ratings(sources.root, source_id, rated,
+                       stamp(sources.manifest[source_id].imported_at))
     if arrivals is not None:
         arrivals.record(source_id, seen, sources.manifest[source_id].imported_at)
     report.new_ids += adder.new_ids
@@ -236,6 +247,38 @@ def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: Imp
     report.unchanged += len(seen) - len(adder.new_ids) - replaced
     report.papers += len(seen)
     report.sources.append(source_id)
+
+
+Said = tuple[list[float], list[float], str, str]
+
+
+def _said(paper: Paper) -> Said:
+    """What may change of a paper whose id does not: its reviews' scores and decision."""
+    return list(paper.ratings), list(paper.confidences), paper.decision, paper.decision_text
+
+
+def _venue_said(sources: SourceStore, source_id: str) -> dict[str, Said]:
+    """:func:`_said` of each paper in the source's copy as it is (before it is replaced),
+    read from the stored lines without making papers; nothing when it cannot be read."""
+    import json
+
+    from paper_tui.trust.bounded_gzip import open_gzip
+
+    said: dict[str, Said] = {}
+    if not sources.file(source_id).is_file():
+        return said
+    try:
+        with open_gzip(sources.file(source_id)) as fh:
+            for line in fh:
+                record = json.loads(line)
+                if isinstance(record, dict) and isinstance(record.get("id"), str):
+                    said[record["id"]] = (record.get("ratings", []),
+                                          record.get("confidences", []),
+                                          record.get("decision", ""),
+                                          record.get("decision_text", ""))
+    except (OSError, ValueError, SourceError, RecursionError):
+        return {}  # unreadable: the import goes on as before
+    return said
 
 
 # -- the library's intake ------------------------------------------------------------------

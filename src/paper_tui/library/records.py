@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from paper_tui.store import Annotation
+from paper_tui.venue.reviews import RatingPoint, Review, rating_change
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,3 +138,31 @@ def _iso(at: float | None) -> str | None:
     if at is None:
         return None
     return datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@dataclass(frozen=True, slots=True)
+class PaperReviews:
+    """What the reviewers wrote of a paper (kept by a fetch with ``--reviews``) and how
+    its ratings moved from fetch to fetch."""
+
+    reviews: tuple[Review, ...] | None
+    """In the forum's order; None when no fetch kept the paper's reviews."""
+    history: tuple[RatingPoint, ...] = ()
+    """Oldest first."""
+
+    @property
+    def meta_review(self) -> Review | None:
+        return next((r for r in self.reviews or () if r.kind == "meta-review"), None)
+
+    @property
+    def rating_change(self) -> float | None:
+        return rating_change(self.history)
+
+    def as_json(self) -> dict[str, Any]:
+        """``show --json``'s ``reviews``, ``meta_review``, ``rating_history`` and
+        ``rating_change``."""
+        meta = self.meta_review
+        return {"reviews": None if self.reviews is None else [r.as_json() for r in self.reviews],
+                "meta_review": meta.as_json() if meta is not None else None,
+                "rating_history": [p.as_json() for p in self.history],
+                "rating_change": self.rating_change}

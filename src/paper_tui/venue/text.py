@@ -36,12 +36,13 @@ def citations_text(paper: Paper) -> str:
     return f"{text} ({paper.citations_date})" if paper.citations_date else text
 
 
-def summary(paper: Paper) -> str:
+def summary(paper: Paper, moved: str = "") -> str:
     """The decision, reviews, citations, award and area, only what is known, ``·``
-    between; ``""`` when the source said none of them."""
+    between; ``""`` when the source said none of them. ``moved``: how the rating moved
+    since the first fetch (``5.3 → 6.0 (+0.7 since 20 Nov)``), after the rating."""
     reviews = reviews_text(paper)
     parts = (decision_label(paper),
-             f"rating {reviews}" if reviews and paper.rating is not None else reviews,
+             f"rating {reviews}" if reviews and paper.rating is not None else reviews, moved,
              citations_text(paper), "award" if paper.award else "",
              f"area: {paper.area}" if paper.area else "")
     return " · ".join(p for p in parts if p)

@@ -1,0 +1,146 @@
+"""What the reviewers wrote and how their ratings moved, kept beside a source's copy:
+
+- ``sources/<id>.reviews.jsonl.gz``: one line per paper of the source, ``{"id": paper id,
+  "forum": …, "reviews": [Review.as_json(), …]}``, written by a fetch with ``--reviews``
+  and replaced by the next (:func:`write_reviews`);
+- ``sources/<id>.ratings.json``: per paper, a point ``(date, ratings, confidences)`` for
+  every import of the source whose ratings differed from the paper's last point (a first
+  import records the first; an unchanged one none: :func:`record_ratings`).
+
+Both go with their source (:meth:`~paper_tui.holdings.sources.SourceStore.discard_unlisted`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import io
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+from paper_tui.errors import SourceError
+from paper_tui.trust import atomic
+from paper_tui.trust.bounded_gzip import open_gzip
+from paper_tui.venue.reviews import RatingPoint, Review, score
+
+REVIEWS_SUFFIX = ".reviews.jsonl.gz"
+RATINGS_SUFFIX = ".ratings.json"
+MAX_POINTS = 1000
+"""The most points one paper's history keeps (the oldest after the first go)."""
+
+
+def reviews_file(root: Path, source_id: str) -> Path:
+    return root / f"{source_id}{REVIEWS_SUFFIX}"
+
+
+def ratings_file(root: Path, source_id: str) -> Path:
+    return root / f"{source_id}{RATINGS_SUFFIX}"
+
+
+def write_reviews(root: Path, source_id: str,
+                  papers: Iterable[tuple[str, str, Sequence[Review]]]) -> int:
+    """The source's reviews, ``(paper id, forum, reviews)`` per paper, replacing what was
+    kept; how many reviews."""
+    buffer = io.BytesIO()
+    total = 0
+    with gzip.GzipFile(fileobj=buffer, mode="wb", compresslevel=3, mtime=0) as gz:
+        for paper_id, forum, reviews in papers:
+            line = {"id": paper_id, "forum": forum, "reviews": [r.as_json() for r in reviews]}
+            gz.write(json.dumps(line, ensure_ascii=False).encode() + b"\n")
+            total += len(reviews)
+    atomic.write_bytes(reviews_file(root, source_id), buffer.getvalue())
+    return total
+
+
+def has_reviews(root: Path, source_id: str) -> bool:
+    return reviews_file(root, source_id).is_file()
+
+
+def reviews_of(root: Path, source_ids: Iterable[str], paper_id: str) -> list[Review] | None:
+    """The paper's reviews from the first of the sources that kept its; None when none
+    did (a damaged file is read up to the damage)."""
+    needle = json.dumps({"id": paper_id}, ensure_ascii=False)[:-1].encode()
+    for sid in source_ids:
+        path = reviews_file(root, sid)
+        if not path.is_file():
+            continue
+        with contextlib.suppress(OSError, SourceError, ValueError, EOFError), \
+                open_gzip(path) as fh:
+            for line in fh:
+                if not line.startswith(needle + b",") and not line.startswith(needle + b"}"):
+                    continue
+                record = json.loads(line)
+                found = record.get("reviews") if isinstance(record, dict) else None
+                if isinstance(found, list):
+                    return [r for r in map(Review.from_json, found) if r is not None]
+    return None
+
+
+# -- the rating history ---------------------------------------------------------------------
+def _read_history(path: Path) -> dict[str, list[RatingPoint]]:
+    try:
+        raw = json.loads(atomic.read_regular(path)[0])
+    except (OSError, ValueError, RecursionError):
+        return {}  # none yet, or damaged: the history starts again
+    papers = raw.get("papers") if isinstance(raw, dict) else None
+    if not isinstance(papers, dict):
+        return {}
+    history: dict[str, list[RatingPoint]] = {}
+    for paper_id, points in papers.items():
+        if isinstance(paper_id, str) and isinstance(points, list):
+            read = [p for p in map(_point, points) if p is not None]
+            if read:
+                history[paper_id] = read
+    return history
+
+
+def _numbers(value: object) -> tuple[float, ...]:
+    if not isinstance(value, list):
+        return ()
+    return tuple(n for n in map(score, value) if n is not None)
+
+
+def _point(data: object) -> RatingPoint | None:
+    if not isinstance(data, dict) or not isinstance(data.get("date"), str):
+        return None
+    return RatingPoint(data["date"], _numbers(data.get("ratings")),
+                       _numbers(data.get("confidences")))
+
+
+def record_ratings(root: Path, source_id: str,
+                   current: Mapping[str, tuple[tuple[float, ...], tuple[float, ...]]],
+                   date: str) -> int:
+    """A point dated ``date`` for each paper whose ratings (or confidences) are not those
+    of its last point; how many. Papers without ratings add none."""
+    path = ratings_file(root, source_id)
+    history = _read_history(path)
+    added = 0
+    for paper_id, (ratings, confidences) in current.items():
+        if not ratings:
+            continue
+        points = history.setdefault(paper_id, [])
+        if points and points[-1].ratings == ratings and points[-1].confidences == confidences:
+            continue
+        points.append(RatingPoint(date, tuple(ratings), tuple(confidences)))
+        if len(points) > MAX_POINTS:
+            del points[1]
+        added += 1
+    if added:
+        data = {"papers": {pid: [{"date": p.date, "ratings": list(p.ratings),
+                                  "confidences": list(p.confidences)} for p in points]
+                           for pid, points in sorted(history.items())}}
+        atomic.write_text(path, json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+    return added
+
+
+def history_of(root: Path, source_ids: Iterable[str], paper_id: str) -> list[RatingPoint]:
+    """The paper's rating history, oldest first, from the first of the sources that has
+    one for it."""
+    for sid in source_ids:
+        path = ratings_file(root, sid)
+        if path.is_file():
+            points = _read_history(path).get(paper_id)
+            if points:
+                return points
+    return []

@@ -1,0 +1,267 @@
+"""``fetch openreview:VENUE --reviews``: every paper's reviews, meta-review, decision and
+comments in the same paged requests as the list (``details=replies``), kept beside the
+source; ``show --reviews`` and ``show --json``; the rating history a fetch records when
+the ratings moved. Against a real HTTP server on 127.0.0.1 replaying real OpenReview
+shapes (``tests/data/reviews/README.md`` says where each came from)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import urllib.parse
+from pathlib import Path
+
+import pytest
+
+import forked_cli
+from fetch_routes import ICLR, config_file, open_library, serve_openreview
+from http_replay import ReplayServer, Reply
+from paper_tui.holdings import reviews as kept
+from paper_tui.venue import reviews as venue_reviews
+
+DATA = Path(__file__).parent / "data" / "reviews"
+NEURIPS = "NeurIPS.cc/2024/Conference"
+V1_VENUE = "ICLR.cc/2017/conference"
+EXE = shutil.which("paper-tui")
+
+
+def body(name: str) -> bytes:
+    return (DATA / name).read_bytes()
+
+
+def notes_path(venueid: str, offset: int, replies: bool = True) -> str:
+    params: dict[str, str | int] = {"content.venueid": venueid, "limit": 1000, "offset": offset}
+    if replies:
+        params["details"] = "replies"
+    return f"/notes?{urllib.parse.urlencode(params)}"
+
+
+def serve_neurips(server: ReplayServer, first_page: str = "offset0") -> None:
+    """Two pages of one paper each (``count: 2``), asked with ``details=replies``."""
+    server.route(notes_path(NEURIPS, 0),
+                 Reply(body=body(f"openreview-v2-neurips2024-{first_page}.json")))
+    server.route(notes_path(NEURIPS, 1),
+                 Reply(body=body("openreview-v2-neurips2024-offset1.json")))
+
+
+def by_forum(lib, forum: str):  # type: ignore[no-untyped-def]
+    return next(p for p in lib.papers() if p.url.endswith(f"?id={forum}"))
+
+
+def test_reviews_come_on_the_pages_of_the_list(tmp_path: Path,
+                                                http_replay: ReplayServer) -> None:
+    serve_neurips(http_replay)
+    with open_library(tmp_path / "lib", http_replay.url) as lib:
+        report = lib.fetch([f"openreview:{NEURIPS}"], reviews=True)
+        [source] = report.sources
+        assert source.status == "fetched", source.error
+        assert source.papers == 2 and source.pages == 2
+        # one request per page of papers, each with its replies: never one per paper
+        assert [r.path for r in http_replay.requests] == [notes_path(NEURIPS, 0),
+                                                          notes_path(NEURIPS, 1)]
+        assert source.requests == source.pages == 2
+        grok = by_forum(lib, "aVh9KRZdRk")
+        assert grok.ratings == (7.0,) and grok.confidences == (4.0,)
+        found = lib.reviews(grok.id)
+        assert found.reviews is not None
+        assert [r.kind for r in found.reviews] == ["review", "comment", "meta-review",
+                                                   "decision"]
+        review = found.reviews[0]
+        assert (review.author, review.date, review.rating, review.confidence) == (
+            "Reviewer_rwBm", "2024-06-14", 7.0, 4.0)
+        assert review.scores == (("soundness", "3"), ("presentation", "4"),
+                                 ("contribution", "3"))
+        assert [name for name, _ in review.fields] == [
+            "summary", "strengths", "weaknesses", "questions", "limitations"]
+        assert found.meta_review is not None and found.meta_review.author == "Area_Chair_Xy12"
+        # the docs' note: a review of 10 and the Senior Area Chairs' answer to it
+        docs = lib.reviews(by_forum(lib, "WEIzUBsDX6").id).reviews
+        assert docs is not None
+        assert [(r.kind, r.author, r.rating) for r in docs] == [
+            ("review", "Reviewer_Nxce", 10.0), ("comment", "Senior_Area_Chairs", None)]
+        assert docs[1].replyto == docs[0].id
+        sid = grok.source
+        assert kept.reviews_file(lib.sources.root, sid).is_file()
+    assert [p.mean for p in found.history] == [7.0]  # a first fetch: the first point
+    assert found.rating_change is None
+
+
+def test_ratings_that_moved_make_a_history_an_unchanged_fetch_adds_none(
+        tmp_path: Path, http_replay: ReplayServer) -> None:
+    serve_neurips(http_replay)
+    source = f"openreview:{NEURIPS}"
+    with open_library(tmp_path / "lib", http_replay.url) as lib:
+        lib.fetch([source], reviews=True)
+        grok = by_forum(lib, "aVh9KRZdRk").id
+        docs = by_forum(lib, "WEIzUBsDX6").id
+        # the same pages again: no point is added
+        assert lib.fetch([source], reviews=True).sources[0].status in ("fetched", "unchanged")
+        assert len(lib.reviews(grok).history) == 1
+        # after the rebuttal the reviewer's 7 is an 8
+        serve_neurips(http_replay, "offset0-after-rebuttal")
+        assert lib.fetch([source], reviews=True).sources[0].status == "fetched"
+        moved = lib.reviews(grok)
+        assert [p.ratings for p in moved.history] == [(7.0,), (8.0,)]
+        assert moved.rating_change == 1.0
+        assert moved.reviews is not None and moved.reviews[0].rating == 8.0  # replaced
+        assert [p.ratings for p in lib.reviews(docs).history] == [(10.0,)]  # unmoved
+        lib.fetch([source], reviews=True)
+        assert len(lib.reviews(grok).history) == 2
+    assert venue_reviews.change_text(moved.history).startswith("7.0 → 8.0 (+1.0 since ")
+
+
+def test_api_v1_notes_with_their_replies(tmp_path: Path, http_replay: ReplayServer) -> None:
+    http_replay.route("/notes", Reply(body=json.dumps({"notes": [], "count": 0}).encode()))
+    http_replay.route("/v1" + notes_path(V1_VENUE, 0),
+                      Reply(body=body("openreview-v1-iclr2017.json")))
+    with open_library(tmp_path / "lib", http_replay.url) as lib:
+        [source] = lib.fetch([f"openreview:{V1_VENUE}"], reviews=True).sources
+        assert source.status == "fetched", source.error
+        compression = by_forum(lib, "rJxdQ3jeg")
+        assert compression.ratings == (7.0, 8.0, 9.0)  # "7: Good paper, accept", …
+        found = lib.reviews(compression.id).reviews
+        assert found is not None
+        assert [(r.kind, r.author, r.rating, r.confidence) for r in found] == [
+            ("review", "AnonReviewer1", 7.0, 4.0), ("review", "AnonReviewer2", 8.0, 4.0),
+            ("review", "AnonReviewer3", 9.0, 4.0)]
+        assert found[0].fields[0] == ("title", "Very interesting results")
+    assert all("details=replies" in r.path for r in http_replay.requests)
+
+
+def test_a_venue_without_reviews_says_so_and_its_list_comes(
+        tmp_path: Path, http_replay: ReplayServer) -> None:
+    for offset in (0, 3):  # ICLR 2018's recorded pages: notes without their replies
+        http_replay.route(notes_path(ICLR, offset),
+                          Reply(body=(Path(__file__).parent / "data" / "fetch"
+                                      / f"openreview-iclr2018-offset{offset}.json").read_bytes()))
+    said: list[str] = []
+    with open_library(tmp_path / "lib", http_replay.url) as lib:
+        lib.warn = said.append
+        [source] = lib.fetch([f"openreview:{ICLR}"], reviews=True).sources
+        assert source.status == "fetched" and source.papers == 6
+        assert len(said) == 1 and "publishes no reviews" in said[0]
+        some = next(iter(lib.papers()))
+        assert lib.reviews(some.id).reviews in (None, ())
+
+
+def test_without_reviews_nothing_more_is_asked(tmp_path: Path,
+                                               http_replay: ReplayServer) -> None:
+    serve_openreview(http_replay)
+    with open_library(tmp_path / "lib", http_replay.url) as lib:
+        lib.fetch([f"openreview:{ICLR}"])
+        assert not any("details" in r.path for r in http_replay.requests)
+        assert all(lib.reviews(p.id).reviews is None for p in lib.papers())
+
+
+def test_the_reviews_go_with_their_source(tmp_path: Path, http_replay: ReplayServer) -> None:
+    serve_neurips(http_replay)
+    with open_library(tmp_path / "lib", http_replay.url) as lib:
+        lib.fetch([f"openreview:{NEURIPS}"], reviews=True)
+        sid = by_forum(lib, "aVh9KRZdRk").source
+        root = lib.sources.root
+        assert kept.ratings_file(root, sid).is_file()
+        lib.remove_sources([sid])
+        assert not kept.reviews_file(root, sid).exists()
+        assert not kept.ratings_file(root, sid).exists()
+
+
+def test_scores_read_as_numbers() -> None:
+    assert venue_reviews.score(6) == 6.0
+    assert venue_reviews.score("6: marginally above the acceptance threshold") == 6.0
+    assert venue_reviews.score("6") == 6.0 and venue_reviews.score(" 5.5 ") == 5.5
+    assert venue_reviews.score("3 good") == 3.0
+    for bad in ("good", "", None, True, float("nan"), -1, "9" * 5000, 10 ** 400, [6]):
+        assert venue_reviews.score(bad) is None
+
+
+# -- the command line ------------------------------------------------------------------------
+@pytest.mark.skipif(EXE is None, reason="paper-tui is not installed")
+def test_show_reviews_and_json(tmp_path: Path, http_replay: ReplayServer) -> None:
+    serve_neurips(http_replay)
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        assert EXE is not None
+        return forked_cli.run([EXE, "--library", str(tmp_path / "lib"), "--config",
+                               str(config_file(tmp_path / "config", http_replay.url)), *args],
+                              capture_output=True, text=True, timeout=120,
+                              env=dict(os.environ), stdin=subprocess.DEVNULL)
+
+    fetched = run("fetch", f"openreview:{NEURIPS}", "--reviews")
+    assert fetched.returncode == 0, fetched.stderr
+    assert fetched.stdout.splitlines() == [f"openreview:{NEURIPS}: 2 papers, 2 new (2 pages)"]
+    serve_neurips(http_replay, "offset0-after-rebuttal")
+    assert run("fetch", f"openreview:{NEURIPS}", "--reviews").returncode == 0
+    [line] = [x for x in run("list").stdout.splitlines() if "grok" in x]
+    paper_id = line.split()[0]
+    shown = run("show", paper_id, "--reviews")
+    assert shown.returncode == 0, shown.stderr
+    text = shown.stdout
+    assert "Accept (oral) · rating 8.0 ± 0.0 (8; confidence 4.0) · 7.0 → 8.0 (+1.0 since " \
+        in text
+    order = [text.index(word) for word in ("Meta-review by Area_Chair_Xy12",
+                                           "Decision by Program_Chairs",
+                                           "Review by Reviewer_rwBm, 2024-06-14",
+                                           "Comment by Authors")]
+    assert order == sorted(order)
+    assert "rating 8 · confidence 4 · soundness 3 · presentation 4 · contribution 3" in text
+    assert "    Comment by Authors" not in text and "  Comment by Authors" in text  # a reply
+    data = json.loads(run("show", paper_id, "--json").stdout)
+    assert [r["kind"] for r in data["reviews"]] == ["review", "comment", "meta-review",
+                                                    "decision"]
+    first = data["reviews"][0]
+    assert {k: first[k] for k in ("author", "date", "rating", "confidence")} == {
+        "author": "Reviewer_rwBm", "date": "2024-06-14", "rating": 8.0, "confidence": 4.0}
+    assert first["scores"] == {"soundness": "3", "presentation": "4", "contribution": "3"}
+    assert list(first["fields"]) == ["summary", "strengths", "weaknesses", "questions",
+                                     "limitations"]
+    assert data["meta_review"]["fields"]["metareview"].startswith("The reviewers agree")
+    assert [p["ratings"] for p in data["rating_history"]] == [[7.0], [8.0]]
+    assert data["rating_change"] == 1.0
+
+
+def test_a_changed_list_imported_again_adds_a_point(tmp_path: Path) -> None:
+    """Paper Copilot's lists carry ratings too: a re-import of a changed file records the
+    papers that moved, and indexes their new ratings."""
+    records = json.loads((Path(__file__).parent / "data" / "fetch"
+                          / "paperlists-iclr2018.json").read_text("utf-8"))
+    path = tmp_path / "iclr2018.json"
+    path.write_text(json.dumps(records), "utf-8")
+    with open_library(tmp_path / "lib", "http://127.0.0.1:9") as lib:
+        lib.import_paths([path])
+        first = next(p for p in lib.papers() if p.title.startswith("Robust Task Clustering"))
+        assert [p.ratings for p in lib.reviews(first.id).history] == [(4.0, 5.0, 5.0)]
+        records[0]["rating"] = "5;6;5"
+        path.write_text(json.dumps(records), "utf-8")
+        lib.import_paths([path])
+        moved = lib.reviews(first.id)
+        assert [p.ratings for p in moved.history] == [(4.0, 5.0, 5.0), (5.0, 6.0, 5.0)]
+        assert moved.rating_change == round(16 / 3 - 14 / 3, 3)
+        assert lib.paper(first.id).ratings == (5.0, 6.0, 5.0)  # indexed again
+        others = [p for p in lib.papers() if p.id != first.id and p.ratings]
+        assert others and all(len(lib.reviews(p.id).history) == 1 for p in others)
+
+
+@pytest.mark.skipif(EXE is None, reason="paper-tui is not installed")
+def test_review_text_is_inert_when_shown_and_verbatim_in_json(
+        tmp_path: Path, http_replay: ReplayServer) -> None:
+    serve_neurips(http_replay)
+    hostile = "look\x1b[2J\x1b]8;;http://evil.example\x07here\x1b]8;;\x07\u202eright"
+    with open_library(tmp_path / "lib", http_replay.url) as lib:
+        lib.fetch([f"openreview:{NEURIPS}"], reviews=True)
+        grok = by_forum(lib, "aVh9KRZdRk")
+        review = venue_reviews.Review("review", "Reviewer_\x1b[31mX", "2024-06-14", 7.0, 4.0,
+                                      (("soundness", "3\x1b[0m"),), (("summary", hostile),))
+        kept.write_reviews(lib.sources.root, grok.source, [(grok.id, "aVh9KRZdRk", [review])])
+    cmd = [str(EXE), "--library", str(tmp_path / "lib"), "--config",
+           str(config_file(tmp_path / "config", http_replay.url)), "show", grok.id]
+    shown = forked_cli.run([*cmd, "--reviews"], capture_output=True, text=True, timeout=120,
+                           env=dict(os.environ), stdin=subprocess.DEVNULL)
+    assert shown.returncode == 0, shown.stderr
+    assert "\x1b" not in shown.stdout and "\u202e" not in shown.stdout
+    assert "lookhere" in shown.stdout.replace(" ", "")
+    data = json.loads(forked_cli.run([*cmd, "--json"], capture_output=True, text=True,
+                                     timeout=120, env=dict(os.environ),
+                                     stdin=subprocess.DEVNULL).stdout)
+    assert data["reviews"][0]["fields"]["summary"] == hostile  # JSON keeps it, escaped
