@@ -41,14 +41,20 @@ class Hit:
     paper: Paper
     score: float | None = None
     _terms: dict[str, set[str]] = field(default_factory=dict, repr=False, compare=False)
-    matched_in: tuple[str, ...] = ()
-    """Where the query's words are in the paper: of :data:`MATCH_FIELDS`, in that order
-    (``body``: the text of its PDF). Empty where the set does not say (no query)."""
+    _where: Callable[[], tuple[str, ...]] | None = field(default=None, repr=False,
+                                                         compare=False)
     _body: Callable[[], str | None] | None = field(default=None, repr=False, compare=False)
 
     @cached
     def highlights(self) -> Spans:
         return highlight_spans(self.paper, self._terms)
+
+    @cached
+    def matched_in(self) -> tuple[str, ...]:
+        """Where the query's words are in the paper: of :data:`MATCH_FIELDS`, in that order
+        (``body``: the text of its PDF); worked out on first access. Empty where the set
+        does not say (no query)."""
+        return self._where() if self._where is not None else ()
 
     def snippet(self) -> str | None:
         """The text of the paper's PDF around the first matches of the query's words in
@@ -385,9 +391,8 @@ class ResultSet:
     def hit(self, i: int) -> Hit:
         if self._plan is None:
             return Hit(self.paper(i), self.score(i))
-        paper = self.paper(i)
-        bodies = self._bodies
-        return Hit(paper, self.score(i), self._plan.terms, self._matched_in(self._doc(i)),
+        paper, doc, bodies = self.paper(i), self._doc(i), self._bodies
+        return Hit(paper, self.score(i), self._plan.terms, lambda: self._matched_in(doc),
                    (lambda: bodies.text(paper.id)) if bodies is not None else None)
 
     def _matched_in(self, doc: int) -> tuple[str, ...]:
