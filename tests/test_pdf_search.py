@@ -24,6 +24,7 @@ from paper_tui.config import FetchSettings
 from paper_tui.fetch import addresses
 from paper_tui.index import SCHEMA_VERSION
 from paper_tui.library import Library
+from paper_tui.pdfs import download
 from paper_tui.pdfs.download import allowed_kinds, refusal
 from pdf_helpers import ACL, NAACL, PDF_HEADERS, ids_by_title, open_with, write_config
 
@@ -232,6 +233,18 @@ def test_a_loopback_link_needs_the_setting(tmp_path: Path, served: ReplayServer)
                               "private networks")
         assert served.requests == []  # never asked
         assert lib.search("has:pdf").total == 0
+
+
+def test_the_address_connected_to_is_checked_too(tmp_path: Path, served: ReplayServer,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A name that resolved to a public address when the link was checked and to this
+    machine when connecting (DNS rebinding) is refused by the client before it asks."""
+    monkeypatch.setattr(download, "refusal", lambda url, allowed: None)  # "it was public"
+    with open_with(tmp_path / "lib", {"Preemptive IE": f"{served.url}/naacl.pdf"},
+                   private_hosts=False) as lib:
+        (failed,) = lib.pdf_get(list(ids_by_title(lib).values())).failed
+        assert failed.why.endswith("connected: a loopback address (127.0.0.1), refused")
+        assert served.requests == [] and lib.pdf_list() == []
 
 
 def test_a_configured_source_on_this_machine_allows_its_kind(tmp_path: Path,

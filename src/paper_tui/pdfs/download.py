@@ -8,8 +8,9 @@ on.
 A paper's link comes from a list, which anyone may have written: it is never asked for
 when its host is a link-local address (``169.254.169.254``: a cloud's metadata), nor a
 loopback or private one unless :func:`allowed_kinds` says so (``pdf.private_hosts``, or a
-source the reader configured at such an address). Redirects keep the fetch client's own
-rule (:mod:`paper_tui.fetch.addresses`).
+source the reader configured at such an address): checked on the link's host before the
+request, and by the client on every address it connects to, redirects included
+(:mod:`paper_tui.fetch.addresses`).
 """
 
 from __future__ import annotations
@@ -129,7 +130,7 @@ def fetch_all(jobs: Sequence[Job], shelf: Shelf, settings: FetchSettings, max_mb
     def one_host(host: str, indexes: list[int]) -> None:
         pace = settings.arxiv_delay_s if host == arxiv_host else 0.0
         client = HttpClient(settings, min_interval_s=pace,
-                            max_bytes=int(max_mb * (1 << 20)))
+                            max_bytes=int(max_mb * (1 << 20)), allowed=allowed)
         for n in indexes:
             if stop.is_set():  # interrupted: the download under way ends, no other starts
                 return
