@@ -215,14 +215,16 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-def pdf_get(files: list[Path]) -> dict[str, float]:
-    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+def pdf_get(files: list[Path], src: Path = REPO / "src") -> dict[str, float]:
+    env = {**os.environ, "PYTHONPATH": str(src)}
     with tempfile.TemporaryDirectory() as tmp, served(files[0].parent) as url:
         root = Path(tmp)
         (root / "list.jsonl").write_text("".join(json.dumps(
             {"title": f"Paper {path.stem}", "abstract": "a paper",
              "pdf": f"{url}/{path.name}"}) + "\n" for path in files), "utf-8")
-        (root / "config.yaml").write_text("bundled_lists: false\n", "utf-8")
+        # the corpus is served on 127.0.0.1: a PDF link there needs pdf.private_hosts
+        (root / "config.yaml").write_text("bundled_lists: false\npdf:\n  private_hosts: true\n",
+                                          "utf-8")
         base = [sys.executable, "-m", "paper_tui", "--library", str(root / "lib"),
                 "--config", str(root / "config.yaml")]
         subprocess.run([*base, "import", str(root / "list.jsonl")], check=True, env=env,

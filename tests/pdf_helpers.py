@@ -20,7 +20,9 @@ PDF_HEADERS = {"Content-Type": "application/pdf"}
 
 def write_config(folder: Path, fetch: dict[str, object] | None = None, **pdf: object
                  ) -> Path:
-    """A config with quick fetch settings (``fetch`` changes some) and ``pdf:`` keys."""
+    """A config with quick fetch settings (``fetch`` changes some) and ``pdf:`` keys
+    (``private_hosts`` true unless given: the test servers are on 127.0.0.1)."""
+    pdf = {"private_hosts": True, **pdf}
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "config.yaml"
     fetch = {"arxiv_delay_s": 0, "retry_delay_s": 0, "retries": 1, "timeout_s": 3,

@@ -148,6 +148,10 @@ class PdfSettings:
     viewer: str = setting(
         "", "the program `pdf open` runs on a PDF's path (\"\": `$PDF_VIEWER`, else "
         "xdg-open, else open; with none it prints the path)")
+    private_hosts: bool = setting(
+        False, "let `pdf get` follow a list's PDF link to this machine or a private network "
+        "(loopback, 10.x, 192.168.x, …: a local mirror); a link-local address (cloud "
+        "metadata) never")
 
 
 @dataclass(frozen=True)

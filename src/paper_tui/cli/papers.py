@@ -46,7 +46,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="words, \"a phrase\", OR, NOT, field:value (title:, author:, year:, "
                         "tag:, status:, …); none: every paper")
     p.add_argument("--json", action="store_true",
-                   help="print a JSON array of the hits, with score, highlights and your "
+                   help="print a JSON array of the hits, with score, where they matched "
+                        "(matched_in), highlights, a snippet of the PDF's text and your "
                         "annotations")
     p.add_argument("--limit", type=limit, default=20, metavar="N",
                    help="print at most N papers (default: 20)")
@@ -136,11 +137,14 @@ def cmd_search(args: argparse.Namespace, ctx: Context) -> int:
     if error:
         raise QueryError(error)
     if args.json:
-        # score, plus where the query matched: marked fragments («word») and the character
-        # spans in display_title / display_abstract
-        print_json([record(lib, hit.paper, score=hit.score, highlights=hit.fragments(),
+        # score, plus where the query matched: the fields (matched_in: title, abstract,
+        # body …), marked fragments («word»), the character spans in display_title /
+        # display_abstract, and the text of the PDF around a match in it (snippet)
+        print_json([record(lib, hit.paper, score=hit.score, matched_in=list(hit.matched_in),
+                           highlights=hit.fragments(),
                            highlight_spans={k: [list(s) for s in v]
-                                            for k, v in hit.highlights.items()})
+                                            for k, v in hit.highlights.items()},
+                           snippet=hit.snippet())
                     for hit in hits])
         return 0
     for row in rows(lib, (hit.paper for hit in hits), columns,
@@ -158,8 +162,11 @@ def cmd_show(args: argparse.Namespace, ctx: Context) -> int:
     for problem in lib.team_problems():
         warn(problem)
     reviewed = lib.reviews(paper.id)
-    if args.json:
+    held = lib.pdf_held(paper.id)
+    if args.json:  # (pdf is the source's link; pdf_path the file the library holds)
         print_json(record(lib, paper, team={m.name: m.as_json() for m in detail.team},
+                          pdf_path=str(held[0]) if held else None,
+                          pdf_pages=held[1].pages if held else None,
                           **reviewed.as_json()))
         return 0
     # one line each, whatever a field holds; the abstract and the note keep their lines
@@ -180,6 +187,8 @@ def cmd_show(args: argparse.Namespace, ctx: Context) -> int:
                          ("Project", paper.project)):
         if value:
             print(inert_line(f"{label + ':':<8} {value}"))
+    if held:
+        print(inert_line(f"{'File:':<8} {held[0]} ({count(held[1].pages, 'page')})"))
     if paper.truncated:
         print("(the abstract is cut at the start in the source list)")
     print(f"Status:  {detail.status}" + ("  ★ starred" if detail.starred else ""))

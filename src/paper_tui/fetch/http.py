@@ -28,6 +28,9 @@ In detail:
 - Redirects: :data:`MAX_REDIRECTS` at most, to http(s) only (never ``file:`` or ``ftp:``),
   never to a loopback, link-local or private address unless the request started at one
   of that kind (:class:`~paper_tui.fetch.wire.Attempt`); a redirect's body is not read.
+  ``allowed`` (the kinds of address of :mod:`~paper_tui.fetch.addresses`) narrows that
+  for every connection, the first one too (a PDF link from a list: a name that resolved
+  to a public address when checked and to another when connecting is refused).
 - URLs: an IRI is asked as its URI (:func:`~paper_tui.fetch.uri.to_uri`); a malformed one
   (in a request or a ``Location``) is one line.
 - Every header a server sends is read defensively: a ``Retry-After`` that is neither a
@@ -60,7 +63,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.message import Message
@@ -175,8 +178,12 @@ class _Redirects(urllib.request.HTTPRedirectHandler):
 class HttpClient:
     def __init__(self, settings: FetchSettings, *, user_agent: str = USER_AGENT,
                  on_wait: Callable[[str, float], None] | None = None,
-                 min_interval_s: float = 0.0, max_bytes: int = MAX_BODY) -> None:
+                 min_interval_s: float = 0.0, max_bytes: int = MAX_BODY,
+                 allowed: Collection[str] | None = None) -> None:
         self.settings = settings
+        self.allowed = allowed
+        """The kinds of address every connection may reach (None: the redirect rule
+        alone)."""
         self.user_agent = user_agent
         self.on_wait = on_wait
         self.min_interval_s = min_interval_s
@@ -259,7 +266,7 @@ class HttpClient:
         if self._sink is not None:  # a retry writes the body from its start
             self._sink.seek(0)
             self._sink.truncate()
-        self._attempt = wire.Attempt(uri, self.settings)
+        self._attempt = wire.Attempt(uri, self.settings, self.allowed)
         try:
             return self._exchange(url, urllib.request.Request(uri, headers=dict(headers)))
         except wire.TooSlow as exc:

@@ -24,7 +24,7 @@ import socket
 import time
 import urllib.parse
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from paper_tui.config import FetchSettings
@@ -119,15 +119,18 @@ class _MeteredResponse(http.client.HTTPResponse):
 class Attempt:
     """One request: its :class:`Meter` and where its redirects may go."""
 
-    def __init__(self, url: str, settings: FetchSettings) -> None:
+    def __init__(self, url: str, settings: FetchSettings,
+                 only: Collection[str] | None = None) -> None:
+        """``only``: the kinds of address every connection may reach, the first too."""
         self.url = url
         self.meter = Meter(settings)
         self.redirects = 0
-        self._allowed: set[str] | None = None
+        self._only = only
+        self._allowed: set[str] | None = set(only) if only is not None else None
 
     def allowed(self) -> set[str]:
         """The kinds of address a redirect may lead to: public ones, and those of the
-        request's first host."""
+        request's first host (or the ``only`` ones given)."""
         if self._allowed is None:
             parts = urllib.parse.urlsplit(self.url)
             first = addresses.host_kinds(parts.hostname or "", parts.port or 80)
@@ -139,22 +142,27 @@ class Attempt:
         host is an address of a kind not :meth:`allowed`."""
         parts = urllib.parse.urlsplit(target)
         found = addresses.host_kinds(parts.hostname or "", parts.port or 80)
-        self._refuse_outside(target, found)
+        self._refuse_outside(target, found, redirected=True)
         self.redirects += 1
 
     def connected(self, sock: socket.socket, host: str, proxied: bool) -> None:
-        """A connection to ``host`` is made: after a redirect, to an allowed kind of
-        address (a name that resolved to a public address a moment ago may not now)."""
-        if self.redirects and not proxied:
+        """A connection to ``host`` is made: after a redirect (or always, given ``only``),
+        to an allowed kind of address (a name that resolved to a public address a moment
+        ago may not now)."""
+        if (self.redirects or self._only is not None) and not proxied:
             peer = str(sock.getpeername()[0])
-            self._refuse_outside(host, {peer: addresses.kind(peer)})
+            self._refuse_outside(host, {peer: addresses.kind(peer)},
+                                 redirected=bool(self.redirects))
 
-    def _refuse_outside(self, target: str, found: dict[str, str]) -> None:
+    def _refuse_outside(self, target: str, found: dict[str, str], *,
+                        redirected: bool) -> None:
         allowed = self.allowed()
         for address, kind in found.items():
             if kind not in allowed:
-                raise FetchError(self.url, f"redirected to {shown(target)}: a {kind} "
-                                 f"address ({address}), refused")
+                where = f"redirected to {shown(target)}" if redirected else \
+                    f"{shown(target)} connected"
+                raise FetchError(self.url, f"{where}: a {kind} address ({address}), "
+                                 "refused")
 
 
 def _wired(connection: http.client.HTTPConnection, attempt: Attempt) -> None:

@@ -20,9 +20,11 @@ from whoosh.query.qcore import QueryError as WhooshQueryError
 
 from paper_tui.errors import QueryError
 from paper_tui.index.annotation_filter import AnnotationFilter, AnnotationSets, ArrivalSets
+from paper_tui.index.fulltext import BodyTexts
 from paper_tui.index.plan import Plan, build_parser, loosen, positive_terms
 from paper_tui.index.results import ResultSet, SearchPage, page_of
 from paper_tui.index.schema import (
+    BODY,
     BOOSTS,
     MAX_EXPANSION,
     SCHEMA_VERSION,
@@ -63,6 +65,9 @@ class PaperIndex:
         self._vocab = Vocabulary(path / VOCAB_FILE)
         self.annotations: AnnotationFilter | None = None
         self.on_rebuild = on_rebuild
+        self.bodies: BodyTexts | None = None
+        """The texts of the papers' PDFs (:mod:`paper_tui.index.fulltext`): read when a
+        paper is written (its ``body``, ``has:pdf``) and for a snippet; None: none."""
 
     def use_annotations(self, sets: AnnotationSets, people: AnnotationSets | None = None,
                         lab: AnnotationSets | None = None,
@@ -187,12 +192,18 @@ class PaperIndex:
         """An open writer to stream papers into (one commit at the end); for an import
         that reads, stores and indexes a file in one pass."""
         with self._writer() as writer:
-            adder = Adder(writer, progress)
+            adder = Adder(writer, progress, self.bodies)
             yield adder
             adder.finish()
             self._vocabulary().extend(adder.words)  # under the writer's lock
         if progress:
             progress(adder.count)
+
+    def rewrite(self, ids: Iterable[str]) -> int:
+        """Write these papers again from their records in the index (what their PDF's text
+        gives them came or went: :attr:`bodies`); how many the index holds."""
+        papers = [paper for paper in map(self.get, dict.fromkeys(ids)) if paper is not None]
+        return self.add(papers) if papers else 0
 
     def delete(self, ids: Iterable[str]) -> None:
         ids = list(ids)
@@ -329,6 +340,8 @@ class PaperIndex:
             elif isinstance(node, wq.Prefix) and node.fieldname in ("title", "name",
                                                                      "abstract", "authors"):
                 words = vocabulary.starting(fold(node.text))
+            elif isinstance(node, wq.Prefix) and node.fieldname == BODY:
+                words = []  # the body's own stems, at most MAX_EXPANSION of them (below)
             else:
                 return node
             fieldobj = snap.reader.schema[node.fieldname]
@@ -371,7 +384,7 @@ class PaperIndex:
         except (QueryError, WhooshQueryError) as exc:
             return ResultSet(view, query, sort, error=str(exc))
         return ResultSet(view, query, sort, plan=plan, vocabulary=self._vocabulary(),
-                         all_versions=all_versions)
+                         all_versions=all_versions, bodies=self.bodies)
 
     def similar(self, paper_id: str, numterms: int = 12) -> ResultSet:
         """Papers like ``paper_id``: its key terms (Bo1 model) as a weighted query."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Protocol, runtime_checkable
@@ -10,9 +10,10 @@ from typing import Protocol, runtime_checkable
 from whoosh.query.qcore import QueryError as WhooshQueryError
 
 from paper_tui.errors import QueryError
+from paper_tui.index.fulltext import BodyTexts, snippet, without_body
 from paper_tui.index.lazy import cached, np
 from paper_tui.index.plan import Plan
-from paper_tui.index.schema import SORTS, Spans, terms_of
+from paper_tui.index.schema import BODY, SORTS, Spans, terms_of
 from paper_tui.index.signals import FACET_NAMES, SIGNAL_SORTS
 from paper_tui.index.snapshot import Snapshot
 from paper_tui.index.word_list import Vocabulary, did_you_mean
@@ -21,6 +22,9 @@ from paper_tui.query import team as team_words
 from paper_tui.query.parse import ANNOTATION_FIELDS
 
 TOP = 100
+MATCH_FIELDS = ("title", "name", "abstract", "authors", "keywords", BODY)
+"""Where a hit may have matched (:attr:`Hit.matched_in`); ``title_exact`` is the title."""
+_MATCHED_AS = {"title_exact": "title"}
 """Hits ranked when a query runs; the rest are ranked as someone scrolls to them."""
 TEAM_FACETS = (("assigned", team_words.ASSIGNED), ("kept", team_words.KEPT),
                ("kept-by", team_words.KEPT_BY), ("team", team_words.TEAM))
@@ -37,10 +41,28 @@ class Hit:
     paper: Paper
     score: float | None = None
     _terms: dict[str, set[str]] = field(default_factory=dict, repr=False, compare=False)
+    _where: Callable[[], tuple[str, ...]] | None = field(default=None, repr=False,
+                                                         compare=False)
+    _body: Callable[[], str | None] | None = field(default=None, repr=False, compare=False)
 
     @cached
     def highlights(self) -> Spans:
         return highlight_spans(self.paper, self._terms)
+
+    @cached
+    def matched_in(self) -> tuple[str, ...]:
+        """Where the query's words are in the paper: of :data:`MATCH_FIELDS`, in that order
+        (``body``: the text of its PDF); worked out on first access. Empty where the set
+        does not say (no query)."""
+        return self._where() if self._where is not None else ()
+
+    def snippet(self) -> str | None:
+        """The text of the paper's PDF around the first matches of the query's words in
+        it (``«like this»``, one inert line); None when the query did not match there."""
+        if BODY not in self.matched_in or self._body is None:
+            return None
+        text = self._body()
+        return snippet(text, self._terms.get(BODY, ())) or None if text else None
 
     def fragments(self) -> dict[str, str]:
         """The matched words marked ``«like this»``: the whole title, bits of the abstract."""
@@ -190,9 +212,10 @@ class ResultSet:
     def __init__(self, view: Snapshot, query: str, sort: str = "relevance", *,
                  plan: Plan | None = None, exclude: set[int] | None = None,
                  error: str | None = None, vocabulary: Vocabulary | None = None,
-                 all_versions: bool = False) -> None:
+                 all_versions: bool = False, bodies: BodyTexts | None = None) -> None:
         """``all_versions``: list every version of a paper from two sources (else the one
-        each group shows, which the others' matches count for)."""
+        each group shows, which the others' matches count for); ``bodies``: the texts of
+        the papers' PDFs, for a hit's snippet."""
         if sort not in SORTS:
             raise ValueError(f"unknown sort {sort!r}")
         self.query = query
@@ -202,6 +225,7 @@ class ResultSet:
         self._vocabulary = vocabulary
         self._exclude = sorted(exclude or ())
         self._all_versions = all_versions
+        self._bodies = bodies
         self._cache: dict[int, Paper] = {}
         self._docs: list[int] = []  # ranked so far
         self._scores: list[float] = []  # their scores
@@ -251,11 +275,20 @@ class ResultSet:
         # Papers with all the words first, then those with only some. Only the top of the
         # first group is ranked now; the rest when someone reads past it (a page of
         # results rarely does).
-        self._pending = [(np.flatnonzero(strict), None)]
+        # Within each, those the words find in their record (title, abstract, …) before
+        # those found only through the text of their PDF.
+        groups = [(strict, plan.strict)]
         if every is not strict:
-            rest = np.flatnonzero(every & ~strict)
-            if len(rest):
-                self._pending.append((rest, None))
+            assert plan.loose is not None
+            groups.append((every & ~strict, plan.loose))
+        for mask, q in groups:
+            if BODY in plan.terms and snap.has_bodies:
+                record = self._shown(snap.docs(without_body(q)), hidden)
+                parts = [mask & record, mask & ~record]
+            else:
+                parts = [mask]
+            self._pending += [(found, None) for found in map(np.flatnonzero, parts)
+                              if len(found)]
         self._rank_more(TOP)
 
     @staticmethod
@@ -356,7 +389,32 @@ class ResultSet:
         return highlight_spans(self.paper(i), self._plan.terms, fields)
 
     def hit(self, i: int) -> Hit:
-        return Hit(self.paper(i), self.score(i), self._plan.terms if self._plan else {})
+        if self._plan is None:
+            return Hit(self.paper(i), self.score(i))
+        paper, doc, bodies = self.paper(i), self._doc(i), self._bodies
+        return Hit(paper, self.score(i), self._plan.terms, lambda: self._matched_in(doc),
+                   (lambda: bodies.text(paper.id)) if bodies is not None else None)
+
+    def _matched_in(self, doc: int) -> tuple[str, ...]:
+        """Which of :data:`MATCH_FIELDS` hold a positive word of the query in ``doc`` (or
+        in another version of its paper, whose matches count for it)."""
+        assert self._plan is not None
+        snap = self._snap
+        docs = (doc,) if self._all_versions else snap.versions.group(doc)
+        found = set()
+        with snap.exclusive():
+            for fieldname, words in self._plan.terms.items():
+                name = _MATCHED_AS.get(fieldname, fieldname)
+                if name not in MATCH_FIELDS or name in found:
+                    continue
+                for word in words:
+                    ids = snap.term_docs(fieldname, word)
+                    at = np.searchsorted(ids, docs)
+                    if any(a < len(ids) and ids[a] == d for a, d in zip(at, docs,
+                                                                        strict=True)):
+                        found.add(name)
+                        break
+        return tuple(name for name in MATCH_FIELDS if name in found)
 
     def index_of(self, paper_id: str) -> int | None:
         doc = self._snap.docnum(paper_id)
@@ -429,6 +487,9 @@ class ResultSet:
 
 
 FACET_TOP = 100
+MATCH_FIELDS = ("title", "name", "abstract", "authors", "keywords", BODY)
+"""Where a hit may have matched (:attr:`Hit.matched_in`); ``title_exact`` is the title."""
+_MATCHED_AS = {"title_exact": "title"}
 """The values of a many-valued facet counted at most (the most frequent: thousands of
 affiliations)."""
 _NOT_FACETS = frozenset({"accepted", "abstract"})

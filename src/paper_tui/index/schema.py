@@ -30,7 +30,7 @@ from paper_tui.query import added as added_words
 from paper_tui.query import team as team_words
 from paper_tui.query.parse import NUMBER_FIELDS, WORD, fold
 
-SCHEMA_VERSION = 14
+SCHEMA_VERSION = 15
 """7: positions packed (index/positions.py); 8: every block part packed; 9: no annotation
 fields (the reader's work is answered from the overlay, :mod:`paper_tui.store.overlay`); 10: the
 TOC pickles Whoosh's classes, not ours (an index is opened with :func:`build_schema`), and
@@ -39,13 +39,20 @@ posting blocks only stdlib types (:mod:`paper_tui.index.packed`); 11: the versio
 says (decision, has, area, aff, country and their facets' values; the signals column:
 :mod:`paper_tui.index.signals`); 13: a paper stored as :meth:`Paper.to_record` (fields at
 their defaults left out) with the venue fields the importers fill; 14: ``ł``, ``ø``, ``æ`` …
-folded to ``l``, ``o``, ``ae`` (:func:`paper_tui.query.parse.fold`)."""
+folded to ``l``, ``o``, ``ae`` (:func:`paper_tui.query.parse.fold`); 15: the text of a paper's
+PDF (``body``) and ``has:pdf`` (:mod:`paper_tui.index.fulltext`)."""
 Progress = Callable[[int], None]
 Spans = dict[str, list[tuple[int, int]]]
 """Character spans of matched words: ``{"title": [(start, end)], "abstract": [...]}``."""
 
 SORTS = ("relevance", "year", "title", "rating", "citations", "consensus")
-DEFAULT_FIELDS = ("title", "name", "abstract", "authors", "keywords")
+BODY = "body"
+"""The text of the paper's PDF (:mod:`paper_tui.index.fulltext`; ``fulltext:``)."""
+BODY_BOOST = 0.1
+"""A body word's weight beside a title's (3) or an abstract's (1): a paper's text says
+the words of its field many times (and a paper found through its body alone is ranked
+after those found through their record: :func:`~paper_tui.index.fulltext.without_body`)."""
+DEFAULT_FIELDS = ("title", "name", "abstract", "authors", "keywords", BODY)
 TEXT_FIELDS = frozenset({*DEFAULT_FIELDS, "title_exact"})
 K1, B = 1.2, 0.75  # BM25F, as Whoosh's default weighting
 
@@ -66,7 +73,8 @@ class Codec(W3Codec):
 CODEC = Codec(blocklimit=1024, compression=0)
 """Posting blocks of 1,024 (Whoosh: 128), uncompressed: fewer per-block steps in pure
 Python when whole posting lists are read for counting and scoring, and when written."""
-BOOSTS = {"title": 3.0, "name": 3.0, "abstract": 1.0, "authors": 1.5, "keywords": 1.5}
+BOOSTS = {"title": 3.0, "name": 3.0, "abstract": 1.0, "authors": 1.5, "keywords": 1.5,
+          BODY: BODY_BOOST}
 VOCAB_FILE = "vocabulary.txt"
 MAX_EXPANSION = 64  # words a prefix* query may expand to (each is a posting list to read)
 MAX_FUZZY = 12  # words a fuzzy~ query may expand to, closest first
@@ -220,6 +228,7 @@ def build_schema() -> Schema:
         name=FoldedText(),
         authors=FoldedText(stemmed=False, phrase=False),
         abstract=FoldedText(),
+        body=FoldedText(),  # never stored: a snippet is read from the text file
         venue=ID(analyzer=lower_id),
         year=ID(),
         keywords=KEYWORD(commas=True, lowercase=True, scorable=True),

@@ -26,7 +26,7 @@ from paper_tui.index.positions import (
     matcher_positions,
     read_values,
 )
-from paper_tui.index.schema import K1, SIGNALS, B
+from paper_tui.index.schema import BODY, K1, SIGNALS, B
 from paper_tui.index.signals import FACET_NAMES, SIGNAL_SORTS, FacetTable, Signals, read_signals
 from paper_tui.index.versions import Versions, group_versions
 from paper_tui.index.whoosh_internals import length_bytes, postings_file, term_matcher
@@ -192,6 +192,12 @@ class Snapshot:
             return mask
 
     @cached
+    def has_bodies(self) -> bool:
+        """Whether any document has the text of its PDF (the ``body`` field)."""
+        with self._lock:
+            return any(reader.field_length(BODY) for reader, _ in self.leaves)
+
+    @cached
     def live_count(self) -> int:
         """The documents not deleted (Whoosh keeps the count: no mask, no numpy)."""
         return self.reader.doc_count()
@@ -338,8 +344,11 @@ class Snapshot:
             if norms is None:
                 raw = np.frombuffer(b"".join(length_bytes(reader, fieldname)
                                              for reader, _ in self.leaves), dtype=np.uint8)
-                total = float(np.bincount(raw, minlength=256) @ _lengths())
-                avg = (total / len(raw) if len(raw) else 0.0) or 1.0
+                counts = np.bincount(raw, minlength=256)
+                total = float(counts @ _lengths())
+                # the body's length is averaged over the papers that have one (most do not)
+                n = len(raw) - int(counts[0]) if fieldname == BODY else len(raw)
+                avg = (total / n if n else 0.0) or 1.0
                 b = FIELD_B.get(fieldname, B)
                 norms = self._norm_cache[fieldname] = (raw, K1 * ((1 - b) + b * _lengths() / avg))
             raw, table = norms

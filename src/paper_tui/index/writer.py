@@ -33,6 +33,7 @@ from whoosh.util.numeric import length_to_byte
 from whoosh.writing import SegmentWriter
 
 from paper_tui.errors import StoreError
+from paper_tui.index.fulltext import BodyTexts, add_body
 from paper_tui.index.packed import narrowest, pack_block
 from paper_tui.index.schema import (
     CODEC,
@@ -379,8 +380,12 @@ class Adder:
     """Feeds papers to an open writer; see :meth:`PaperIndex.adding`. A paper whose id is
     already in the index replaces it."""
 
-    def __init__(self, writer: SegmentWriter, progress: Progress | None) -> None:
+    def __init__(self, writer: SegmentWriter, progress: Progress | None,
+                 bodies: BodyTexts | None = None) -> None:
+        """``bodies``: the papers' texts (a paper whose PDF is held gets its ``body``)."""
         self._writer = writer
+        self._bodies = bodies
+        self._with_pdf: frozenset[str] | None = None
         # Ids already in the index (none in a new one: nothing to look up then).
         self._reader = writer.searcher().reader() if writer.segments else None
         self._progress = progress
@@ -409,7 +414,13 @@ class Adder:
             lengths = run.lengths[i]
         else:
             self.finish()
-        add_document(self._writer, document(paper), self.words, lengths)
+        doc = document(paper)
+        if self._bodies is not None:
+            if self._with_pdf is None:  # asked once per writer: a rebuild asks for 87,549
+                self._with_pdf = frozenset(self._bodies.held())
+            if paper.id in self._with_pdf:
+                add_body(doc, self._bodies.text(paper.id))
+        add_document(self._writer, doc, self.words, lengths)
         self.count += 1
         if self._progress and self.count % 500 == 0:
             self._progress(self.count)

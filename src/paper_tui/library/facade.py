@@ -12,7 +12,7 @@ citations; watches; the team.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -136,6 +136,10 @@ class Library:
             reviews=self.settings.fetch.reviews if reviews is None else reviews)
         self._holdings.record_fetched(report)
         return report
+
+    def reindex_papers(self, ids: Collection[str]) -> int:
+        """Write these papers into the index again (their PDF's text came or went)."""
+        return self._intake.rewrite(ids)
 
     # -- sources: what the library holds, and taking one out (:mod:`.holdings`) -----------
     def listed_sources(self) -> list[sources_mod.Listed]:
@@ -497,6 +501,11 @@ class Library:
         """Take these papers' PDFs out (all or none); the ids removed."""
         from paper_tui.library import pdfs
         return pdfs.remove(self, paper_ids)
+
+    def pdf_held(self, paper_id: str) -> tuple[Path, Held] | None:
+        """The paper's PDF and what is known of it (pages, …); None when none is held."""
+        from paper_tui.library import pdfs
+        return pdfs.held_pdf(self, paper_id)
 
     def pdf_list(self) -> list[Held]:
         """Every PDF the library holds."""

@@ -318,3 +318,11 @@ class Intake:
             import_paths(self.sources, self.index, targets, report, progress,
                          force or hints != NO_HINTS, hints, self.arrivals)
         return report
+
+    def rewrite(self, ids: Collection[str]) -> int:
+        """Write these papers into the index again (the text of their PDF came or went:
+        :meth:`PaperIndex.rewrite`); how many the index holds."""
+        if not ids:
+            return 0
+        with self.lock:
+            return self.index.rewrite(ids)

@@ -18,6 +18,7 @@ from paper_tui.holdings.sources import SourceStore
 from paper_tui.index import PaperIndex
 from paper_tui.index.schema import note_terms
 from paper_tui.library.arrival_sets import ArrivalSets
+from paper_tui.pdfs.shelf import Shelf
 from paper_tui.store import Annotations
 from paper_tui.store.watches import Watches
 from paper_tui.team.coverage import Coverage
@@ -46,6 +47,9 @@ def open_parts(root: Path, warn: Callable[[str], None] | None) -> Parts:
     """The parts of the library at ``root`` (created if needed), connected; ``warn`` hears
     of what the user should know (an unreadable index being rebuilt, a broken source)."""
     index = PaperIndex(root / "index", on_rebuild=warn)
+    # The text of each PDF held (pdfs/<id>.txt, extracted once) is indexed whenever its
+    # paper is written: a rebuild reads it again, never the PDF.
+    index.bodies = Shelf(root)
     team = Team(root)
     # A change to one version of a paper from two sources is made to every version.
     # The store's thread, which watches the library's files for changes made

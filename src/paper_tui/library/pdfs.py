@@ -7,7 +7,7 @@ call these with itself (:class:`Papers` names what they use of it).
 from __future__ import annotations
 
 import shutil
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -17,7 +17,7 @@ from paper_tui.errors import PaperTuiError
 from paper_tui.library.importing import Progress
 from paper_tui.model import Paper
 from paper_tui.pdfs import reader, viewer
-from paper_tui.pdfs.download import Job, Outcome, fetch_all
+from paper_tui.pdfs.download import Job, Outcome, allowed_kinds, fetch_all
 from paper_tui.pdfs.links import pdf_url
 from paper_tui.pdfs.shelf import Held, Shelf
 from paper_tui.store import ReadingList
@@ -41,6 +41,7 @@ class Papers(Protocol):
                 all_versions: bool | None = ...) -> Results: ...
     def reading_list(self, name: str) -> ReadingList | None: ...
     def reading_lists(self) -> list[ReadingList]: ...
+    def reindex_papers(self, ids: Collection[str]) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -104,8 +105,11 @@ def get(lib: Papers, papers: Sequence[Paper], *, force: bool = False,
             kept[paper.id] = Outcome(paper.id, "kept", held=held.get(paper.id))
         else:
             jobs.append(Job(paper.id, pdf_url(paper, lib.settings.fetch)))
-    fetched = {o.paper_id: o for o in fetch_all(jobs, held, lib.settings.fetch,
-                                                lib.settings.pdf.max_mb, progress)}
+    fetched = {o.paper_id: o for o in fetch_all(
+        jobs, held, lib.settings.fetch, lib.settings.pdf.max_mb, progress,
+        allowed_kinds(lib.settings.fetch, lib.settings.pdf.private_hosts))}
+    # their text in the index (a paper in no source any more has none to be found by)
+    lib.reindex_papers([pid for pid, o in fetched.items() if o.status == "fetched"])
     return PdfReport(tuple(kept.get(p.id) or fetched[p.id] for p in papers))
 
 
@@ -122,13 +126,16 @@ def add(lib: Papers, key: str, file: Path, *, link: bool = False) -> Held:
     except OSError as exc:
         raise PaperTuiError(f"{file}: cannot read it ({exc.strerror or exc})") from None
     if link:
-        return held.link(paper_id, file, pages, text)
-    part = held.new_part(paper_id)
-    try:
-        shutil.copyfile(file, part)
-        return held.put(paper_id, part, pages, text, str(file.resolve()))
-    finally:
-        part.unlink(missing_ok=True)
+        added = held.link(paper_id, file, pages, text)
+    else:
+        part = held.new_part(paper_id)
+        try:
+            shutil.copyfile(file, part)
+            added = held.put(paper_id, part, pages, text, str(file.resolve()))
+        finally:
+            part.unlink(missing_ok=True)
+    lib.reindex_papers([paper_id])
+    return added
 
 
 def held_id(lib: Papers, key: str) -> str:
@@ -159,6 +166,7 @@ def text(lib: Papers, key: str) -> str:
     except reader.NotAPdf as exc:
         raise PaperTuiError(f"{paper_id}: {exc}") from None
     held.keep_text(paper_id, found)
+    lib.reindex_papers([paper_id])  # indexed without its text, which was not cached then
     return found
 
 
@@ -180,14 +188,23 @@ def remove(lib: Papers, keys: Sequence[str]) -> list[str]:
     nothing is removed); their ids."""
     ids = [held_id(lib, key) for key in keys]
     held = shelf(lib)
-    return [pid for pid in dict.fromkeys(ids) if held.remove(pid)]
+    removed = [pid for pid in dict.fromkeys(ids) if held.remove(pid)]
+    lib.reindex_papers(removed)  # their text out of the index, has:pdf off
+    return removed
 
 
 def listing(lib: Papers) -> list[Held]:
     """Every PDF held, by paper id (one left out of the index by a crash is counted)."""
     held = shelf(lib)
-    held.adopt(reader.check)
+    lib.reindex_papers(held.adopt(reader.check))
     return sorted(held.held().values(), key=lambda h: h.paper_id)
+
+
+def held_pdf(lib: Papers, paper_id: str) -> tuple[Path, Held] | None:
+    """The paper's PDF and what is known of it; None when the library holds none."""
+    held = shelf(lib)
+    entry = held.get(paper_id)
+    return (held.pdf_path(paper_id), entry) if entry is not None else None
 
 
 def prune(lib: Papers, max_mb: float, *, everything: bool = False) -> Pruned:
@@ -210,4 +227,5 @@ def prune(lib: Papers, max_mb: float, *, everything: bool = False) -> Pruned:
         if shelf_.remove(entry.paper_id):
             removed.append(entry)
             size -= entry.bytes
+    lib.reindex_papers([entry.paper_id for entry in removed])
     return Pruned(tuple(removed), size, spared)

@@ -6,7 +6,8 @@ engine query. What lives here is what a user can get wrong and what makes ``MemR
 
 Syntax: words (stemmed), ``"phrases"``, ``AND`` / ``OR`` / ``NOT`` / ``-word``,
 parentheses, ``title:`` ``author:`` ``abstract:`` ``venue:`` ``name:`` ``keyword:``,
-``year:2024`` ``year:2019..2023`` ``year:>=2020``, ``tag:`` ``status:`` ``starred:yes``
+``fulltext:`` (the text of the paper's PDF), ``year:2024`` ``year:2019..2023``
+``year:>=2020``, ``tag:`` ``status:`` ``starred:yes``
 ``list:`` ``note:`` ``by:NAME`` (a team member annotated it), the team's words
 (``assigned:`` ``kept:N`` ``kept-by:`` ``disputed`` ``untouched``: :mod:`.team`),
 when a paper entered the library (``added:today`` ``added:7d`` ``added:>=2026-11-30``) and
@@ -39,7 +40,7 @@ FIELDS: dict[str, str] = {
     "starred": "starred", "list": "lists", "lists": "lists", "note": "note", "id": "id",
     "source": "source", "by": "by", "decision": "decision", "area": "area", "aff": "aff",
     "country": "country", "has": "has", "rating": "rating", "confidence": "confidence",
-    "reviews": "reviews", "cites": "cites", "citations": "cites",
+    "reviews": "reviews", "cites": "cites", "citations": "cites", "fulltext": "body",
     **{name: name for name in team_words.FIELDS},
     **{name: name for name in added_words.FIELDS},
 }
@@ -80,7 +81,9 @@ DECISION_FORMS = {"rejected": "reject", "rejects": "reject", "rejection": "rejec
 rejected"``, ``decision:orals``), read as the decision; spaces and ``_`` are ``-``."""
 HAS_VALUES = ("code", "abstract", "award", "reviews")
 """``has:code`` (a link to its code), ``has:abstract``, ``has:award``, ``has:reviews``
-(reviewers' ratings known)."""
+(reviewers' ratings known): what the venue says."""
+HAS_PDF = "pdf"
+"""``has:pdf``: the library holds the paper's PDF (``paper-tui pdf get``)."""
 
 WORD = re.compile(r"\w+(?:\.?\w+)*")
 """A word: the tokenizer the index uses (letters, digits, ``³``; inner dots kept)."""
@@ -212,7 +215,7 @@ def _venue_word(m: re.Match[str]) -> str:
             raise QueryError(f"decision:{value} is not a decision: use one of "
                              f"{', '.join(DECISION_WORDS)}")
         return f"decision:{word}"
-    if word not in HAS_VALUES:
+    if word not in HAS_VALUES and word != HAS_PDF:
         known = [f"has:{v}" for v in HAS_VALUES]
         raise QueryError(f"has:{value} is unknown: use {', '.join(known[:-1])} or "
                          f"{known[-1]}")
