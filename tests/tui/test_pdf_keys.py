@@ -13,15 +13,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from pdf_app import ids_by_title, pdf_app
+from settling import settle_app
 from textual.pilot import Pilot
 
 from http_replay import ReplayServer, Reply
 from paper_tui.tui.app import PaperApp
 from paper_tui.tui.widgets.full_text import FullTextView, query_words, reflow
 from paper_tui.tui.widgets.results import PDF_MARK
-from pdf_app import ids_by_title, pdf_app
 from pdf_helpers import NAACL, PDF_HEADERS
-from settling import settle_app
 
 NAACL_BYTES = NAACL.read_bytes()
 

@@ -269,7 +269,7 @@ class PdfController:
         held = paper.id in self.host.results_list.pdf_held
         how = (f"No PDF of this paper in the library yet: {self.host.key_hint('open-pdf')} "
                f"downloads it and opens it, then {self.host.key_hint('full-text')} shows "
-               "its text here (or `paper-tui pdf get ID`).")
+               f"its text here (or `paper-tui pdf get {paper.id}`).")
         if not held:
             self.host.show_text(paper, None, how, focus)
             return

@@ -4,9 +4,10 @@ highlighted, ``n`` / ``N`` to jump from one match to the next.
 
 The text comes from the library's cache (``Library.pdf_text``, read in a worker by
 :class:`~paper_tui.tui.controllers.pdfs.PdfController`); pages are apart by a form feed
-there, as ``pdftotext`` writes them. Each line of the PDF (a sentence broken by the column's
-width joined again: :func:`reflow`) is made inert and wrapped on its own, so a match is found on the line it was on and a jump lands on the wrapped line that
-holds it. Mounted on first use: a screen that never shows a PDF's text has none.
+there, as ``pdftotext`` writes them. Each line of the PDF (a sentence broken by the
+column's width joined again: :func:`reflow`) is made inert and wrapped on its own, so a
+match is found on the line it was on and a jump lands on the wrapped line that holds it.
+Mounted on first use: a screen that never shows a PDF's text has none.
 """
 
 from __future__ import annotations
@@ -138,6 +139,8 @@ class FullTextView(LineScrolled, ScrollView, can_focus=True):
         self.pages = 0
         self._page_starts: list[tuple[int, int]] = []
         self._raw_matches: list[tuple[int, int, int]] = []
+        self._header_for: tuple[Any, ...] | None = None
+        self._header_strip = Strip.blank(0)
 
     # -- what is shown -----------------------------------------------------------------
     def show(self, shown: Shown) -> None:
@@ -192,7 +195,8 @@ class FullTextView(LineScrolled, ScrollView, can_focus=True):
         self.matches = [(starts[n] + extra, page) for n, extra, page in self._raw_matches]
         self._page_starts = [(starts[n], page) for n, page in self._page_starts]
         self._lines = lines
-        size = Size(width, len(lines))
+        self._header_for = None
+        size = Size(width, len(lines) + 1)
         if size != self.virtual_size:
             self.virtual_size = size
 
@@ -250,10 +254,32 @@ class FullTextView(LineScrolled, ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         self._wrap()
-        index = self.scroll_offset.y + y
+        if y == 0:
+            return self._header()
+        index = self.scroll_offset.y + y - 1
         if index < len(self._lines):
             return self._lines[index]
         return Strip.blank(self.scrollable_content_region.width, self.rich_style)
+
+    def _header(self) -> Strip:
+        """The line kept on top: the page the text below starts on, and the paper."""
+        shown = self.shown
+        width = self.scrollable_content_region.width
+        top = self.scroll_offset.y
+        page = self.page_at(top) if shown is not None and shown.text is not None else 0
+        key = (page, self.pages, shown, width)
+        if key != self._header_for:
+            self._header_for = key
+            label = (f"page {page} of {self.pages} · " if page else "") + \
+                ("full text · " if shown is not None else "") + \
+                (inert_line(shown.title) if shown is not None else "")
+            text = Text(" " * MARGIN + label, style=self._style("page"), no_wrap=True,
+                        overflow="ellipsis", end="")
+            text.truncate(width, overflow="ellipsis", pad=True)
+            base = self.rich_style
+            self._header_strip = Strip(
+                Segment.apply_style(text.render(self.app.console), base), width)
+        return self._header_strip
 
     # -- the keys ------------------------------------------------------------------------
     def jump(self, step: int) -> str:
@@ -267,7 +293,7 @@ class FullTextView(LineScrolled, ScrollView, can_focus=True):
         self._wrapped_for = None
         self._wrap()
         line, page = self.matches[self.current]
-        self.scroll_to(y=max(0, line - 2), animate=False)
+        self.scroll_to(y=max(0, line - 1), animate=False)
         self.refresh()
         return f"match {self.current + 1} of {len(self.matches)} · page {page}"
 
