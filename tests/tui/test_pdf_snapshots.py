@@ -10,10 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from pdf_app import ids_by_title, pdf_app
-from pdf_helpers import NAACL
 from textual.pilot import Pilot
 
 from paper_tui.tui.widgets.full_text import FullTextView
+from pdf_helpers import NAACL
 
 
 def _app(tmp_path: Path):
