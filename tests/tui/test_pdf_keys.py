@@ -45,7 +45,7 @@ def viewer(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
     yield script, record
 
 
-async def _wait(pilot: Pilot, done, timeout: float = 15.0) -> None:
+async def _wait(pilot: Pilot, done, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while not done():
         assert time.monotonic() < deadline, "timed out"

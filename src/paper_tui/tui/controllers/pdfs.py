@@ -13,11 +13,13 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import weakref
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from textual.app import App
 from textual.message import Message
 
 from paper_tui.errors import PaperTuiError
@@ -25,8 +27,6 @@ from paper_tui.trust.inert import inert_line
 from paper_tui.vocabulary import count
 
 if TYPE_CHECKING:
-    from textual.app import App
-
     from paper_tui.config import Settings
     from paper_tui.library import Library
     from paper_tui.library.pdfs import PdfReport
@@ -74,6 +74,10 @@ class PdfHost(Protocol):
         """Back to the abstract in the pane."""
 
 
+_DOWNLOADING: weakref.WeakSet[App[Any]] = weakref.WeakSet()
+"""The apps a download runs in (one at a time in an app: several would share the hosts)."""
+
+
 class PdfTextRead(Message):
     """From the worker: the text of a paper's PDF (None: not held; ``note`` says why)."""
 
@@ -114,9 +118,6 @@ def outcome_line(report: PdfReport, what: str) -> tuple[str, bool]:
 class PdfController:
     """The PDF keys and commands of one results screen."""
 
-    downloading = False
-    """A download runs (one at a time in the app: several would share the hosts)."""
-
     def __init__(self, host: PdfHost) -> None:
         self.host = host
         self.wanted: str | None = None
@@ -156,7 +157,7 @@ class PdfController:
         settings = self.host.settings
         try:
             target, command = self.host.library.pdf_open(paper_id)
-        except PaperTuiError as exc:
+        except (PaperTuiError, OSError) as exc:
             return partial(self.host.say, str(exc), severity="error", timeout=8)
         desktop = not (settings.pdf.viewer.strip() or os.environ.get("PDF_VIEWER", "").strip())
         if command is None or (desktop and not _graphical()):
@@ -182,25 +183,25 @@ class PdfController:
             with contextlib.suppress(RuntimeError):  # the app is gone meanwhile
                 app.call_from_thread(after)
 
-        app.run_worker(run, thread=True, group="pdf-open", exit_on_error=False)
+        app.run_worker(run, thread=True, group="pdf-open")
 
     # -- downloads -----------------------------------------------------------------------
     def download(self, papers: Sequence[Paper] | None, what: str, *,
                  list_name: str | None = None, then_open: bool = False) -> None:
         """Download the PDFs of ``papers`` (or of the reading list ``list_name``) in a
         worker: progress, then the outcome in one line, in the status line."""
-        if PdfController.downloading:
+        app = self.host.app
+        if app in _DOWNLOADING:
             self.host.say("PDFs are being downloaded already", timeout=4)
             return
         ids = [p.id for p in papers or ()]
         if not ids and list_name is None:
             self.host.say("no papers to download the PDFs of", timeout=4)
             return
-        PdfController.downloading = True
-        app = self.host.app
+        _DOWNLOADING.add(app)
         self.host.say(f"{what}: starting", timeout=30)
         app.run_worker(partial(self._download, app, ids, list_name, what, then_open),
-                       thread=True, group="pdf-get", exit_on_error=False)
+                       thread=True, group="pdf-get")
 
     def _download(self, app: App[Any], ids: list[str], list_name: str | None, what: str,
                   then_open: bool) -> None:
@@ -216,9 +217,9 @@ class PdfController:
         except PaperTuiError as exc:
             back(self._failed, what, str(exc))
             return
-        except Exception:
-            PdfController.downloading = False
-            raise
+        except OSError as exc:  # the library's disk: full, read-only; its lock held
+            back(self._failed, what, f"cannot write the PDFs ({exc.strerror or exc})")
+            return
         held: frozenset[str] = frozenset()
         with contextlib.suppress(PaperTuiError, OSError):
             held = self.host.library.pdf_ids()
@@ -231,12 +232,12 @@ class PdfController:
         self.host.say(f"{what}: {done:,}{of}…", timeout=30)
 
     def _failed(self, what: str, why: str) -> None:
-        PdfController.downloading = False
+        _DOWNLOADING.discard(self.host.app)
         self.host.say(f"{what}: {why}", severity="error", timeout=10)
 
     def _done(self, report: PdfReport, what: str, held: frozenset[str],
               open_id: str | None) -> None:
-        PdfController.downloading = False
+        _DOWNLOADING.discard(self.host.app)
         for screen in self.host.app.screen_stack:  # every results list marks them
             results = getattr(screen, "results_list", None)
             if results is not None and screen.is_mounted:
@@ -276,7 +277,7 @@ class PdfController:
         if focus:
             self.host.show_text(paper, None, "Reading the PDF's text…", focus)
         self.host.app.run_worker(partial(self._read_text, paper.id, how), thread=True,
-                                 group="pdf-text", exclusive=True, exit_on_error=False)
+                                 group="pdf-text", exclusive=True)
 
     def _read_text(self, paper_id: str, how: str) -> None:
         try:
@@ -284,6 +285,8 @@ class PdfController:
             note = ""
         except PaperTuiError as exc:
             text, note = None, f"{exc}" if "pdf get" not in str(exc) else how
+        except OSError as exc:
+            text, note = None, f"cannot read the PDF's text ({exc.strerror or exc})"
         self.host.post_message(PdfTextRead(paper_id, text, note))
 
     def text_read(self, message: PdfTextRead) -> None:
