@@ -239,6 +239,29 @@ async def test_the_palette_downloads_a_reading_list(tmp_path: Path,
         await _wait(pilot, lambda: bool(app.screen.results_list.pdf_held))
 
 
+async def test_many_results_are_asked_first(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    from paper_tui.tui.controllers import pdfs
+    from paper_tui.tui.screens.confirm import Confirm
+
+    monkeypatch.setattr(pdfs, "ASK_ABOVE", 1)
+    app = pdf_app(tmp_path, {"Preemptive IE": None, "Words with vectors": None})
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle_app(pilot)
+        app.main.action_download_pdfs()
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm)
+        assert "the PDFs of 2 papers" in str(app.screen.question)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not _said(app, "downloaded")
+        app.main.action_download_pdfs()
+        await pilot.pause()
+        await pilot.press("y")
+        await _wait(pilot, lambda: _said(app, "downloaded"))
+        assert _said(app, "PDFs of 2 results: 0 downloaded, 2 failed — ")
+
+
 def test_the_query_words_looked_for_in_the_text() -> None:
     assert query_words('graph "neural networks" -survey year:2020 title:Attention') == \
         ["graph", "neural", "networks", "attention"]

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from paper_tui.library import Library
     from paper_tui.library.pdfs import PdfReport
     from paper_tui.model import Paper
+    from paper_tui.tui.host import Dialogs
     from paper_tui.tui.widgets.results import ResultsList
 
 
@@ -74,6 +75,8 @@ class PdfHost(Protocol):
         """Back to the abstract in the pane."""
 
 
+ASK_ABOVE = 50
+""""Download PDFs of these results" asks first for more papers than this."""
 _DOWNLOADING: weakref.WeakSet[App[Any]] = weakref.WeakSet()
 """The apps a download runs in (one at a time in an app: several would share the hosts)."""
 
@@ -296,12 +299,24 @@ class PdfController:
         self.host.show_text(paper, message.text, message.note)
 
     # -- the palette -------------------------------------------------------------------
-    def download_results(self) -> None:
-        """"Download PDFs of these results": every paper the list shows."""
+    def download_results(self, dialogs: Dialogs) -> None:
+        """"Download PDFs of these results": every paper the list shows (asked first when
+        they are many)."""
         results = self.host.results_list.results
         papers = [results.paper(i) for i in range(len(results))] if results is not None \
             else []
-        self.download(papers, f"PDFs of {count(len(papers), 'result')}")
+        what = f"PDFs of {count(len(papers), 'result')}"
+        if len(papers) <= ASK_ABOVE:
+            self.download(papers, what)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.download(papers, what)
+
+        self.host.app.push_screen(dialogs.confirm(
+            f"Download the PDFs of {count(len(papers), 'paper')} into the library? Those it "
+            "has already are not asked for again.", yes="Download"), answered)
 
 
 def _quoted(label: str) -> str:

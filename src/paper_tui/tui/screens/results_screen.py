@@ -350,7 +350,7 @@ class ResultsScreen(ReaderScreen):
 
     def action_download_pdfs(self) -> None:
         """The palette's "Download PDFs of these results"."""
-        self.pdfs.download_results()
+        self.pdfs.download_results(self.dialogs)
 
     def action_open_code(self) -> None:
         self.triage.open_code()
