@@ -242,9 +242,8 @@ class PdfController:
               open_id: str | None) -> None:
         _DOWNLOADING.discard(self.host.app)
         for screen in self.host.app.screen_stack:  # every results list marks them
-            results = getattr(screen, "results_list", None)
-            if results is not None and screen.is_mounted:
-                results.set_pdf_held(held)
+            if screen.is_mounted and hasattr(type(screen), "results_list"):
+                screen.results_list.set_pdf_held(held)  # type: ignore[attr-defined]
         if open_id is not None and open_id in held:
             self._run(partial(self._open, open_id))
         elif open_id is None or report.failed:
