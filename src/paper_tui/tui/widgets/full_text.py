@@ -131,14 +131,16 @@ class FullTextView(LineScrolled, ScrollView, can_focus=True):
         super().__init__(**kwargs)
         self.shown: Shown | None = None
         self._lines: list[Strip] = []
-        self._wrapped_for: tuple[int, Shown | None, int] | None = None
+        self._wrapped_for: tuple[int, Shown | None] | None = None
         self.matches: list[tuple[int, int]] = []
         """Each match as (wrapped line, page), in reading order."""
         self.current = -1
         """The match the reader jumped to (-1: none yet)."""
         self.pages = 0
         self._page_starts: list[tuple[int, int]] = []
-        self._raw_matches: list[tuple[int, int, int]] = []
+        self._raw_matches: list[tuple[int, int, int, int, int]] = []
+        self._texts: list[Text] = []
+        self._starts: list[int] = []
         self._header_for: tuple[Any, ...] | None = None
         self._header_strip = Strip.blank(0)
 
@@ -171,39 +173,62 @@ class FullTextView(LineScrolled, ScrollView, can_focus=True):
         return self.get_component_rich_style(f"full-text--{name}", partial=True)
 
     def _wrap(self) -> None:
+        """Lay the text out at the current width (once per paper, width and theme)."""
         width = self.scrollable_content_region.width
         if width <= 0:
             return
-        key = (width, self.shown, self.current)
+        key = (width, self.shown)
         if key == self._wrapped_for:
             return
         self._wrapped_for = key
-        texts, self._page_starts, self.pages = self._texts()
-        base = self.rich_style
-        console = self.app.console
-        options = console.options.update_width(max(1, width - 2 * MARGIN))
-        blank = Style(bgcolor=base.bgcolor)
-        margin = Segment(" " * MARGIN, blank)
+        self._texts, page_starts, self.pages = self._build()
         lines: list[Strip] = []
         starts: list[int] = []
-        for text in texts:
+        for n in range(len(self._texts)):
             starts.append(len(lines))
-            for line in console.render_lines(text, options, pad=False):
-                lines.append(Strip([margin, *Segment.apply_style(line, base)])
-                             .crop_extend(0, width, blank))
+            lines += self._source_line(n, width)
+        self._starts = starts
         # the matches and page starts were counted in source lines: now in wrapped ones
-        self.matches = [(starts[n] + extra, page) for n, extra, page in self._raw_matches]
-        self._page_starts = [(starts[n], page) for n, page in self._page_starts]
+        self.matches = [(starts[n] + extra, page) for n, extra, page, _s, _e
+                        in self._raw_matches]
+        self._page_starts = [(starts[n], page) for n, page in page_starts]
         self._lines = lines
         self._header_for = None
         size = Size(width, len(lines) + 1)
         if size != self.virtual_size:
             self.virtual_size = size
 
-    def _texts(self) -> tuple[list[Text], list[tuple[int, int]], int]:
+    def _source_line(self, n: int, width: int) -> list[Strip]:
+        """The wrapped lines of source line ``n`` (the current match, if on it, marked)."""
+        text = self._texts[n]
+        if 0 <= self.current < len(self._raw_matches) and self._raw_matches[self.current][0] == n:
+            _n, _extra, _page, start, end = self._raw_matches[self.current]
+            text = text.copy()
+            text.stylize(self._style("current"), start, end)
+        base = self.rich_style
+        console = self.app.console
+        options = console.options.update_width(max(1, width - 2 * MARGIN))
+        blank = Style(bgcolor=base.bgcolor)
+        margin = Segment(" " * MARGIN, blank)
+        return [Strip([margin, *Segment.apply_style(line, base)]).crop_extend(0, width, blank)
+                for line in console.render_lines(text, options, pad=False)]
+
+    def _mark_current(self, old: int) -> None:
+        """The current match moved from ``old``: draw again only the source lines of the
+        two (a jump costs two lines, not the paper)."""
+        width = self.scrollable_content_region.width
+        for index in {old, self.current}:
+            if not 0 <= index < len(self._raw_matches):
+                continue
+            n = self._raw_matches[index][0]
+            strips = self._source_line(n, width)
+            at = self._starts[n]
+            self._lines[at:at + len(strips)] = strips
+
+    def _build(self) -> tuple[list[Text], list[tuple[int, int]], int]:
         """One Text per source line (the header, page rules, the PDF's lines), where each
         page starts (source line, page) and how many pages; the matches are kept in
-        :attr:`_raw_matches` as (source line, wrapped lines into it, page)."""
+        :attr:`_raw_matches` as (source line, wrapped lines into it, page, start, end)."""
         self._raw_matches = []
         shown = self.shown
         if shown is None:
@@ -216,14 +241,13 @@ class FullTextView(LineScrolled, ScrollView, can_focus=True):
         if pages and not pages[-1].strip():
             pages.pop()  # a final form feed ends the last page
         pattern = words_pattern(list(shown.words))
-        match_style, current_style = self._style("match"), self._style("current")
+        match_style = self._style("match")
         page_style = self._style("page")
         width = max(1, self.scrollable_content_region.width - 2 * MARGIN)
         said = f"{len(pages)} pages" + (f" · {' '.join(shown.words)}: n / N jump between "
                                         "the matches" if shown.words else "")
         texts.append(Text(said, style="dim"))
         page_starts: list[tuple[int, int]] = []
-        found = 0
         for number, page in enumerate(pages, 1):
             rule = f" page {number} of {len(pages)} "
             page_starts.append((len(texts), number))
@@ -234,11 +258,10 @@ class FullTextView(LineScrolled, ScrollView, can_focus=True):
                 text = Text(line)
                 if pattern is not None:
                     for match in pattern.finditer(line):
-                        style = current_style if found == self.current else match_style
-                        text.stylize(style, match.start(), match.end())
+                        text.stylize(match_style, match.start(), match.end())
                         into = cell_len(line[:match.start()]) // width
-                        self._raw_matches.append((len(texts), into, number))
-                        found += 1
+                        self._raw_matches.append((len(texts), into, number, match.start(),
+                                                  match.end()))
                 texts.append(text)
         return texts, page_starts, len(pages)
 
@@ -288,10 +311,10 @@ class FullTextView(LineScrolled, ScrollView, can_focus=True):
             words = " ".join(self.shown.words) if self.shown else ""
             return f"no match of {words} in the text" if words else \
                 "no query words to look for: search first"
+        old = self.current
         self.current = (self.current + step) % len(self.matches) if self.current >= 0 \
             else (0 if step > 0 else len(self.matches) - 1)
-        self._wrapped_for = None
-        self._wrap()
+        self._mark_current(old)
         line, page = self.matches[self.current]
         self.scroll_to(y=max(0, line - 1), animate=False)
         self.refresh()
