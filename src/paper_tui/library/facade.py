@@ -512,6 +512,11 @@ class Library:
         from paper_tui.library import pdfs
         return pdfs.listing(self)
 
+    def pdf_ids(self) -> frozenset[str]:
+        """The ids of the papers whose PDF the library holds (cheap: no PDF is read)."""
+        from paper_tui.library import pdfs
+        return pdfs.held_ids(self)
+
     def pdf_prune(self, max_mb: float, *, everything: bool = False) -> Pruned:
         """Remove the least recently opened PDFs until they fill at most ``max_mb``."""
         from paper_tui.library import pdfs

@@ -193,6 +193,12 @@ def remove(lib: Papers, keys: Sequence[str]) -> list[str]:
     return removed
 
 
+def held_ids(lib: Papers) -> frozenset[str]:
+    """The ids of the papers whose PDF is held (the index read once, no parse): what
+    the app marks in its rows."""
+    return frozenset(shelf(lib).held())
+
+
 def listing(lib: Papers) -> list[Held]:
     """Every PDF held, by paper id (one left out of the index by a crash is counted)."""
     held = shelf(lib)

@@ -184,6 +184,7 @@ class PaperApp(App[None]):
         yield from super().get_system_commands(screen)
         yield SystemCommand("Fetch watches", "Fetch every watch's source and say what is "
                             "new (paper-tui fetch --watches)", self.main.action_fetch_watches)
+        yield from self._pdf_commands(screen)
         for key in self.live_keys():
             if key.id in ("command-palette", "quit"):
                 continue
@@ -191,6 +192,23 @@ class PaperApp(App[None]):
                      else key.owner)
             yield SystemCommand(key.help, f"{key.description} ({key.key_display})",
                                 partial(self.run_action, key.action, owner))
+
+    def _pdf_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """"Download PDFs of these results" over a results screen, "… of this list" over
+        the reading lists (the highlighted one) and an opened list."""
+        from paper_tui.tui.screens.lists_screen import ListsScreen, ReadingListScreen
+
+        if isinstance(screen, ResultsScreen):
+            yield SystemCommand("Download PDFs of these results", "Download the PDF of "
+                                "every paper shown into the library (paper-tui pdf get)",
+                                screen.action_download_pdfs)
+        name = screen.list_name() if isinstance(screen, ListsScreen) else \
+            screen.name_shown if isinstance(screen, ReadingListScreen) else None
+        if name:
+            yield SystemCommand("Download PDFs of this list", f"Download the PDF of every "
+                                f"paper of {name} (paper-tui pdf get --list)",
+                                partial(self.main.pdfs.download, None, f"PDFs of {name}",
+                                        list_name=name))
 
     def action_command_palette(self) -> None:
         """Textual's palette, as Textual opens it, in its closing-once form."""

@@ -174,6 +174,9 @@ class MainScreen(ResultsScreen):
         """The query searched now."""
         return self.search.query
 
+    def highlight_query(self) -> str:
+        return self.search.query
+
     def refresh_results(self) -> None:
         """Search again with the same query and sort, keeping the cursor on its paper."""
         self.search.search(self.search.query, immediate=True, keep=True)
@@ -215,7 +218,7 @@ class MainScreen(ResultsScreen):
             self.show_if_changed()
 
     def on_results_list_open_abstract(self, _message: ResultsList.OpenAbstract) -> None:
-        self.set_focus(self.abstract)
+        self.set_focus(self.reading_pane())
 
     def on_results_ready(self, message: ResultsReady) -> None:
         self.search.apply(message)

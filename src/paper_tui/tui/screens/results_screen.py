@@ -21,11 +21,13 @@ from textual.screen import Screen
 from paper_tui.tui import collector
 from paper_tui.tui.controllers.citing import CitationCopied, CitingController, say_copied
 from paper_tui.tui.controllers.editing import AllMarked, EditingController
+from paper_tui.tui.controllers.pdfs import PdfController, PdfsHeld, PdfTextRead
 from paper_tui.tui.controllers.triage import TriageController, selected_ids
 from paper_tui.tui.keymap import screen_key_hint
 from paper_tui.tui.screens.dialog_opener import DialogOpener
 from paper_tui.tui.widgets.abstract import AbstractView
 from paper_tui.tui.widgets.facets import FACETS_KEYS
+from paper_tui.tui.widgets.full_text import FullTextView, Shown, query_words
 from paper_tui.tui.widgets.results import ResultsList
 from paper_tui.tui.widgets.search_box import SearchBox
 from paper_tui.vocabulary import member_marks
@@ -45,7 +47,13 @@ TRIAGE_KEYS = [
             tooltip="Jump to the next paper still new"),
     Binding("z", "undo", "Undo", id="undo", tooltip="Undo the last annotation change"),
     Binding("o", "open_url", "Open", show=False, id="open-url",
-            tooltip="Open the paper's page in the browser"),
+            tooltip="Open the paper's PDF when the library has it, else its page in the "
+                    "browser"),
+    Binding("P", "open_pdf", "Get PDF", show=False, id="open-pdf",
+            tooltip="Download the paper's PDF (unless the library has it) and open it"),
+    Binding("p", "toggle_full_text", "Full text", show=False, id="full-text",
+            tooltip="The PDF's text in the abstract pane (n / N: the query's words); "
+                    "again: the abstract"),
     Binding("O", "open_code", "Open code", show=False, id="open-code",
             tooltip="Open the paper's code (its GitHub…) in the browser"),
 ]
@@ -159,10 +167,12 @@ class ResultsScreen(ReaderScreen):
         self.triage = TriageController(self)
         self.citing = CitingController(self, self.dialogs)
         self.editing = EditingController(self, self.dialogs, self.citing)
+        self.pdfs = PdfController(self)
         self._shown: tuple[Results | None, int, Annotation | None] | None = None
         """(result set, cursor, annotation) the abstract view shows: skip redundant redraws."""
         self._results: ResultsList | None = None
         self._abstract: AbstractView | None = None
+        self._full_text_view: FullTextView | None = None
 
     # -- what the controllers use ----------------------------------------------------------
     @property
@@ -211,6 +221,8 @@ class ResultsScreen(ReaderScreen):
         paper = results.current_paper()
         view = self.abstract
         annotation = None
+        if self.text_shown():
+            self.pdfs.show_text()
         if paper is None:
             view.show(None)
         else:
@@ -255,6 +267,62 @@ class ResultsScreen(ReaderScreen):
         if now != self._shown:
             self.show_current()
 
+    # -- the PDFs (controllers/pdfs.py) -----------------------------------------------
+    def on_mount(self) -> None:
+        self.pdfs.read_held()
+
+    def on_pdfs_held(self, message: PdfsHeld) -> None:
+        self.pdfs.held(message)
+
+    def on_pdf_text_read(self, message: PdfTextRead) -> None:
+        self.pdfs.text_read(message)
+
+    def open_link(self) -> None:
+        self.triage.open_url()
+
+    def highlight_query(self) -> str:
+        """The query whose words the full text highlights (an opened list has none)."""
+        return ""
+
+    def _full_text(self) -> FullTextView | None:
+        """The full-text view, once mounted (found once: the cursor's path asks)."""
+        return self._full_text_view
+
+    def reading_pane(self) -> AbstractView | FullTextView:
+        """The pane beside the results: the abstract, or the PDF's text."""
+        view = self._full_text_view
+        return view if view is not None and view.display else self.abstract
+
+    def text_shown(self) -> bool:
+        view = self._full_text()
+        return view is not None and bool(view.display)
+
+    def show_text(self, paper: Paper, text: str | None, note: str,
+                  focus: bool = False) -> None:
+        view = self._full_text()
+        if view is None:
+            view = self._full_text_view = FullTextView(id="full-text")
+            self.abstract.parent.mount(view, after=self.abstract)  # type: ignore[union-attr]
+        words = tuple(query_words(self.highlight_query()))
+        view.show(Shown(paper.id, paper.label, text, note, words))
+        if view.display is False or self.abstract.display:
+            focus = focus or self.focused is self.abstract
+            self.abstract.display = False
+            view.display = True
+        if focus:
+            self.set_focus(view)
+
+    def show_abstract_again(self) -> None:
+        view = self._full_text()
+        focused = view is not None and self.focused is view
+        if view is not None:
+            view.display = False
+        self.abstract.display = True
+        self._shown = None
+        self.show_current()
+        if focused:
+            self.set_focus(self.abstract)
+
     def on_all_marked(self, message: AllMarked) -> None:
         self.editing.all_marked(message)
 
@@ -272,7 +340,17 @@ class ResultsScreen(ReaderScreen):
         self.triage.undo()
 
     def action_open_url(self) -> None:
-        self.triage.open_url()
+        self.pdfs.open(download=False)
+
+    def action_open_pdf(self) -> None:
+        self.pdfs.open(download=True)
+
+    def action_toggle_full_text(self) -> None:
+        self.pdfs.toggle_text()
+
+    def action_download_pdfs(self) -> None:
+        """The palette's "Download PDFs of these results"."""
+        self.pdfs.download_results(self.dialogs)
 
     def action_open_code(self) -> None:
         self.triage.open_code()

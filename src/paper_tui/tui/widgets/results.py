@@ -32,6 +32,10 @@ if TYPE_CHECKING:
 AnnotationOf = Callable[[str], "Annotation"]
 
 
+PDF_MARK = "¶"
+"""In the rows' PDF column: the library holds the paper's PDF. The column is there only
+while the library holds a PDF at all."""
+
 NAME_SHARE = 3
 """A name badge takes at most a third of the room for the title."""
 
@@ -54,7 +58,7 @@ class ResultsList(DirectLines, LineScrolled, ScrollView, can_focus=True):
         "results--cursor", "results--cursor-blurred", "results--match", "results--star",
         "results--meta", "results--tag", "results--mark", "results--to-read",
         "results--read", "results--skipped", "results--new", "results--name",
-        "results--decision", "results--value",
+        "results--decision", "results--value", "results--pdf",
     }
 
     DEFAULT_CSS = """
@@ -78,6 +82,7 @@ class ResultsList(DirectLines, LineScrolled, ScrollView, can_focus=True):
     ResultsList > .results--new { color: $text-muted; }
     ResultsList > .results--decision { color: $accent; text-style: bold; }
     ResultsList > .results--value { color: $text; }
+    ResultsList > .results--pdf { color: $text-muted; }
     /* A derived name is a badge beside the source's title, never read as part of it. */
     ResultsList > .results--name {
         color: $text-secondary; background: $secondary-muted; text-style: bold;
@@ -108,6 +113,8 @@ class ResultsList(DirectLines, LineScrolled, ScrollView, can_focus=True):
         self.results: Results | None = None
         self.marked: set[str] = set()
         """Ids of marked papers (multi-select); bulk actions act on these."""
+        self.pdf_held: frozenset[str] = frozenset()
+        """Ids of the papers whose PDF the library holds (:meth:`set_pdf_held`)."""
         self._styles: dict[str, Style] = {}
         self._lines: LRUCache[tuple, Strip] = LRUCache(1000)
         self._spans: dict[int, tuple[tuple[int, int], ...]] = {}
@@ -134,6 +141,13 @@ class ResultsList(DirectLines, LineScrolled, ScrollView, can_focus=True):
         self.scroll_to(y=0, animate=False)
         self.cursor = index or 0
         self.refresh()
+
+    def set_pdf_held(self, ids: frozenset[str]) -> None:
+        """Mark the rows of the papers in ``ids`` (their PDF is held); no column at all
+        while ``ids`` is empty."""
+        if ids != self.pdf_held:
+            self.pdf_held = ids
+            self.refresh()
 
     def __len__(self) -> int:
         return len(self.results) if self.results is not None else 0
@@ -241,7 +255,8 @@ class ResultsList(DirectLines, LineScrolled, ScrollView, can_focus=True):
         value = sort_value(paper, results.sort)
         key = (paper.id, paper.title, paper.display_title, paper.name, paper.title_emphasis,
                paper.venue, paper.year, paper.decision, value, spans, width, cursor,
-               annotation, paper.id in self.marked)
+               annotation, paper.id in self.marked,
+               paper.id in self.pdf_held if self.pdf_held else None)
         strip = self._lines.get(key)
         if strip is None:
             text, badge = self._row(paper, annotation, spans, width, value)
@@ -262,6 +277,8 @@ class ResultsList(DirectLines, LineScrolled, ScrollView, can_focus=True):
         text.append("▌" if paper.id in self.marked else " ", self._style("mark"))
         text.append(STATUS_MARKS[status], self._style(status))
         text.append(STAR if annotation.starred else " ", self._style("star"))
+        if self.pdf_held:
+            text.append(PDF_MARK if paper.id in self.pdf_held else " ", self._style("pdf"))
         text.append(" ")
         right = Text(no_wrap=True, end="")
         # Text from data is made inert before it is laid out (the app's last line filter
@@ -277,7 +294,7 @@ class ResultsList(DirectLines, LineScrolled, ScrollView, can_focus=True):
         where = " ".join(x for x in (paper.venue, str(paper.year or "")) if x)
         if where and width >= 50:
             right.append(f"  {inert_line(where)}", self._style("meta"))
-        room = max(8, width - 4 - right.cell_len - 1)
+        room = max(8, width - (5 if self.pdf_held else 4) - right.cell_len - 1)
         badge = None
         if paper.badge:
             chip = Text(f" {inert_line(paper.badge)} ", no_wrap=True, end="")
