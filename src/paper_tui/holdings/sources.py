@@ -36,6 +36,11 @@ record of a list a paper (with or without an abstract). An older library's sourc
 re-read from their original files on first open (:mod:`paper_tui.library.upgrade`)."""
 
 
+COPY_MAX_UNPACKED = 1 << 40
+"""The size cap of reading a source's own copy back: none that a list could reach (the
+import held the list to ``import.max_unpacked_gb`` when it came in, and a copy must read
+back after that setting was lowered); the ratio of
+:mod:`~paper_tui.trust.bounded_gzip` still stops a bomb put in its place."""
 MAX_SOURCE_ID = 120
 
 
@@ -238,7 +243,7 @@ class SourceStore:
         path = self.file(source_id)
         number = 0
         try:
-            with open_gzip(path) as fh:
+            with open_gzip(path, max_unpacked=COPY_MAX_UNPACKED) as fh:
                 for line in fh:
                     number += 1
                     if line.strip() and (among is None or _may_be_among(line, among)):
