@@ -238,13 +238,32 @@ def _grouped(snap) -> dict:
 
 
 # -- one size ------------------------------------------------------------------------------
-def bench_size(records: list[dict], n: int, work: Path, trace: bool) -> dict:
+def bench_size(records: list[dict], n: int, work: Path, trace: bool, measure: bool = True
+               ) -> dict:
     data = work / f"papers-{n}.jsonl.gz"
     made = build(records, n, data)
     library, db = work / f"lib-{n}", work / f"fts-{n}.db"
     cli = [sys.executable, "-m", "paper_tui", "--library", str(library)]
     env = dict(os.environ, PAPER_TUI_HOME=str(library))
     out: dict = {"papers_written": made, "file_mb": round(data.stat().st_size / 2**20, 1)}
+    if measure:
+        _measure(out, data, library, db, cli, env)
+    if trace:
+        traced_lib = work / f"lib-{n}-traced"
+        t_time, t_rss, t_out = run([sys.executable, __file__, "--traced-import",
+                                    str(traced_lib), str(data), str(made)], env=env)
+        out["tracemalloc"] = {"seconds": round(t_time, 1), "peak_tree_rss_mb": round(t_rss),
+                              "snapshots": json.loads(t_out), "load": load()}
+        shutil.rmtree(traced_lib, ignore_errors=True)
+    shutil.rmtree(library, ignore_errors=True)
+    db.unlink(missing_ok=True)
+    data.unlink(missing_ok=True)
+    return out
+
+
+def _measure(out: dict, data: Path, library: Path, db: Path, cli: list[str],
+             env: dict[str, str]) -> None:
+    """The import, disk and search of both engines, into ``out``."""
 
     load_before = load()
     w_time, w_rss, w_out = run([*cli, "import", str(data)], env=env)
@@ -272,23 +291,13 @@ def bench_size(records: list[dict], n: int, work: Path, trace: bool) -> dict:
         "fts5_median_s": round(statistics.median(f_times), 3),
         "fts5_s": [round(t, 3) for t in f_times], "load": load()}
 
-    if trace:
-        traced_lib = work / f"lib-{n}-traced"
-        t_time, t_rss, t_out = run([sys.executable, __file__, "--traced-import",
-                                    str(traced_lib), str(data), str(made)], env=env)
-        out["tracemalloc"] = {"seconds": round(t_time, 1), "peak_tree_rss_mb": round(t_rss),
-                              "snapshots": json.loads(t_out), "load": load()}
-        shutil.rmtree(traced_lib, ignore_errors=True)
-    shutil.rmtree(library, ignore_errors=True)
-    db.unlink(missing_ok=True)
-    data.unlink(missing_ok=True)
-    return out
-
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[87_500, 175_000])
     parser.add_argument("--trace", action="store_true", help="a tracemalloc'd import too")
+    parser.add_argument("--trace-only", action="store_true",
+                        help="only the tracemalloc'd import (no timing of either engine)")
     parser.add_argument("--work", type=Path, help="where the files go (default: a temp dir)")
     parser.add_argument("--out", type=Path, default=RESULTS)
     parser.add_argument("--traced-import", nargs=3, metavar=("LIBRARY", "FILE", "N"),
@@ -311,7 +320,8 @@ def main() -> None:
                     "cpus": os.cpu_count(), "queries": list(QUERIES), "sizes": {}}
     for n in args.sizes:
         print(f"{n:,} papers …", file=sys.stderr, flush=True)
-        result["sizes"][str(n)] = bench_size(records, n, work, args.trace)
+        result["sizes"][str(n)] = bench_size(records, n, work, args.trace or args.trace_only,
+                                             measure=not args.trace_only)
         args.out.write_text(json.dumps(result, indent=1) + "\n")
         print(json.dumps(result["sizes"][str(n)], indent=1), flush=True)
     if args.work is None:
