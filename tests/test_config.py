@@ -64,7 +64,8 @@ def test_missing_explicit_file_is_reported(tmp_path: Path) -> None:
 def _keys(node: object, prefix: str = "") -> set[str]:
     """Dotted keys of a settings dataclass or a YAML mapping (the keymap is one key)."""
     if dataclasses.is_dataclass(node):
-        items = [(f.name, getattr(node, f.name)) for f in dataclasses.fields(node)]
+        items = [(config.key_of(f.name), getattr(node, f.name))  # import_: import
+                 for f in dataclasses.fields(node)]
     elif isinstance(node, dict):
         items = list(node.items())
     else:

@@ -139,6 +139,17 @@ class FetchSettings:
 
 
 @dataclass(frozen=True)
+class ImportSettings:
+    """``paper-tui import`` and every list a fetch or a sync imports (``import:`` in
+    config.yaml; the field that holds it is ``import_``, ``import`` being Python's)."""
+
+    max_unpacked_gb: float = setting(
+        16, "the biggest list an import reads, in GB (2**30 bytes) unpacked (a plain file: "
+        "its size); a list over it imports nothing, nor does a gzip file that unpacks to "
+        "over 100 times its size (0: 16)", minimum=0, zero_is_default=True)
+
+
+@dataclass(frozen=True)
 class PdfSettings:
     """``paper-tui pdf`` (``pdf:`` in config.yaml)."""
 
@@ -184,11 +195,18 @@ class Settings:
     search: SearchSettings = SearchSettings()
     sync: SyncSettings = SyncSettings()
     fetch: FetchSettings = FetchSettings()
+    import_: ImportSettings = ImportSettings()
     pdf: PdfSettings = PdfSettings()
 
 
 _SECTIONS: dict[str, type[Any]] = {cls.__name__: cls for cls in (
-    TriageSettings, SearchSettings, SyncSettings, FetchSettings, PdfSettings)}
+    TriageSettings, SearchSettings, SyncSettings, FetchSettings, ImportSettings, PdfSettings)}
+
+
+def key_of(name: str) -> str:
+    """The config key of a settings field: its name, less the underscore that a name
+    which is a Python keyword takes (``import_``: ``import``)."""
+    return name[:-1] if name.endswith("_") else name
 
 
 class Declared(NamedTuple):
@@ -213,10 +231,11 @@ def _declared(cls: type[Any], prefix: str = "") -> list[Declared]:
     for f in fields(cls):
         section = _SECTIONS.get(str(f.type))
         if section is not None:
-            found += _declared(section, f"{prefix}{f.name}.")
+            found += _declared(section, f"{prefix}{key_of(f.name)}.")
             continue
         default = f.default if f.default_factory is MISSING else f.default_factory()
-        found.append(Declared(f"{prefix}{f.name}", str(f.type), default, **f.metadata))
+        found.append(Declared(f"{prefix}{key_of(f.name)}", str(f.type), default,
+                              **f.metadata))
     return found
 
 
@@ -288,7 +307,7 @@ def _build(cls: type[Any], prefix: str, typed: dict[str, Any]) -> Any:
     kwargs = {}
     for f in fields(cls):
         section = _SECTIONS.get(str(f.type))
-        key = f"{prefix}{f.name}"
+        key = f"{prefix}{key_of(f.name)}"
         kwargs[f.name] = _build(section, key + ".", typed) if section else typed[key]
     return cls(**kwargs)
 

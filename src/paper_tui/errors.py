@@ -35,6 +35,13 @@ class SkippedRecord(SourceError):
     """A record left out on purpose (e.g. no abstract): reported, but not a failure."""
 
 
+class TooBig(SourceError):
+    """A file stopped by a cap on its size (``import.max_unpacked_gb``, a gzip file that
+    unpacks to more than 100 times its size, a list too big to read whole): an import
+    takes nothing of it, not even the papers read before the cap, as a fetch that cannot
+    have a list whole keeps none of it."""
+
+
 class SourceNotice(SourceError):
     """Something the reader should know about a file that imported (read as Latin-1;
     rejected submissions flagged): printed, neither a failure nor a skipped record."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import gzip
 import hashlib
-import io
 import json
 import os
 import re
@@ -39,6 +38,11 @@ record of a list a paper (with or without an abstract). An older library's sourc
 re-read from their original files on first open (:mod:`paper_tui.library.upgrade`)."""
 
 
+COPY_MAX_UNPACKED = 1 << 40
+"""The size cap of reading a source's own copy back: none that a list could reach (the
+import held the list to ``import.max_unpacked_gb`` when it came in, and a copy must read
+back after that setting was lowered); the ratio of
+:mod:`~paper_tui.trust.bounded_gzip` still stops a bomb put in its place."""
 MAX_SOURCE_ID = 120
 
 
@@ -200,15 +204,15 @@ class SourceStore:
     def write_lines(self, source_id: str, original: Path, digest: str, fmt: str,
                     lines: Iterable[bytes]) -> int:
         """Store a source's papers as their encoded lines (:func:`encode`); how many."""
-        buffer = io.BytesIO()
         count = 0
-        # mtime=0 keeps the file byte-identical for identical input; level 3 is as small
-        # as 5 on these files, at half the time.
-        with gzip.GzipFile(fileobj=buffer, mode="wb", compresslevel=3, mtime=0) as gz:
+        # Written as it goes (a temp file replaces the copy at the end: the library's
+        # memory does not hold a copy of the list). mtime=0 keeps the file byte-identical
+        # for identical input; level 3 is as small as 5 on these files, at half the time.
+        with atomic.writing(self.file(source_id)) as out, \
+                gzip.GzipFile(fileobj=out, mode="wb", compresslevel=3, mtime=0) as gz:
             for line in lines:
                 gz.write(line)
                 count += 1
-        atomic.write_bytes(self.file(source_id), buffer.getvalue())
         self.manifest[source_id] = SourceInfo(source_id, str(original.resolve()), digest, fmt,
                                               count, time.time())
         self._save_manifest()
@@ -224,8 +228,9 @@ class SourceStore:
 
     def discard_unlisted(self) -> None:
         """Delete the copies (and first-seen times) of sources the manifest does not list:
-        those removed, their index done. Under the library's lock (an import writes its copy
-        just before its manifest entry)."""
+        those removed, their index done; and the temp file of a copy an import killed
+        while writing it left. Under the library's lock (an import writes its copy just
+        before its manifest entry)."""
         if not self.root.is_dir():
             return
         manifest = self.manifest
@@ -237,6 +242,9 @@ class SourceStore:
                 if sid not in manifest:
                     with contextlib.suppress(OSError):  # read-only: left for later
                         file.unlink(missing_ok=True)
+        for file in self.root.glob(f".*{_SUFFIX}.*.tmp"):  # a copy a killed import wrote
+            with contextlib.suppress(OSError):
+                file.unlink(missing_ok=True)
 
     def papers(self, source_id: str, among: Container[str] | None = None
                ) -> Iterator[Paper]:
@@ -246,7 +254,7 @@ class SourceStore:
         path = self.file(source_id)
         number = 0
         try:
-            with open_gzip(path) as fh:
+            with open_gzip(path, max_unpacked=COPY_MAX_UNPACKED) as fh:
                 for line in fh:
                     number += 1
                     if line.strip() and (among is None or _may_be_among(line, among)):

@@ -6,14 +6,16 @@ import itertools
 import json
 import re
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from paper_tui import display, naming
-from paper_tui.errors import SourceError
+from paper_tui.errors import SourceError, TooBig
 from paper_tui.model import Paper, make_id
-from paper_tui.trust.bounded_gzip import MAX_UNPACKED, gunzip, open_gzip
+from paper_tui.trust.bounded_gzip import MAX_UNPACKED, gunzip, open_gzip, shown_size
 from paper_tui.venue import fields as venue_fields
 from paper_tui.venue.fields import NO_SIGNALS, VenueSignals
 from paper_tui.venue.names import display_venue
@@ -59,6 +61,50 @@ class Hints:
 
 NO_HINTS = Hints()
 
+MAX_LIST_GB = 16
+"""The default of ``import.max_unpacked_gb``: four times arXiv's metadata snapshot (~4 GB
+of JSON Lines, 2.7M papers)."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How big a list an import reads: ``max_unpacked`` bytes (a plain file's size, a gzip
+    file's unpacked bytes; the user's ``import.max_unpacked_gb``), ``how_to_raise`` said
+    with a file over it. A list read whole (JSON, BibTeX, XML …) is held to
+    :data:`~paper_tui.trust.bounded_gzip.MAX_UNPACKED` (1 GiB) too; every gzip file to
+    the ratio of :mod:`~paper_tui.trust.bounded_gzip`, whatever these say."""
+
+    max_unpacked: int
+    how_to_raise: str
+
+
+def limits_of(max_unpacked_gb: float) -> Limits:
+    """The :class:`Limits` of the setting ``import.max_unpacked_gb``."""
+    return Limits(int(max_unpacked_gb * (1 << 30)),
+                  f"the cap import.max_unpacked_gb is {max_unpacked_gb:g}; set it higher in "
+                  "your config file (`paper-tui config` names it) to import this list")
+
+
+DEFAULT_LIMITS = limits_of(MAX_LIST_GB)
+_LIMITS: ContextVar[Limits] = ContextVar("paper_tui_import_limits", default=DEFAULT_LIMITS)
+
+
+def limits() -> Limits:
+    """The :class:`Limits` this thread's imports read by (see :func:`limited`)."""
+    return _LIMITS.get()
+
+
+@contextmanager
+def limited(to: Limits) -> Iterator[None]:
+    """Files read in this thread (and the import workers it starts) held to ``to``: set
+    once by the library's intake from the settings, not handed through every format's
+    reader."""
+    token = _LIMITS.set(to)
+    try:
+        yield
+    finally:
+        _LIMITS.reset(token)
+
 
 def bare_suffix(path: Path) -> str:
     """The extension that names the format, lower case: ``.json`` for ``a.JSON.gz``."""
@@ -75,22 +121,38 @@ def is_gzip(path: Path) -> bool:
 def open_bytes(path: Path) -> bytes:
     """The file's bytes, gunzipped (within :mod:`~paper_tui.trust.bounded_gzip`'s caps) when it
     ends in ``.gz``."""
+    cap = limits()
+    whole = "read whole (JSON Lines is read as it goes)"
     if is_gzip(path):
-        return gunzip(path)
+        if cap.max_unpacked < MAX_UNPACKED:
+            return gunzip(path, max_unpacked=cap.max_unpacked, how_to_raise=cap.how_to_raise)
+        return gunzip(path, how_to_raise=whole)
     try:
-        if path.stat().st_size > MAX_UNPACKED:  # the cap of a gzipped list, for a plain one
-            raise SourceError(path, f"is more than {MAX_UNPACKED >> 30} GiB: too big for a "
-                              "paper list read whole (JSON Lines is read as it goes)")
+        if path.stat().st_size > min(cap.max_unpacked, MAX_UNPACKED):
+            if cap.max_unpacked < MAX_UNPACKED:  # the user's cap
+                raise _over(path, cap)
+            # the cap of a gzipped list read whole, for a plain one
+            raise TooBig(path, f"is more than {MAX_UNPACKED >> 30} GiB: too big for a "
+                         f"paper list {whole}")
         return path.read_bytes()
     except OSError as exc:
         raise SourceError(path, f"cannot read: {exc.strerror or exc}") from None
 
 
+def _over(path: Path, cap: Limits) -> TooBig:
+    """A plain file bigger than the user's cap (checked before it is read)."""
+    return TooBig(path, f"is more than {shown_size(cap.max_unpacked)}: too big for a paper "
+                  f"list ({cap.how_to_raise})")
+
+
 def open_stream(path: Path) -> BinaryIO:
     """The file opened for reading bytes, gunzipped as it is read when it ends in ``.gz``."""
+    cap = limits()
     if is_gzip(path):
-        return open_gzip(path)
+        return open_gzip(path, max_unpacked=cap.max_unpacked, how_to_raise=cap.how_to_raise)
     try:
+        if path.stat().st_size > cap.max_unpacked:
+            raise _over(path, cap)
         return path.open("rb")
     except OSError as exc:
         raise SourceError(path, f"cannot read: {exc.strerror or exc}") from None
@@ -137,9 +199,9 @@ def read_lines(path: Path) -> Iterator[tuple[int, bytes]]:
 
 def _stopped(path: Path, exc: SourceError | OSError, line: int) -> SourceError:
     """Reading stopped at ``line``: what the reader said, at that line."""
-    message = exc.message if isinstance(exc, SourceError) else \
-        f"cannot read: {exc.strerror or exc}"
-    return SourceError(path, message, line=line)
+    if isinstance(exc, SourceError):  # a cap's TooBig stays one
+        return type(exc)(path, exc.message, line=line)
+    return SourceError(path, f"cannot read: {exc.strerror or exc}", line=line)
 
 
 def read_data(path: Path) -> bytes:

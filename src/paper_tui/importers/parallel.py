@@ -17,8 +17,8 @@ from multiprocessing.reduction import ForkingPickler
 from pathlib import Path
 from typing import Any
 
-from paper_tui.errors import SkippedRecord, SourceError, SourceNotice
-from paper_tui.importers.common import NO_HINTS, Hints
+from paper_tui.errors import SkippedRecord, SourceError, SourceNotice, TooBig
+from paper_tui.importers.common import NO_HINTS, Hints, Limits, limited, limits
 from paper_tui.model import Paper
 
 CHUNK = 256  # records per message: few messages, little held in the pipe
@@ -57,7 +57,8 @@ class WorkerTraceback(Exception):
         return f"in the import worker:\n{self.text}"
 
 
-_KINDS = {SourceError: "error", SkippedRecord: "skipped", SourceNotice: "notice"}
+_KINDS = {SourceError: "error", SkippedRecord: "skipped", SourceNotice: "notice",
+          TooBig: "too big"}
 _CLASSES = {kind: cls for cls, kind in _KINDS.items()}
 
 
@@ -71,11 +72,20 @@ def _rebuild(data: tuple) -> SourceError:
 
 
 def _work(module: str, path: str, source: str, hints: Hints,
-          compute: Callable[[list[Paper]], Any] | None, every: int | None, waited, conn) -> None:
-    """The worker: ``module.read(path, source, hints)``, sent in chunks: ``(records, result of
-    compute(the chunk's papers) or None, end)``, end being None, ``("raise", error)``
-    or ``("bug", traceback)`` on the last chunk. ``waited.value``: the seconds the
+          compute: Callable[[list[Paper]], Any] | None, every: int | None, waited, conn,
+          caps: Limits) -> None:
+    """The worker: ``module.read(path, source, hints)`` (within ``caps``, the reading
+    thread's :class:`~paper_tui.importers.common.Limits`), sent in chunks: ``(records,
+    result of compute(the chunk's papers) or None, end)``, end being None, ``("raise",
+    error)`` or ``("bug", traceback)`` on the last chunk. ``waited.value``: the seconds the
     reading process has waited for chunks so far."""
+    with limited(caps):
+        _read(module, path, source, hints, compute, every, waited, conn)
+
+
+def _read(module: str, path: str, source: str, hints: Hints,
+          compute: Callable[[list[Paper]], Any] | None, every: int | None, waited, conn
+          ) -> None:
     chunk: list[Paper | tuple] = []
     number = 0
     blocked = 0.0  # seconds this process waited for the reader to take a chunk
@@ -114,7 +124,7 @@ def read_in_worker(module: str, path: Path, source: str, prepare: Prepare | None
     waited = ctx.Value("d", 0.0, lock=False)  # written here only
     worker = ctx.Process(target=_work, name="paper-tui-import", daemon=True,
                          args=(module, str(path), source, hints, prepare and prepare.compute,
-                               EVERY, waited, send))
+                               EVERY, waited, send, limits()))
     worker.start()
     send.close()
     started = False

@@ -82,7 +82,8 @@ class Library:
                              sync=lambda seen: library.sync_team(progress=seen),
                              citation_keys=citing.citation_keys)
         library = cls(root, settings, parts, warn=warn, citing=citing, team_work=team_work,
-                      intake=Intake(parts.sources, index, parts.arrivals, parts.lock, warn),
+                      intake=Intake(parts.sources, index, parts.arrivals, parts.lock, warn,
+                                    settings.import_.max_unpacked_gb),
                       holdings=Holdings(root, parts.sources, index, parts.lock),
                       finding=Finding(index, settings.search, team_work.lab,
                                       lambda: library._recommender()),

@@ -13,7 +13,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from paper_tui.errors import SkippedRecord, SourceError, SourceNotice
+from paper_tui.errors import SkippedRecord, SourceError, SourceNotice, TooBig
 from paper_tui.holdings.arrivals import Arrivals
 from paper_tui.holdings.reviews import record_ratings
 from paper_tui.holdings.sources import MANIFEST, SourceStore, checksum, encode
@@ -188,6 +188,10 @@ def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: Imp
 
     def papers() -> Iterator[Paper]:
         for record in records:
+            if isinstance(record, TooBig):  # all or nothing: the writers are cancelled
+                raise TooBig(record.path, f"{record.message}; nothing of it was imported "
+                             f"(not the {len(seen):,} papers read before it)", record.line) \
+                    if seen else record
             if isinstance(record, SourceNotice):
                 report.notices.append(record)
             elif isinstance(record, SkippedRecord):
@@ -231,7 +235,12 @@ def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: Imp
         def encoded(paper: Paper) -> bytes:
             return lines.pop(paper.id, None) or encode(paper)
 
-        sources.write(source_id, path, digest, fmt, indexed(), encoded)
+        try:
+            sources.write(source_id, path, digest, fmt, indexed(), encoded)
+        finally:  # stopped by a cap: the worker stops now, not when collected
+            close = getattr(records, "close", None)
+            if close is not None:
+                close()
         adder.delete(old_ids - seen)
     index.mark_sources({source_id: digest})
     if rated:  # each paper whose ratings moved since the source's last import: a point
@@ -290,7 +299,11 @@ class Intake:
 
     def __init__(self, sources: SourceStore, index: PaperIndex, arrivals: Arrivals,
                  lock: AbstractContextManager[object],
-                 warn: Callable[[str], None] | None) -> None:
+                 warn: Callable[[str], None] | None, max_unpacked_gb: float | None = None
+                 ) -> None:
+        """``max_unpacked_gb``: the setting ``import.max_unpacked_gb`` (None: its
+        default), the biggest list an import reads."""
+        self.max_unpacked_gb = max_unpacked_gb
         self.sources = sources
         self.index = index
         self.arrivals = arrivals
@@ -310,10 +323,12 @@ class Intake:
         ``hints`` name the venue and year for files that do not (the files are re-read)."""
         # Imported here: the importers (LaTeX, BibTeX parsers) cost a search ~0.3 s to load.
         from paper_tui.importers import NO_HINTS, ImportReport
+        from paper_tui.importers.common import limited, limits, limits_of
 
         report = ImportReport()
         hints = hints or NO_HINTS
-        with self.lock:
+        caps = limits() if self.max_unpacked_gb is None else limits_of(self.max_unpacked_gb)
+        with self.lock, limited(caps):
             self.sources.reload()  # another process may have imported since we read it
             import_paths(self.sources, self.index, targets, report, progress,
                          force or hints != NO_HINTS, hints, self.arrivals)

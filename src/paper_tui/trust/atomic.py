@@ -28,7 +28,9 @@ import errno
 import os
 import secrets
 import stat
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 _NEW_FILE_MODE = 0o666
 """Asked for when a file is created; the kernel takes the umask off."""
@@ -73,6 +75,38 @@ def write_bytes(path: Path, data: bytes, *, backup: bool = False,
             os.fsync(fh.fileno())
         if backup and status is not None:
             _keep_backup(path.with_name(path.name + ".bak"), target)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    fsync_dir(target.parent)
+
+
+@contextlib.contextmanager
+def writing(path: Path) -> Iterator[BinaryIO]:
+    """A regular file written as it goes, atomically: what is written to the file handed
+    out goes to a temp file beside ``path`` (a link's target), which replaces ``path``
+    (fsync, ``os.replace``, fsync of the folder) when the ``with`` ends; an exception
+    leaves ``path`` as it was and removes the temp file. For a file too big to hold in
+    memory first (a source's copy of a million papers); ``path`` must be a regular file
+    or nothing (:class:`NotARegularFileError` otherwise, nothing written)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    target = Path(os.path.realpath(path))
+    try:
+        status: os.stat_result | None = os.stat(target)
+    except FileNotFoundError:
+        status = None
+    if status is not None and not stat.S_ISREG(status.st_mode):
+        raise _not_regular(status.st_mode, target)
+    fd, tmp = _new_temp_file(target)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            if status is not None:
+                os.fchmod(fh.fileno(), stat.S_IMODE(status.st_mode))
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
