@@ -202,3 +202,59 @@ class Citing:
             return (f"{shown_name(path)}: the .bib of list {listed.name!r} is not up to "
                     f"date: {exc}")
         return None
+
+
+class CitingDoor:
+    """The part of the library's door that hands citations, keys, linked ``.bib`` files and
+    the renames and deletions they follow to :class:`Citing` (:class:`~paper_tui.library.
+    Library` is one; it sets ``_citing``)."""
+
+    _citing: Citing
+
+    def rename_list(self, old: str, new: str) -> None:
+        """Rename a list (StoreError when the name is taken or empty); its ``.bib`` follows."""
+        self._citing.rename_list(old, new)
+
+    def delete_list(self, name: str) -> None:
+        """Delete a list; its papers stay (its linked ``.bib`` stays, no longer updated)."""
+        self._citing.delete_list(name)
+
+    def citation_keys(self, papers: Sequence[Paper]) -> dict[str, str]:
+        """Paper id -> its citation key, given out now and never changed after."""
+        return self._citing.citation_keys(papers)
+
+    def cite(self, papers: Sequence[Paper], style: str | None = None, *,
+             in_text: bool = False, preview: bool = False) -> Citation:
+        """The citations of ``papers`` in ``style`` (default: the setting); StyleError."""
+        return self._citing.cite(papers, style, in_text=in_text, preview=preview)
+
+    @staticmethod
+    def citation_styles(words: str = "") -> list[tuple[str, str]]:
+        """``(id, title)`` of every citation style whose id or title holds ``words``."""
+        return Citing.styles(words)
+
+    @staticmethod
+    def load_citation_style(style: str) -> None:
+        """Parse a CSL style now (the app's picker, in a worker); StyleError."""
+        Citing.load_style(style)
+
+    @property
+    def bib_problems(self) -> list[str]:
+        """What the last look at the linked ``.bib`` files could not write (one line each)."""
+        return self._citing.bib_problems
+
+    def link_bib(self, name: str, file: Path | str) -> Path:
+        """Keep ``file`` a ``.bib`` of list ``name`` from now on; the file, absolute."""
+        return self._citing.link_bib(name, file)
+
+    def unlink_bib(self, name: str) -> Path | None:
+        """Stop keeping list ``name``'s ``.bib`` up to date; the file it had, or None."""
+        return self._citing.unlink_bib(name)
+
+    def linked_bibs(self) -> dict[str, Path]:
+        """List name -> its linked ``.bib`` file."""
+        return self._citing.linked_bibs()
+
+    def update_linked_bibs(self) -> list[str]:
+        """Rewrite each linked ``.bib`` whose list changed; one line per failure."""
+        return self._citing.update_linked_bibs()

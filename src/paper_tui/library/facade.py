@@ -25,14 +25,14 @@ from paper_tui.holdings import sources as sources_mod
 from paper_tui.index import Results, SearchPage
 from paper_tui.library import importing
 from paper_tui.library import reviews as reviews_mod
-from paper_tui.library.citing import Citing
+from paper_tui.library.citing import Citing, CitingDoor
 from paper_tui.library.details import Details
 from paper_tui.library.finding import Finding
 from paper_tui.library.holdings import Holdings
 from paper_tui.library.importing import Intake, Progress
 from paper_tui.library.marks import ReaderMarks
 from paper_tui.library.parts import Parts, open_parts
-from paper_tui.library.records import Citation, PaperDetail, PaperReviews, TeamCoverage
+from paper_tui.library.records import PaperDetail, PaperReviews, TeamCoverage
 from paper_tui.library.team_work import TeamWork
 from paper_tui.model import Paper
 from paper_tui.store.watches import Watch
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from paper_tui.team.sync import SyncReport
 
 
-class Library(ReaderMarks):
+class Library(ReaderMarks, CitingDoor):
     """A library directory: its papers (``sources/``), their index (``index/``, derived),
     the reader's annotations and reading lists (YAML), the team's (``team/``)."""
 
@@ -234,61 +234,13 @@ class Library(ReaderMarks):
         return self._details.orphans()
 
     # -- reading lists (the rest: :class:`.marks.ReaderMarks`) -----------------------------
-    def rename_list(self, old: str, new: str) -> None:
-        """Rename a list (StoreError when the name is taken or empty); its ``.bib`` follows."""
-        self._citing.rename_list(old, new)
-
-    def delete_list(self, name: str) -> None:
-        """Delete a list; its papers stay (its linked ``.bib`` stays, no longer updated)."""
-        self._citing.delete_list(name)
-
-    # -- export and citations (:mod:`.citing`) ---------------------------------------------
+    # -- export (citations and keys: :class:`.citing.CitingDoor`) ------------------------
     def export(self, papers: Sequence[Paper], fmt: str, *, title: str = "",
                description: str = "", utf8: bool = False) -> str:
         """``papers`` with the reader's marks as text in ``fmt`` (:mod:`paper_tui.exports`)."""
         from paper_tui.exports import formats as export  # YAML dumper, citations: only when asked
 
         return export.export(self, papers, fmt, title=title, description=description, utf8=utf8)
-
-    def citation_keys(self, papers: Sequence[Paper]) -> dict[str, str]:
-        """Paper id -> its citation key, given out now and never changed after."""
-        return self._citing.citation_keys(papers)
-
-    def cite(self, papers: Sequence[Paper], style: str | None = None, *,
-             in_text: bool = False, preview: bool = False) -> Citation:
-        """The citations of ``papers`` in ``style`` (default: the setting); StyleError."""
-        return self._citing.cite(papers, style, in_text=in_text, preview=preview)
-
-    @staticmethod
-    def citation_styles(words: str = "") -> list[tuple[str, str]]:
-        """``(id, title)`` of every citation style whose id or title holds ``words``."""
-        return Citing.styles(words)
-
-    @staticmethod
-    def load_citation_style(style: str) -> None:
-        """Parse a CSL style now (the app's picker, in a worker); StyleError."""
-        Citing.load_style(style)
-
-    @property
-    def bib_problems(self) -> list[str]:
-        """What the last look at the linked ``.bib`` files could not write (one line each)."""
-        return self._citing.bib_problems
-
-    def link_bib(self, name: str, file: Path | str) -> Path:
-        """Keep ``file`` a ``.bib`` of list ``name`` from now on; the file, absolute."""
-        return self._citing.link_bib(name, file)
-
-    def unlink_bib(self, name: str) -> Path | None:
-        """Stop keeping list ``name``'s ``.bib`` up to date; the file it had, or None."""
-        return self._citing.unlink_bib(name)
-
-    def linked_bibs(self) -> dict[str, Path]:
-        """List name -> its linked ``.bib`` file."""
-        return self._citing.linked_bibs()
-
-    def update_linked_bibs(self) -> list[str]:
-        """Rewrite each linked ``.bib`` whose list changed; one line per failure."""
-        return self._citing.update_linked_bibs()
 
     # -- watches: saved fetches, and when papers arrived (:mod:`.watching`) ----------------
     def watches(self) -> list[Watch]:
