@@ -9,15 +9,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from settling import settle_app
+
 from fetch_routes import open_library
 from http_replay import ReplayServer
-from settling import settle_app
-from test_fetch_reviews import NEURIPS, serve_neurips
-
 from paper_tui.library import Library
 from paper_tui.tui.app import PaperApp
 from paper_tui.tui.widgets.reviews_view import HOW_TO_GET, ReviewsView, sparkline
 from paper_tui.venue.reviews import RatingPoint
+from test_fetch_reviews import NEURIPS, serve_neurips
 
 
 @pytest.fixture
@@ -103,7 +103,7 @@ async def test_a_paper_without_reviews_says_how_to_get_them(make_app) -> None:  
 
 
 def test_the_sparkline() -> None:
-    points = [RatingPoint("2026-11-2%dT00:00:00Z" % i, (r,)) for i, r in enumerate((5, 6, 8))]
+    points = [RatingPoint(f"2026-11-2{i}T00:00:00Z", (r,)) for i, r in enumerate((5, 6, 8))]
     assert sparkline(points) == "▁▃█"
     assert sparkline(points[:1]) == ""
     assert sparkline([points[0], points[0]]) == "▄▄"

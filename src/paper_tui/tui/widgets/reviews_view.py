@@ -79,35 +79,45 @@ def scores_line(review: Review) -> str:
     return " · ".join(parts)
 
 
-def render_sections(paper: Paper | None, reviewed: PaperReviews | None) -> list[Text]:
-    """The view's text, one :class:`Text` per review (the first: the paper's title and
-    how its rating moved); a paper without reviews is one line saying so."""
+Block = tuple[int, Text]
+"""A paragraph and its indent (wrapped lines keep it)."""
+
+
+def render_sections(paper: Paper | None, reviewed: PaperReviews | None) -> list[list[Block]]:
+    """The view's text, one section per review (the first: the paper's title and how its
+    rating moved); a paper without reviews is one line saying so."""
     if paper is None:
-        return [Text(NO_PAPER, style="italic")]
-    head = Text(inert_line(paper.display_title or paper.title), style="bold")
+        return [[(0, Text(NO_PAPER, style="italic"))]]
+    head: list[Block] = [(0, Text(inert_line(paper.display_title or paper.title),
+                                  style="bold"))]
     if reviewed is None:
-        return [head + Text("\n\n" + LOADING, style="italic")]
+        return [head, [(0, Text(LOADING, style="italic"))]]
     if moved := moved_text(reviewed.history):
-        head.append("\nrating " + moved, "italic")
+        head.append((0, Text("rating " + moved, style="italic")))
     if reviewed.reviews is None:
-        return [head + Text("\n\n" + HOW_TO_GET, style="italic")]
+        return [head, [(0, Text(HOW_TO_GET, style="italic"))]]
     if not reviewed.reviews:
-        return [head + Text("\n\n" + NONE_PUBLISHED, style="italic")]
+        return [head, [(0, Text(NONE_PUBLISHED, style="italic"))]]
     depth = reviews_mod.thread_depth(reviewed.reviews)
     sections = [head]
     for review in reviews_mod.in_order(reviewed.reviews):
-        indent = "  " * (depth.get(review.id, 0) if review.kind == "comment" else 0)
-        out = Text()
-        out.append(inert_line(indent + heading(review)), "bold reverse"
-                   if review.kind in ("meta-review", "decision") else "bold underline")
+        indent = 2 * (depth.get(review.id, 0) if review.kind == "comment" else 0)
+        out: list[Block] = [(indent, Text(inert_line(heading(review)), style="bold reverse"
+                                          if review.kind in ("meta-review", "decision")
+                                          else "bold underline"))]
         if scores := scores_line(review):
-            out.append("\n" + inert_line(indent + scores), "bold")
+            out.append((indent, Text(inert_line(scores), style="bold")))
         for name, text in review.fields:
-            out.append(f"\n{indent}{name.replace('_', ' ').capitalize()}", "italic")
-            for line in inert_text(text).strip().splitlines():
-                out.append(f"\n{indent}  {line}")
+            out.append((indent, Text(name.replace("_", " ").capitalize(), style="italic")))
+            out += [(indent + 2, Text(line)) for line in inert_text(text).strip().splitlines()]
         sections.append(out)
     return sections
+
+
+def plain(sections: list[list[Block]]) -> str:
+    """The sections as plain text, a blank line between (tests read it)."""
+    return "\n\n".join("\n".join(" " * indent + text.plain for indent, text in section)
+                       for section in sections)
 
 
 class ReviewsView(ScrollView, can_focus=True):
@@ -147,7 +157,7 @@ class ReviewsView(ScrollView, can_focus=True):
     @property
     def text(self) -> Text:
         """What is shown, unwrapped (tests read ``text.plain``)."""
-        return Text("\n\n").join(render_sections(self._paper, self._reviewed))
+        return Text(plain(render_sections(self._paper, self._reviewed)))
 
     def show(self, paper: Paper | None, reviewed: PaperReviews | None) -> None:
         """Show ``paper``'s reviews (None: still being read), from the top."""
@@ -164,18 +174,20 @@ class ReviewsView(ScrollView, can_focus=True):
         self._wrapped_for = self.outer_size
         base = self.rich_style
         blank = Style(bgcolor=base.bgcolor)
-        margin = Segment(" " * MARGIN, blank)
         console = self.app.console
-        options = console.options.update_width(max(1, width - 2 * MARGIN))
         lines: list[Strip] = []
         starts: list[int] = []
         for section in render_sections(self._paper, self._reviewed):
             if lines:
                 lines.append(Strip.blank(width, blank))
             starts.append(len(lines))
-            lines += [Strip([margin, *Segment.apply_style(line, base)])
-                      .crop_extend(0, width, blank)
-                      for line in console.render_lines(section, options, pad=False)]
+            for indent, text in section:
+                indent = min(indent, max(0, width // 2))
+                options = console.options.update_width(max(1, width - 2 * MARGIN - indent))
+                left = Segment(" " * (MARGIN + indent), blank)
+                lines += [Strip([left, *Segment.apply_style(line, base)])
+                          .crop_extend(0, width, blank)
+                          for line in console.render_lines(text, options, pad=False)]
         self._lines, self.starts = lines, starts
         self.virtual_size = Size(width, len(lines))
 
