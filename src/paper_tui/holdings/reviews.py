@@ -134,13 +134,36 @@ def record_ratings(root: Path, source_id: str,
     return added
 
 
+_READ: dict[Path, tuple[tuple[int, int, int], dict[str, list[RatingPoint]]]] = {}
+"""Ratings files as read, by path, with the (inode, size, mtime) they were read at: the
+app asks a history for every paper it shows, and a venue's file takes 90 ms to read."""
+_KEPT_FILES = 8
+
+
+def _history_file(path: Path) -> dict[str, list[RatingPoint]]:
+    """``path`` read, or as read before if it has not changed since (replaced, it has)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return {}
+    key = (st.st_ino, st.st_size, st.st_mtime_ns)
+    hit = _READ.get(path)
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    history = _read_history(path)
+    if len(_READ) >= _KEPT_FILES:
+        _READ.clear()
+    _READ[path] = (key, history)
+    return history
+
+
 def history_of(root: Path, source_ids: Iterable[str], paper_id: str) -> list[RatingPoint]:
     """The paper's rating history, oldest first, from the first of the sources that has
-    one for it."""
+    one for it (each file read once while it does not change)."""
     for sid in source_ids:
         path = ratings_file(root, sid)
         if path.is_file():
-            points = _read_history(path).get(paper_id)
+            points = _history_file(path).get(paper_id)
             if points:
-                return points
+                return list(points)
     return []

@@ -34,13 +34,15 @@ if TYPE_CHECKING:
         MemberCoverage,
         MemberMarks,
         PaperDetail,
+        PaperReviews,
         TeamCoverage,
     )
     from paper_tui.store import Annotation, ReadingList
     from paper_tui.vocabulary import FOR_YOU, SORTS
 
 __all__ = ["FOR_YOU", "SORTS", "Annotation", "Citation", "FetchProgress", "FetchReport", "Hit",
-           "Library", "MemberCoverage", "MemberMarks", "PaperDetail", "Progress", "ReadingList",
+           "Library", "MemberCoverage", "MemberMarks", "PaperDetail", "PaperReviews", "Progress",
+           "ReadingList",
            "Results", "SearchPage", "SourceFetch", "TeamCoverage"]
 
 # Each name is imported on first use, not with the package: a command that needs only a
@@ -52,7 +54,8 @@ _HOME = {"Hit": "paper_tui.index", "Results": "paper_tui.index",
          "MemberMarks": "paper_tui.library.records",
          "MemberCoverage": "paper_tui.library.records",
          "TeamCoverage": "paper_tui.library.records",
-         "PaperDetail": "paper_tui.library.records", "Annotation": "paper_tui.store",
+         "PaperDetail": "paper_tui.library.records",
+         "PaperReviews": "paper_tui.library.records", "Annotation": "paper_tui.store",
          "ReadingList": "paper_tui.store", "FOR_YOU": "paper_tui.vocabulary",
          "SORTS": "paper_tui.vocabulary", "FetchReport": "paper_tui.fetch.report",
          "FetchProgress": "paper_tui.fetch.report", "SourceFetch": "paper_tui.fetch.report"}

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from paper_tui.recommend import Recommendations, Recommender
     from paper_tui.team.assign import SplitOutcome
     from paper_tui.team.sync import SyncReport
+    from paper_tui.venue.reviews import RatingPoint
 
 
 class Library(ReaderMarks, CitingDoor):
@@ -220,6 +221,10 @@ class Library(ReaderMarks, CitingDoor):
         """What the reviewers wrote of a paper and how its ratings moved
         (:mod:`.reviews`)."""
         return reviews_mod.of_paper(self.sources, self.index.get(paper_id), paper_id)
+
+    def rating_history(self, paper_id: str) -> tuple[RatingPoint, ...]:
+        """A paper's rating history alone, oldest first (:mod:`.reviews`)."""
+        return reviews_mod.history(self.sources, self.index.get(paper_id), paper_id)
 
     def detail(self, paper_id: str, *, team: bool = False, fresh: bool = False) -> PaperDetail:
         """What the library holds of a paper beyond its record (:mod:`.details`)."""

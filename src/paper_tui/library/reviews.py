@@ -8,12 +8,23 @@ from paper_tui.holdings import reviews as kept
 from paper_tui.holdings.sources import SourceStore
 from paper_tui.library.records import PaperReviews
 from paper_tui.model import Paper
+from paper_tui.venue.reviews import RatingPoint
+
+
+def _order(sources: SourceStore, paper: Paper | None) -> list[str]:
+    own = [paper.source] if paper is not None and paper.source in sources.manifest else []
+    return own + sorted(sid for sid in sources.manifest if sid not in own)
 
 
 def of_paper(sources: SourceStore, paper: Paper | None, paper_id: str) -> PaperReviews:
     """The paper's kept reviews (None when no fetch kept them) and rating history."""
-    own = [paper.source] if paper is not None and paper.source in sources.manifest else []
-    order = own + sorted(sid for sid in sources.manifest if sid not in own)
+    order = _order(sources, paper)
     found = kept.reviews_of(sources.root, order, paper_id)
     return PaperReviews(None if found is None else tuple(found),
                         tuple(kept.history_of(sources.root, order, paper_id)))
+
+
+def history(sources: SourceStore, paper: Paper | None, paper_id: str) -> tuple[RatingPoint, ...]:
+    """The paper's rating history alone, oldest first (no review read: the app's venue
+    line asks it for every paper shown)."""
+    return tuple(kept.history_of(sources.root, _order(sources, paper), paper_id))

@@ -20,6 +20,12 @@ from textual.message import Message
 from textual.widgets import Input
 
 from paper_tui.tui import collector
+from paper_tui.tui.controllers.reviews import (
+    REVIEWS_KEY,
+    RatingMoved,
+    ReviewsController,
+    ReviewsRead,
+)
 from paper_tui.tui.controllers.search import ResultsReady, SearchController
 from paper_tui.tui.controllers.sync import SyncController, SyncDone, SyncProgress
 from paper_tui.tui.controllers.watches import (
@@ -107,6 +113,7 @@ class MainScreen(ResultsScreen):
                 tooltip="Sync the team's triage through git (paper-tui sync)"),
         Binding("T", "team", "Team", show=False, id="team",
                 tooltip="The team: who covered what, the picks, the disputed"),
+        REVIEWS_KEY,
     ]
 
     status_line: StatusLine
@@ -122,6 +129,7 @@ class MainScreen(ResultsScreen):
         self.team_sync = SyncController(self)
         self.sync_minutes = settings.sync.every_minutes
         self.watch_fetch = WatchesController(self)
+        self.reviews = ReviewsController(self)
 
     def compose(self) -> ComposeResult:
         yield SearchBox(history_size=self.history_size,
@@ -129,7 +137,9 @@ class MainScreen(ResultsScreen):
                         id="search")
         with Horizontal(id="panes"):
             yield ResultsList(self.library.annotation, announce=False, id="results")
-            yield AbstractView(id="abstract")
+            abstract = AbstractView(id="abstract")
+            abstract.moves = self.reviews.moves
+            yield abstract
         yield StatusLine(id="status")
         yield KeyFooter()
 
@@ -204,6 +214,20 @@ class MainScreen(ResultsScreen):
             if why:
                 lines = (*lines, f"for you: {why}")
         return lines
+
+    # -- the reviews (the work in controllers/reviews.py) ---------------------------------
+    def show_current(self) -> None:
+        super().show_current()
+        self.reviews.paper_shown(self.abstract, self.query_one("#panes"))
+
+    def action_toggle_reviews(self) -> None:
+        self.reviews.toggle(self.abstract, self.query_one("#panes"))
+
+    def on_rating_moved(self, message: RatingMoved) -> None:
+        self.reviews.rating_moved(message, self.abstract)
+
+    def on_reviews_read(self, message: ReviewsRead) -> None:
+        self.reviews.reviews_read(message)
 
     def library_shown(self) -> None:
         """Results are on screen: the editors can be built (once, soon after the first)."""

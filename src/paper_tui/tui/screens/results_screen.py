@@ -303,6 +303,8 @@ class ResultsScreen(ReaderScreen):
         if view is None:
             view = self._full_text_view = FullTextView(id="full-text")
             self.abstract.parent.mount(view, after=self.abstract)  # type: ignore[union-attr]
+        for other in self.query("#reviews"):  # one reading view at a time
+            other.display = False
         words = tuple(query_words(self.highlight_query()))
         view.show(Shown(paper.id, paper.label, text, note, words))
         if view.display is False or self.abstract.display:

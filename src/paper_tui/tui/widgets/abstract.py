@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.segment import Segment
@@ -18,7 +18,7 @@ from paper_tui.model import DERIVED_TITLE, NO_ABSTRACT, Paper, Span
 from paper_tui.trust.inert import inert_line, inert_line_offsets, inert_text
 from paper_tui.tui.widgets.lines import DirectLines
 from paper_tui.tui.widgets.scrollbar import LineScrolled
-from paper_tui.vocabulary import CODE_LINK, STAR, status_label, venue_words
+from paper_tui.vocabulary import CODE_LINK, STAR, rating_words, status_label, venue_words
 
 if TYPE_CHECKING:
     from paper_tui.library import Annotation
@@ -53,7 +53,7 @@ def _styled(text: str, emphasis: Iterable[Span], matches: Iterable[tuple[int, in
 
 def render_header(paper: Paper, annotation: Annotation, lists: Sequence[str],
                   highlights: dict[str, list[tuple[int, int]]], match_style: Style,
-                  team: Sequence[str] = (), name_style: Style = BADGE) -> Text:
+                  team: Sequence[str] = (), name_style: Style = BADGE, moved: str = "") -> Text:
     """The abstract view's text above the abstract: what a triage key changes.
 
     The title is the source's, as it gave it; a name derived from the abstract is a badge
@@ -83,7 +83,7 @@ def render_header(paper: Paper, annotation: Annotation, lists: Sequence[str],
     if meta:
         out.append(inert_line(" · ".join(meta)), "italic")
         out.append("\n")
-    out.append_text(venue_line(paper))
+    out.append_text(venue_line(paper, moved))
     out.append("\n")
     out.append(f"[{status_label(annotation.status)}]", "bold")
     if annotation.starred:
@@ -124,11 +124,17 @@ def affiliation_line(paper: Paper) -> str:
     return line
 
 
-def venue_line(paper: Paper) -> Text:
+def venue_line(paper: Paper, moved: str = "") -> Text:
     """What the venue says, one line of what is known: ``Oral · μ 6.8 ± 0.4 (6 7 7 7;
     confidence 4.0) · 312 citations (2026-12-01) · code ↗ · area: RL``, the decision in
-    bold, the code and project links as links; empty when the venue says nothing."""
+    bold, the code and project links as links; empty when the venue says nothing.
+    ``moved``: how the rating moved (``5.3 → 6.0 (+0.7 since 20 Nov) ▃▇``), after it."""
     words = [(word, "") for word in venue_words(paper)]
+    if moved:
+        after = next((i + 1 for i, (word, _) in enumerate(words)
+                      if word == rating_words(paper)), 1 if paper.decision_text
+                     or paper.decision else 0)
+        words.insert(after, (moved, "italic"))
     if paper.decision_text or paper.decision:
         words[0] = (words[0][0], "bold")
     area = words.pop() if paper.area else None  # the area last, after the links
@@ -157,9 +163,10 @@ def render_abstract(paper: Paper, highlights: dict[str, list[tuple[int, int]]],
 
 def render_paper(paper: Paper, annotation: Annotation, lists: Sequence[str],
                  highlights: dict[str, list[tuple[int, int]]], match_style: Style,
-                 team: Sequence[str] = (), name_style: Style = BADGE) -> Text:
+                 team: Sequence[str] = (), name_style: Style = BADGE, moved: str = "") -> Text:
     """The abstract view's whole text for one paper."""
-    out = render_header(paper, annotation, lists, highlights, match_style, team, name_style)
+    out = render_header(paper, annotation, lists, highlights, match_style, team, name_style,
+                        moved)
     out.append_text(render_abstract(paper, highlights, match_style))
     return out
 
@@ -201,6 +208,9 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
         self._match: Style | None = None
         self._badge_style: Style | None = None
         self._parts: LRUCache[tuple, list[Strip]] = LRUCache(CACHED_PARTS)
+        self.moves: Mapping[str, str] = {}
+        """Paper id -> how its rating moved, for the venue line (the screen's, filled off
+        the UI thread: :mod:`paper_tui.tui.controllers.reviews`)."""
 
     @property
     def paper(self) -> Paper | None:
@@ -219,7 +229,7 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
         if paper is None or annotation is None:
             return Text(NO_PAPER, style="italic")
         return render_paper(paper, annotation, lists, highlights, self._match_style(), team,
-                            self._name_style())
+                            self._name_style(), self.moves.get(paper.id, ""))
 
     def show(self, paper: Paper | None, annotation: Annotation | None = None,
              lists: Sequence[str] = (), highlights: Highlights | None = None,
@@ -229,6 +239,13 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
         self._shown = (paper, annotation, tuple(lists), highlights or {}, tuple(team))
         old = self._lines
         self.scroll_to(y=0, animate=False)  # a scroll repaints the whole view itself
+        if self._wrap():
+            self._refresh_changed(old)
+
+    def moved(self) -> None:
+        """How a rating moved became known: lay the paper out again, repainting only the
+        lines that change."""
+        old = self._lines
         if self._wrap():
             self._refresh_changed(old)
 
@@ -256,11 +273,12 @@ class AbstractView(DirectLines, LineScrolled, ScrollView, can_focus=True):
                 ) -> list[Strip]:
         """The paper's lines, cropped to ``width`` in the base style: header + abstract."""
         titles = tuple(highlights.get("title", ()))
-        head_key = ("head", paper, annotation, lists, titles, width, team)
+        moved = self.moves.get(paper.id, "")
+        head_key = ("head", paper, annotation, lists, titles, width, team, moved)
         head = self._parts.get(head_key)
         if head is None:
             text = render_header(paper, annotation, lists, highlights, self._match_style(),
-                                 team, self._name_style())
+                                 team, self._name_style(), moved)
             text.right_crop(1)  # its last newline only starts the abstract's first line
             head = self._parts[head_key] = self._lines_of(text, width)
         body_key = ("body", paper, tuple(highlights.get("abstract", ())), width)
