@@ -19,7 +19,7 @@ from paper_tui.model import DERIVED_TITLE, NO_ABSTRACT
 from paper_tui.trust.inert import inert_line, inert_text
 from paper_tui.venue import reviews as reviews_mod
 from paper_tui.venue import text as venue_text
-from paper_tui.venue.reviews import Review, change_text
+from paper_tui.venue.reviews import change_text
 from paper_tui.vocabulary import count, member_marks
 
 
@@ -223,8 +223,8 @@ def _print_reviews(paper_id: str, reviewed: PaperReviews) -> None:
     depth = reviews_mod.thread_depth(reviewed.reviews)
     for review in reviews_mod.in_order(reviewed.reviews):
         indent = "  " * (depth.get(review.id, 0) if review.kind == "comment" else 0)
-        print(inert_line(indent + review_heading(review)))
-        if scores := review_scores(review):
+        print(inert_line(indent + review.heading()))
+        if scores := review.scores_line():
             print(inert_line(f"{indent}  {scores}"))
         for name, text in review.fields:
             print(inert_line(f"{indent}  {name.replace('_', ' ').capitalize()}:"))
@@ -232,18 +232,3 @@ def _print_reviews(paper_id: str, reviewed: PaperReviews) -> None:
         print()
 
 
-def review_heading(review: Review) -> str:
-    """``Review by Reviewer_x1Yz, 2024-11-02``."""
-    what = {"meta-review": "Meta-review", "decision": "Decision", "review": "Review",
-            "comment": "Comment"}[review.kind]
-    by = f" by {review.author}" if review.author else ""
-    return f"{what}{by}" + (f", {review.date}" if review.date else "")
-
-
-def review_scores(review: Review) -> str:
-    """``rating 6 · confidence 4 · soundness 3 good · presentation 2 fair``."""
-    parts = [f"{name} {venue_text.number(value)}" for name, value in
-             (("rating", review.rating), ("confidence", review.confidence))
-             if value is not None]
-    parts += [f"{name.replace('_', ' ')} {value}" for name, value in review.scores]
-    return " · ".join(parts)

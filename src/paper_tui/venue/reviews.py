@@ -122,6 +122,10 @@ def _date(note: Mapping[str, Any]) -> str:
     return ""
 
 
+HEADINGS: dict[str, str] = {"meta-review": "Meta-review", "decision": "Decision",
+                            "review": "Review", "comment": "Comment"}
+
+
 @dataclass(frozen=True, slots=True)
 class Review:
     """One reply of a paper's forum."""
@@ -139,6 +143,21 @@ class Review:
     id: str = ""
     replyto: str = ""
     """The note it answers: the paper's forum, or a review (a comment's thread)."""
+
+    def heading(self) -> str:
+        """``Review by Reviewer_x1Yz, 2024-11-02``: what both fronts head it with."""
+        by = f" by {self.author}" if self.author else ""
+        return f"{HEADINGS[self.kind]}{by}" + (f", {self.date}" if self.date else "")
+
+    def scores_line(self) -> str:
+        """``rating 6 · confidence 4 · soundness 3 good · presentation 2 fair``."""
+        from paper_tui.venue.text import number
+
+        parts = [f"{name} {number(value)}" for name, value in
+                 (("rating", self.rating), ("confidence", self.confidence))
+                 if value is not None]
+        parts += [f"{name.replace('_', ' ')} {value}" for name, value in self.scores]
+        return " · ".join(parts)
 
     def as_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "author": self.author, "date": self.date,

@@ -23,12 +23,11 @@ from textual.strip import Strip
 
 from paper_tui.trust.inert import inert_line, inert_text
 from paper_tui.venue import reviews as reviews_mod
-from paper_tui.venue import text as venue_text
 
 if TYPE_CHECKING:
     from paper_tui.library import PaperReviews
     from paper_tui.model import Paper
-    from paper_tui.venue.reviews import RatingPoint, Review
+    from paper_tui.venue.reviews import RatingPoint
 
 LOADING = "Reading the reviews…"
 NO_PAPER = "No paper to show."
@@ -37,9 +36,6 @@ HOW_TO_GET = ("No reviews kept for this paper: paper-tui fetch openreview:VENUE_
 NONE_PUBLISHED = "No reviews: the venue published none for this paper."
 MARGIN = 1
 SPARKS = "▁▂▃▄▅▆▇█"
-_HEADINGS = {"meta-review": "Meta-review", "decision": "Decision", "review": "Review",
-             "comment": "Comment"}
-
 
 def sparkline(history: Sequence[RatingPoint]) -> str:
     """The mean rating of each point as a bar, lowest ``▁`` to highest ``█`` (the range of
@@ -64,19 +60,6 @@ def moved_text(history: Sequence[RatingPoint]) -> str:
     return f"{change} {spark}" if spark else change
 
 
-def heading(review: Review) -> str:
-    """``Review by Reviewer_x1Yz, 2024-11-02``."""
-    by = f" by {review.author}" if review.author else ""
-    return f"{_HEADINGS[review.kind]}{by}" + (f", {review.date}" if review.date else "")
-
-
-def scores_line(review: Review) -> str:
-    """``rating 6 · confidence 4 · soundness 3 good · presentation 2 fair``."""
-    parts = [f"{name} {venue_text.number(value)}" for name, value in
-             (("rating", review.rating), ("confidence", review.confidence))
-             if value is not None]
-    parts += [f"{name.replace('_', ' ')} {value}" for name, value in review.scores]
-    return " · ".join(parts)
 
 
 Block = tuple[int, Text]
@@ -102,10 +85,10 @@ def render_sections(paper: Paper | None, reviewed: PaperReviews | None) -> list[
     sections = [head]
     for review in reviews_mod.in_order(reviewed.reviews):
         indent = 2 * (depth.get(review.id, 0) if review.kind == "comment" else 0)
-        out: list[Block] = [(indent, Text(inert_line(heading(review)), style="bold reverse"
+        out: list[Block] = [(indent, Text(inert_line(review.heading()), style="bold reverse"
                                           if review.kind in ("meta-review", "decision")
                                           else "bold underline"))]
-        if scores := scores_line(review):
+        if scores := review.scores_line():
             out.append((indent, Text(inert_line(scores), style="bold")))
         for name, text in review.fields:
             out.append((indent, Text(name.replace("_", " ").capitalize(), style="italic")))
