@@ -92,13 +92,22 @@ def snippet(text: str, terms: Collection[str], width: int = SNIPPET_WIDTH,
             break
     if not spans:
         return ""
+    return inert_line(fragments(text, spans, width, most, one_line=True))
+
+
+def fragments(text: str, spans: list[tuple[int, int]], width: int = 80, most: int = 3,
+              *, one_line: bool = False) -> str:
+    """Text around the first matches with each match marked ``«like this»`` (an abstract's
+    highlights; with ``one_line``, a PDF's lines and columns folded into one line)."""
+    if not spans:
+        return ""
+    pieces: list[str] = []
     windows: list[tuple[int, int]] = []
     for s, e in spans:
         if windows and s <= windows[-1][1]:
             windows[-1] = (windows[-1][0], max(windows[-1][1], e + width))
         elif len(windows) < most:
             windows.append((max(0, s - width), min(len(text), e + width)))
-    pieces = []
     for ws, we in windows:
         out, cursor = [], ws
         for s, e in spans:
@@ -106,6 +115,7 @@ def snippet(text: str, terms: Collection[str], width: int = SNIPPET_WIDTH,
                 out += [text[cursor:s], "«", text[s:e], "»"]
                 cursor = e
         out.append(text[cursor:we])
-        piece = " ".join("".join(out).split())
+        joined = "".join(out)
+        piece = " ".join(joined.split()) if one_line else joined.strip()
         pieces.append(("…" if ws > 0 else "") + piece + ("…" if we < len(text) else ""))
-    return inert_line(" ".join(pieces))
+    return " ".join(pieces)

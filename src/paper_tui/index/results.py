@@ -10,7 +10,7 @@ from typing import Protocol, runtime_checkable
 from whoosh.query.qcore import QueryError as WhooshQueryError
 
 from paper_tui.errors import QueryError
-from paper_tui.index.fulltext import BodyTexts, snippet, without_body
+from paper_tui.index.fulltext import BodyTexts, fragments, snippet, without_body
 from paper_tui.index.lazy import cached, np
 from paper_tui.index.plan import Plan
 from paper_tui.index.schema import BODY, SORTS, Spans, terms_of
@@ -171,30 +171,6 @@ def _words(text: str) -> tuple[tuple[str, int, int], ...]:
 # titles again (~0.09 ms each to tokenise and stem), the abstract view the same abstract.
 _title_words = lru_cache(maxsize=4096)(_words)
 _abstract_words = lru_cache(maxsize=16)(_words)
-
-
-def fragments(text: str, spans: list[tuple[int, int]], width: int = 80,
-              most: int = 3) -> str:
-    """Text around the first matches with each match marked ``«like this»``."""
-    if not spans:
-        return ""
-    pieces: list[str] = []
-    windows: list[tuple[int, int]] = []
-    for s, e in spans:
-        if windows and s <= windows[-1][1]:
-            windows[-1] = (windows[-1][0], max(windows[-1][1], e + width))
-        elif len(windows) < most:
-            windows.append((max(0, s - width), min(len(text), e + width)))
-    for ws, we in windows:
-        out, cursor = [], ws
-        for s, e in spans:
-            if s >= ws and e <= we:
-                out += [text[cursor:s], "«", text[s:e], "»"]
-                cursor = e
-        out.append(text[cursor:we])
-        piece = "".join(out).strip()
-        pieces.append(("…" if ws > 0 else "") + piece + ("…" if we < len(text) else ""))
-    return " ".join(pieces)
 
 
 class ResultSet:
