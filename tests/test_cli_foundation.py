@@ -111,4 +111,11 @@ def test_config_command_names_the_files(tmp_path: Path) -> None:
     assert info["read"] == [str(cfg)]
     assert info["user_config"].endswith("paper-tui/config.yaml")
     assert Path(info["defaults"]).is_file()
+    # every declared setting with its value in force (the file's, else the default)
+    from paper_tui import config
+
+    assert list(info["settings"]) == [s.key for s in config.SETTINGS]
+    assert info["settings"]["citation_style"] == "plain"
+    assert info["settings"]["import.max_unpacked_gb"] == 16
+    assert info["settings"]["search.sort"] == "relevance"
     assert not (tmp_path / "lib").exists()  # showing the config opens no library

@@ -246,6 +246,19 @@ OPEN_MAPPINGS = {s.key for s in SETTINGS if s.type.startswith("Mapping[")}
 checked only for being a string."""
 
 
+def in_force(settings: Settings) -> dict[str, Any]:
+    """Every setting's key -> its value in ``settings``, as JSON holds it (``config --json``:
+    one line per declared setting, so a new one is listed without more code)."""
+    values: dict[str, Any] = {}
+    for s in SETTINGS:
+        node: Any = settings
+        for part in s.key.split("."):
+            node = getattr(node, part if hasattr(node, part) else f"{part}_")
+        values[s.key] = dict(node) if isinstance(node, Mapping) else \
+            list(node) if isinstance(node, tuple) else node
+    return values
+
+
 def default_values() -> dict[str, Any]:
     """Every key at its default, as the shipped ``config.yaml`` reads (lists and mappings
     as YAML gives them)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from paper_tui import config as config_mod
 from paper_tui import paths
 from paper_tui.cli.output import print_json
 from paper_tui.library.context import Context
@@ -12,7 +13,7 @@ from paper_tui.library.context import Context
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("config", help="show the config files in force and the library directory")
     p.add_argument("--json", action="store_true",
-                   help="print a JSON object of the same paths")
+                   help="print a JSON object of the same paths and every setting in force")
     p.set_defaults(handler=cmd_config)
 
 
@@ -28,6 +29,7 @@ def cmd_config(args: argparse.Namespace, ctx: Context) -> int:
         "themes": str(paths.user_themes_dir()),
         "library": str(library),
         "problems": ctx.config.problems,
+        "settings": config_mod.in_force(ctx.config.settings),
     }
     if args.json:
         print_json(info)
