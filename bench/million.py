@@ -42,7 +42,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -59,50 +58,9 @@ QUERIES = ("graph neural networks", "contrastive learning", "reinforcement learn
            "diffusion models", "transformer attention")
 
 
-# -- measuring a process tree --------------------------------------------------------------
-def tree_rss(pid: int) -> int:
-    """Resident memory of a process and all its descendants, in bytes."""
-    total, todo = 0, [pid]
-    while todo:
-        p = todo.pop()
-        try:
-            with open(f"/proc/{p}/statm") as fh:
-                total += int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-            with open(f"/proc/{p}/task/{p}/children") as fh:
-                todo.extend(int(c) for c in fh.read().split())
-        except OSError:
-            continue
-    return total
-
-
-def run(cmd: list[str], **kw) -> tuple[float, float, str]:
-    """(seconds, peak tree RSS in MB, stdout) of a command; fails loudly."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            **kw)
-    peak = 0
-    done = threading.Event()
-
-    def sample() -> None:
-        nonlocal peak
-        while not done.is_set():
-            peak = max(peak, tree_rss(proc.pid))
-            time.sleep(0.1)
-
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    out, err = proc.communicate()
-    elapsed = time.perf_counter() - start
-    done.set()
-    sampler.join()
-    if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{err[-2000:]}")
-    return elapsed, peak / 2**20, out
-
-
-def du(path: Path) -> float:
-    """MB (2**20) of the files under ``path``."""
-    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file()) / 2**20
+# -- measuring a process tree: bench/search.py's (run: seconds, peak tree RSS, stdout) --
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from search import du, run  # noqa: E402
 
 
 def load() -> tuple[float, float, float]:
