@@ -65,22 +65,9 @@ def write_bytes(path: Path, data: bytes, *, backup: bool = False,
             raise _not_regular(status.st_mode, target)
         _write_in_place(target, status, data)
         return
-    fd, tmp = _new_temp_file(target)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            if status is not None:
-                os.fchmod(fh.fileno(), stat.S_IMODE(status.st_mode))
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if backup and status is not None:
-            _keep_backup(path.with_name(path.name + ".bak"), target)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-    fsync_dir(target.parent)
+    with _replacing(target, status, path.with_name(path.name + ".bak") if backup else None
+                    ) as fh:
+        fh.write(data)
 
 
 @contextlib.contextmanager
@@ -99,6 +86,16 @@ def writing(path: Path) -> Iterator[BinaryIO]:
         status = None
     if status is not None and not stat.S_ISREG(status.st_mode):
         raise _not_regular(status.st_mode, target)
+    with _replacing(target, status) as fh:
+        yield fh
+
+
+@contextlib.contextmanager
+def _replacing(target: Path, status: os.stat_result | None, backup: Path | None = None
+               ) -> Iterator[BinaryIO]:
+    """A temp file beside ``target`` (its mode when it exists), fsynced and renamed over
+    it when the ``with`` ends, the old file kept as ``backup`` first if given; removed on
+    any exception, ``target`` untouched."""
     fd, tmp = _new_temp_file(target)
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -107,6 +104,8 @@ def writing(path: Path) -> Iterator[BinaryIO]:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
+        if backup is not None and status is not None:
+            _keep_backup(backup, target)
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
