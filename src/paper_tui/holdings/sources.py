@@ -460,8 +460,8 @@ def source_names(manifest: Path, bundled: Path) -> list[str]:
 
 
 def only_bundled(store: SourceStore, bundled: Path) -> bool:
-    """Whether the library holds the bundled list and nothing else (the demo)."""
-    bundled = bundled.resolve()
+    """Whether the library holds the bundled list and nothing else (the demo); ``bundled``:
+    its folder, resolved."""
     manifest = store.manifest
     return bool(manifest) and all(
         info.path and Path(info.path).parent == bundled for info in manifest.values())

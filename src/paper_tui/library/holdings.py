@@ -11,6 +11,7 @@ writing the manifest).
 from __future__ import annotations
 
 import datetime
+import functools
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -55,7 +56,12 @@ class Holdings:
 
     def shows_demo(self) -> bool:
         """Whether the library holds the bundled list alone (the app says it is a demo)."""
-        return sources_mod.only_bundled(self.sources, paths.bundled_data_dir())
+        return sources_mod.only_bundled(self.sources, self._bundled)
+
+    @functools.cached_property
+    def _bundled(self) -> Path:
+        """The bundled list's folder, resolved once (the status line asks at every change)."""
+        return paths.bundled_data_dir().resolve()
 
     def record_fetched(self, report: FetchReport) -> None:
         """Keep what each source a fetch brought (or found unchanged) was fetched from,
