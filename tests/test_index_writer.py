@@ -116,3 +116,23 @@ def test_replacing_deleting_and_merging_through_the_buffer(tmp_path: Path) -> No
     assert index.search("diffusion").total == len([i for i in range(30) if i % 3 and i != 10]) \
         + len([i for i in range(5) if i % 3])
     index.close()
+
+
+def test_postings_written_out_in_runs_make_the_same_segment(tmp_path: Path) -> None:
+    """A buffer written out as runs every few hundred postings (:mod:`posting_runs`) and
+    merged at commit writes the same files as one held whole, byte for byte."""
+    docs = [document(p) for p in papers(1100)]
+    segments = []
+    for name, run_postings in (("whole", None), ("runs", 700)):
+        path = tmp_path / name
+        path.mkdir()
+        windex.create_in(str(path), build_schema())
+        ix = windex.open_dir(str(path), schema=build_schema())
+        with open_writer(ix, path, run_postings=run_postings) as writer:
+            for doc in docs:
+                add_document(writer, doc)
+            if run_postings:
+                assert writer.pool.runs_written > 50
+        segments.append(segment_files(path))
+    assert segments[0] == segments[1]
+    assert not [f for f in (tmp_path / "runs").iterdir() if "postings" in f.name]

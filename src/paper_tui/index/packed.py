@@ -103,8 +103,17 @@ def pack_block(gaps: array, weights: array | float | None, values: Sequence[byte
     unsigned array, :func:`narrowest`), float32 ``weights`` (or the one weight all share,
     None for 1.0), the postings' encoded ``values`` (None: the format has none; ``fixed``:
     all of one size)."""
-    # The values' sizes when they vary (None: no values, or all of one size)
-    sizes = list(map(len, values)) if values is not None and not fixed else None
+    if values is None:
+        return pack_joined(gaps, weights, None, None, fixed)
+    return pack_joined(gaps, weights, array("I", map(len, values)), b"".join(values), fixed)
+
+
+def pack_joined(gaps: array, weights: array | float | None, sizes: Sequence[int] | None,
+                blob: bytes | None, fixed: bool) -> bytes:
+    """:func:`pack_block` of values given joined: ``blob``, each value's size in ``sizes``
+    (both None: the format has none)."""
+    if blob is None or fixed:  # the values' sizes only when they vary
+        sizes = None
     ends = b"" if sizes is None else to_bytes(array("I", accumulate(sizes)))
     at = _HEAD + len(ends) + 1  # the header's string, pushed and popped
     op, ids = _array_op(gaps, True)
@@ -127,10 +136,9 @@ def pack_block(gaps: array, weights: array | float | None, values: Sequence[byte
         parts += (op, data, _TUPLE2 + _REDUCE)
         at = weights_at + len(data) + 2
     values_at = values_size = 0
-    if values is None:
+    if blob is None:
         parts.append(_NONE_OP)
     else:
-        blob = b"".join(values)
         values_size = len(blob)
         if sizes is not None:
             fmt = b"".join(map(_FORMATS.__getitem__, sizes))

@@ -18,10 +18,10 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
-from itertools import chain
-from operator import sub
+from itertools import accumulate, chain, groupby
+from operator import itemgetter, sub
 from pickle import dumps
-from typing import Any
+from typing import IO, Any
 
 from whoosh import index as windex
 from whoosh.codec.whoosh3 import WHOOSH3_HEADER_MAGIC, W3FieldWriter
@@ -34,7 +34,15 @@ from whoosh.writing import SegmentWriter
 
 from paper_tui.errors import StoreError
 from paper_tui.index.fulltext import BodyTexts, add_body
-from paper_tui.index.packed import narrowest, pack_block
+from paper_tui.index.packed import narrowest, pack_joined
+from paper_tui.index.posting_runs import (
+    RUN_POSTINGS,
+    Buffered,
+    in_memory,
+    merged,
+    read_run,
+    write_run,
+)
 from paper_tui.index.schema import (
     CODEC,
     FoldedText,
@@ -53,7 +61,6 @@ from paper_tui.model import Paper
 VOCABULARY_FIELDS = frozenset({"title", "abstract", "name", "authors"})
 """Fields whose words (unstemmed, stop words too) make the spelling vocabulary."""
 
-_Postings = list  # [document numbers: array("I"), weights: array("f"), encoded values: list]
 
 
 class PostingBuffer:
@@ -61,9 +68,14 @@ class PostingBuffer:
     /``cleanup`` calls, so Whoosh's own code (``add_document``, the merging of small
     segments at commit) still works through it; :meth:`add_terms` is the fast way in."""
 
-    def __init__(self, writer: SegmentWriter) -> None:
+    def __init__(self, writer: SegmentWriter, run_postings: int | None = None) -> None:
+        """``run_postings``: how many postings are held before they are written out as a
+        run (:mod:`.posting_runs`; None: :data:`~.posting_runs.RUN_POSTINGS`)."""
         self._writer = writer
-        self._fields: dict[str, dict[bytes, _Postings]] = {}
+        self._fields: dict[str, dict[bytes, Buffered]] = {}
+        self._held = 0
+        self._run_postings = run_postings or RUN_POSTINGS
+        self._runs: list[IO[bytes]] = []
 
     def add(self, item: tuple[str, bytes, int, float, bytes]) -> None:
         fieldname, tbytes, docnum, weight, vbytes = item
@@ -76,7 +88,7 @@ class PostingBuffer:
         terms = self._fields.get(fieldname)
         if terms is None:
             terms = self._fields[fieldname] = {}
-        length = 0
+        length = count = 0
         for tbytes, freq, weight, vbytes in items:
             length += freq
             postings = terms.get(tbytes)
@@ -86,7 +98,23 @@ class PostingBuffer:
                 postings[0].append(docnum)
                 postings[1].append(weight)
                 postings[2].append(vbytes)
+            count += 1
+        self._held += count
+        if self._held >= self._run_postings:
+            self._write_run()
         return length
+
+    @property
+    def runs_written(self) -> int:
+        """How many runs this buffer wrote out so far (none: it held everything)."""
+        return len(self._runs)
+
+    def _write_run(self) -> None:
+        """Write the postings held out as a run, and forget them."""
+        folder = getattr(self._writer.storage, "folder", None)
+        self._runs.append(write_run(self._fields, folder))
+        self._fields = {}
+        self._held = 0
 
     def merge(self, prepared: Prepared, docnums: list[int | None]) -> None:
         """Add the postings of :func:`prepare`, its paper ``i`` being document
@@ -130,6 +158,9 @@ class PostingBuffer:
                     mine[0].extend(postings[0])
                     mine[1].extend(postings[1])
                     mine[2].extend(postings[2])
+                self._held += len(postings[0])
+        if self._held >= self._run_postings:
+            self._write_run()
 
     def iter_postings(self) -> Iterator:
         """Called by the segment writer at commit, between closing the per-document files
@@ -139,18 +170,24 @@ class PostingBuffer:
 
     def _write(self, fieldwriter: W3FieldWriter) -> None:
         schema = self._writer.schema
-        for fieldname in sorted(self._fields):
-            terms = self._fields[fieldname]
+        records = in_memory(self._fields)
+        if self._runs:
+            records = merged([*map(read_run, self._runs), records])
+        for fieldname, field_records in groupby(records, key=itemgetter(0)):
             fieldobj = schema[fieldname]
             fieldwriter.start_field(fieldname, fieldobj)
             write = _TermWriter(field_files(fieldwriter), fieldobj.format)
-            for tbytes in sorted(terms):
-                write(tbytes, *terms[tbytes])
+            for _, tbytes, postings in field_records:
+                write(tbytes, *postings)
             fieldwriter.finish_field()
-        self._fields = {}
+        self.cleanup()
 
     def cleanup(self) -> None:
         self._fields = {}
+        self._held = 0
+        for run in self._runs:
+            run.close()
+        self._runs = []
 
 
 _NO_LENGTH = length_to_byte(0)  # no length statistics: see ``Codec``
@@ -168,17 +205,22 @@ class _TermWriter:
         self._limit = files.blocklimit
         self._fixedsize = fmt.fixed_value_size()
 
-    def __call__(self, tbytes: bytes, docs: array, weights: array, values: list[bytes]
+    def __call__(self, tbytes: bytes, docs: array, weights: array, sizes: array, blob: bytes
                  ) -> None:
+        """Write a term's postings: their documents, weights, and values (each one's size,
+        and all of them joined)."""
         postfile, limit, fixedsize = self._postfile, self._limit, self._fixedsize
-        if not all(values):  # as add_posting: empty values are not kept
-            values = [v for v in values if v]
+        if 0 in sizes:  # as add_posting: empty values are not kept
+            sizes = array("I", filter(None, sizes))
+        ends = array("Q", accumulate(sizes, initial=0))
+        with_values = fixedsize != 0
+        fixed = fixedsize is not None and fixedsize > 0
         offset = postfile.tell()
         parts = [WHOOSH3_HEADER_MAGIC]
         total, maxweight, count = 0, 0, len(docs)
         for start in range(0, count, limit):
-            ids, ws = docs[start:start + limit], weights[start:start + limit]
-            vs = values[start:start + limit]
+            stop = start + limit
+            ids, ws = docs[start:stop], weights[start:stop]
             total += sum(ws)
             blockmax = max(0, max(ws))
             maxweight = max(maxweight, blockmax)
@@ -186,11 +228,15 @@ class _TermWriter:
             mini_weights = (None if first == 1.0 else first) if ws.count(first) == len(ws) \
                 else ws
             gaps = narrowest(array("I", map(sub, ids, chain((0,), ids))))
-            data = pack_block(gaps, mini_weights, vs if fixedsize != 0 else None,
-                              fixed=fixedsize is not None and fixedsize > 0)
+            if with_values:
+                last = min(stop, len(sizes))
+                data = pack_joined(gaps, mini_weights, sizes[start:last],
+                                   blob[ends[min(start, last)]:ends[last]], fixed)
+            else:
+                data = pack_joined(gaps, mini_weights, None, None, fixed)
             info = dumps((len(ids), ids[-1], blockmax, 0, 0, _NO_LENGTH), 2)
             size = len(info) + len(data)
-            parts += (pack_int(-size if start + limit >= count else size), info, data)
+            parts += (pack_int(-size if stop >= count else size), info, data)
         postfile.write(b"".join(parts))
         terminfo = TERMINFO.pack(False, total, count, 0, _NO_LENGTH, maxweight, docs[0],
                                   docs[-1])
@@ -255,10 +301,11 @@ def add_document(writer: SegmentWriter, fields: dict[str, Any],
 
 
 @contextmanager
-def open_writer(ix: windex.Index, where: object, timeout: float = 60.0
-                ) -> Iterator[SegmentWriter]:
-    """A segment writer with a :class:`PostingBuffer`, waiting up to ``timeout`` for
-    another process's lock; commits at the end (cancels on an exception)."""
+def open_writer(ix: windex.Index, where: object, timeout: float = 60.0,
+                run_postings: int | None = None) -> Iterator[SegmentWriter]:
+    """A segment writer with a :class:`PostingBuffer` (``run_postings``: see there),
+    waiting up to ``timeout`` for another process's lock; commits at the end (cancels on
+    an exception)."""
     deadline = time.monotonic() + timeout
     while True:
         try:
@@ -271,7 +318,7 @@ def open_writer(ix: windex.Index, where: object, timeout: float = 60.0
                 raise StoreError(f"{where}: the index is locked by another paper-tui "
                                  "process; try again when it is done") from None
             time.sleep(0.1)
-    writer.pool = PostingBuffer(writer)
+    writer.pool = PostingBuffer(writer, run_postings)
     try:
         yield writer
     except BaseException:
