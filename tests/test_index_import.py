@@ -105,3 +105,35 @@ def test_worker_reports_file_errors_and_stops_early(tmp_path: Path, parallel: No
     stream = import_file(big)[2]
     assert isinstance(next(stream), Paper)
     stream.close()  # the worker is stopped, not left running
+
+
+def test_postings_written_out_in_runs_give_the_same_library(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An import whose index writer writes its postings out every few hundred (as a
+    million-paper import does every 3 million) and whose worker prepares one chunk in two
+    ends byte for byte as one that held them all; a repeated paper is one paper."""
+    from paper_tui.index import writer
+
+    lines = [json.dumps(r).encode() + b"\n" for r in records(1200)]
+    lines[50:50] = [lines[7], lines[700]]
+    path = write(tmp_path / "papers.jsonl.gz", lines)
+    libs, reports = {}, {}
+    for mode in ("whole", "runs"):
+        if mode == "runs":
+            monkeypatch.setattr(writer, "RUN_POSTINGS", 500)
+            monkeypatch.setattr(registry, "PARALLEL_BYTES", 0)
+            monkeypatch.setattr(worker, "EVERY", 2)
+        lib = libs[mode] = open_lib(tmp_path / mode)
+        reports[mode] = lib.import_paths([path])
+    assert reports["runs"].added == reports["whole"].added == reports["runs"].papers == 1200
+    assert reports["runs"].new_ids == reports["whole"].new_ids
+    assert len(set(reports["runs"].new_ids)) == 1200
+    assert segment_files(libs["runs"].root / "index") == \
+        segment_files(libs["whole"].root / "index")
+    assert state(libs["runs"]) == state(libs["whole"])
+    added = [json.loads(next((lib.root / "sources").glob("*.added.json")).read_text())
+             for lib in libs.values()]
+    assert [sorted(sum(a["seen"].values(), [])) for a in added] == \
+        [sorted(reports["whole"].new_ids)] * 2
+    for lib in libs.values():
+        lib.close()

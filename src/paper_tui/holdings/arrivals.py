@@ -58,7 +58,14 @@ def write_times(path: Path, times: Mapping[str, int]) -> None:
     grouped: dict[int, list[str]] = {}
     for pid, at in times.items():
         grouped.setdefault(at, []).append(pid)
-    seen = {str(at): sorted(ids) for at, ids in sorted(grouped.items())}
+    write_grouped(path, grouped)
+
+
+def write_grouped(path: Path, grouped: dict[int, list[str]]) -> None:
+    """Write the ids first seen at each time (the lists are sorted in place)."""
+    for ids in grouped.values():
+        ids.sort()
+    seen = {str(at): grouped[at] for at in sorted(grouped)}
     atomic.write_text(path, json.dumps({"version": VERSION, "seen": seen},
                                        ensure_ascii=False, separators=(",", ":")))
 
@@ -95,8 +102,10 @@ class Arrivals:
         library held already keep their time, the others get ``at``."""
         known = self.fresh().first_seen
         stamp = int(at)
-        write_times(file_of(self.root, source_id),
-                    {pid: known.get(pid, stamp) for pid in ids})
+        grouped: dict[int, list[str]] = {}  # no id -> time dict: a list may hold millions
+        for pid in ids:
+            grouped.setdefault(known.get(pid, stamp), []).append(pid)
+        write_grouped(file_of(self.root, source_id), grouped)
         with self._lock:  # read again on next use (each file only if it changed)
             self._read = _Read(None, self._read.files)
 

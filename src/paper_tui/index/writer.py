@@ -437,19 +437,20 @@ class Adder:
         self._reader = writer.searcher().reader() if writer.segments else None
         self._progress = progress
         self.count = 0
-        self.new_ids: list[str] = []
-        """Ids added that the index did not hold before (in any source)."""
+        self.new_count = 0
+        """Papers added that the index did not hold before (in any source)."""
         self.words: set[str] = set()
         self._run: Prepared | None = None
         self._docnums: list[int | None] = []
 
-    def add(self, paper: Paper, prepared: tuple[Prepared, int] | None = None) -> None:
+    def add(self, paper: Paper, prepared: tuple[Prepared, int] | None = None) -> bool:
         """Add (or replace) a paper; ``prepared``: its run's :func:`prepare` and its place
-        in the run, when that was done ahead."""
-        if self._held(paper.id):
+        in the run, when that was done ahead. Whether the index did not hold it before."""
+        held = self._held(paper.id)
+        if held:
             self._writer.delete_by_term("id", paper.id)
         else:
-            self.new_ids.append(paper.id)
+            self.new_count += 1
         lengths = None
         if prepared is not None:
             run, i = prepared
@@ -471,6 +472,7 @@ class Adder:
         self.count += 1
         if self._progress and self.count % 500 == 0:
             self._progress(self.count)
+        return not held
 
     def _held(self, paper_id: str) -> bool:
         """Whether the index holds the paper: the term list keeps the id of a deleted one

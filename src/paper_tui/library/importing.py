@@ -19,6 +19,7 @@ from paper_tui.holdings.reviews import record_ratings
 from paper_tui.holdings.sources import MANIFEST, SourceStore, checksum, encode
 from paper_tui.index import PaperIndex
 from paper_tui.index.writer import Prepared, prepare
+from paper_tui.library.seen_ids import IdLog, SeenIds
 from paper_tui.library.upgrade import upgrade_sources
 from paper_tui.model import Paper
 from paper_tui.venue.reviews import stamp
@@ -184,7 +185,7 @@ def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: Imp
         return
     # One pass: records are read, stored and indexed as they stream, so a big file is
     # never held in memory and parsing overlaps the index's writer processes.
-    seen: set[str] = set()
+    seen = SeenIds()  # a few bytes an id, not a string: a list may hold millions
 
     def papers() -> Iterator[Paper]:
         for record in records:
@@ -198,8 +199,7 @@ def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: Imp
                 report.skipped.append(record)
             elif isinstance(record, SourceError):
                 report.errors.append(record)
-            elif record.id not in seen:  # identical records are one paper
-                seen.add(record.id)
+            elif seen.add(record.id):  # identical records are one paper
                 yield record
 
     stream = papers()
@@ -217,6 +217,7 @@ def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: Imp
 
         replace = fmt in STABLE_ID_FORMATS  # an arXiv id's text may be a newer version
         replaced = 0
+        kept = IdLog()  # every paper's id, and whether it was new to the library
         rated: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {}
 
         def indexed() -> Iterator[Paper]:
@@ -225,11 +226,13 @@ def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: Imp
                 ahead = prepared.pop(paper.id, None)
                 if paper.ratings:
                     rated[paper.id] = (paper.ratings, paper.confidences)
+                new = False
                 if paper.id not in old_ids:
-                    adder.add(paper, ahead)
+                    new = adder.add(paper, ahead)
                 elif replace or said_before.get(paper.id, _said(paper)) != _said(paper):
                     adder.add(paper, ahead)
                     replaced += 1
+                kept.append(paper.id, new)
                 yield paper
 
         def encoded(paper: Paper) -> bytes:
@@ -241,19 +244,19 @@ def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: Imp
             close = getattr(records, "close", None)
             if close is not None:
                 close()
-        adder.delete(old_ids - seen)
+        adder.delete(pid for pid in old_ids if pid not in seen)
     index.mark_sources({source_id: digest})
     if rated:  # each paper whose ratings moved since the source's last import: a point
         record_ratings(sources.root, source_id, rated,
                        stamp(sources.manifest[source_id].imported_at))
     if arrivals is not None:
-        arrivals.record(source_id, seen, sources.manifest[source_id].imported_at)
-    report.new_ids += adder.new_ids
+        arrivals.record(source_id, kept.ids(), sources.manifest[source_id].imported_at)
+    report.new_ids += kept.new_ids()
     # new: to the library, not only to this source (a paper another list brought is
     # already in the library, though this source indexes it again)
-    report.added += len(adder.new_ids)
+    report.added += kept.new_count
     report.updated += replaced
-    report.unchanged += len(seen) - len(adder.new_ids) - replaced
+    report.unchanged += len(seen) - kept.new_count - replaced
     report.papers += len(seen)
     report.sources.append(source_id)
 

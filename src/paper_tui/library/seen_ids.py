@@ -1,0 +1,109 @@
+"""The ids an import has read, in a few bytes each instead of a Python string each.
+
+An import must know whether it met an id before (a list names a paper twice: it is one
+paper) and, at its end, every id it read (their first-seen times are written) and which
+were new to the library. A ``set`` of the ids and lists of them cost ~140 bytes a paper,
+the biggest thing left that grew with the list once the index writer's postings went to
+disk (:mod:`paper_tui.index.posting_runs`): 140 MB for a million papers. Here:
+
+* :class:`SeenIds` answers "met before?" from 128-bit digests of the ids (16 bytes each:
+  two sorted ``uint64`` arrays, plus a small set of the latest, folded in by the
+  thousands); two ids share a digest with odds of about 10^-26 at a million ids;
+* :class:`IdLog` keeps the ids themselves, in read order, as UTF-8 in one
+  ``bytearray`` (and where each ends), with a byte saying whether each was new;
+  they become strings only when asked for, after the index is written.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterator
+from hashlib import blake2b
+
+from paper_tui.index.lazy import np
+
+_FOLD = 50_000
+"""Digests kept in a set before they are folded into the sorted arrays."""
+
+
+def _digest(paper_id: str) -> bytes:
+    return blake2b(paper_id.encode("utf-8", "surrogateescape"), digest_size=16).digest()
+
+
+class SeenIds:
+    """Ids met so far, by digest: :meth:`add` says whether an id is new to the set."""
+
+    def __init__(self) -> None:
+        self._recent: set[bytes] = set()
+        self._high = np.empty(0, dtype=np.uint64)  # sorted by (high, low)
+        self._low = np.empty(0, dtype=np.uint64)
+
+    def __len__(self) -> int:
+        return len(self._recent) + len(self._high)
+
+    def __contains__(self, paper_id: object) -> bool:
+        return isinstance(paper_id, str) and self._holds(_digest(paper_id))
+
+    def add(self, paper_id: str) -> bool:
+        """Add ``paper_id``; False when it was there already."""
+        digest = _digest(paper_id)
+        if self._holds(digest):
+            return False
+        self._recent.add(digest)
+        if len(self._recent) >= _FOLD:
+            self._fold()
+        return True
+
+    def _holds(self, digest: bytes) -> bool:
+        if digest in self._recent:
+            return True
+        if not len(self._high):
+            return False
+        high = int.from_bytes(digest[:8], "big")
+        start = int(np.searchsorted(self._high, high, "left"))
+        stop = start
+        while stop < len(self._high) and int(self._high[stop]) == high:
+            stop += 1
+        low = int.from_bytes(digest[8:], "big")
+        return any(int(x) == low for x in self._low[start:stop])
+
+    def _fold(self) -> None:
+        pairs = np.frombuffer(b"".join(self._recent), dtype=">u8").reshape(-1, 2)
+        high = np.concatenate([self._high, pairs[:, 0].astype(np.uint64)])
+        low = np.concatenate([self._low, pairs[:, 1].astype(np.uint64)])
+        order = np.lexsort((low, high))
+        self._high, self._low = high[order], low[order]
+        self._recent = set()
+
+
+class IdLog:
+    """The ids an import kept, in the order read, with whether each was new to the
+    library: the UTF-8 id and 5 bytes each."""
+
+    def __init__(self) -> None:
+        self._joined = bytearray()
+        self._ends = array("Q")
+        self._new = bytearray()
+
+    def __len__(self) -> int:
+        return len(self._new)
+
+    def append(self, paper_id: str, new: bool) -> None:
+        self._joined += paper_id.encode("utf-8", "surrogateescape")
+        self._ends.append(len(self._joined))
+        self._new.append(new)
+
+    @property
+    def new_count(self) -> int:
+        return self._new.count(1)
+
+    def ids(self) -> Iterator[str]:
+        """Every id, in the order appended."""
+        joined, start = self._joined, 0
+        for end in self._ends:
+            yield joined[start:end].decode("utf-8", "surrogateescape")
+            start = end
+
+    def new_ids(self) -> list[str]:
+        """The ids that were new to the library, in the order appended."""
+        return [pid for pid, new in zip(self.ids(), self._new, strict=True) if new]

@@ -1,0 +1,36 @@
+"""The import's compact record of the ids it read (library/seen_ids.py) answers as a set
+and a list of the ids would, across the folds of its digests into sorted arrays."""
+
+from __future__ import annotations
+
+import random
+
+from paper_tui.library.seen_ids import IdLog, SeenIds
+
+
+def test_seen_ids_answer_as_a_set_across_folds() -> None:
+    rng = random.Random(39)
+    ids = [f"arxiv:{rng.randrange(10**9):09d}v{rng.randrange(3)}" for _ in range(130_000)]
+    ids += ["Rodolà-2024", "memr\udcff", "x"]  # non-ASCII, a lone surrogate from a file name
+    seen, reference = SeenIds(), set()
+    for pid in ids:
+        assert seen.add(pid) == (pid not in reference), pid
+        reference.add(pid)
+    assert len(seen) == len(reference) > 100_000  # two folds at least
+    for pid in rng.sample(ids, 2_000):
+        assert pid in seen and not seen.add(pid)
+    for k in range(2_000):
+        assert f"absent:{k}" not in seen
+    assert 17 not in seen
+
+
+def test_id_log_keeps_order_and_the_new_ones() -> None:
+    log = IdLog()
+    entries = [(f"p{k}", k % 3 == 0) for k in range(10_000)] + [("Rodolà", True),
+                                                                ("memr\udcff", False), ("", True)]
+    for pid, new in entries:
+        log.append(pid, new)
+    assert len(log) == len(entries)
+    assert list(log.ids()) == [pid for pid, _ in entries]
+    assert log.new_ids() == [pid for pid, new in entries if new]
+    assert log.new_count == sum(new for _, new in entries)
