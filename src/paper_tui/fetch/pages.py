@@ -49,6 +49,9 @@ class _Kept:
     file: str
     etag: str | None = None
     last_modified: str | None = None
+    extra: bool = False
+    """Not a page of the list: a request more for what its pages lack (an OpenReview
+    forum's replies), counted apart."""
 
 
 class PageStore:
@@ -149,13 +152,14 @@ class PageStore:
         except (OSError, SourceError):
             return None
 
-    def save(self, url: str, body: bytes, validators: Validators, new: bool) -> None:
+    def save(self, url: str, body: bytes, validators: Validators, new: bool,
+             extra: bool = False) -> None:
         """Keep a page that was read well, then record it done (a kill between the two
         leaves a page nobody names, never a name without its page)."""
         name = "page-" + hashlib.sha256(url.encode()).hexdigest()[:20] + ".gz"
         if new or url not in self.kept:
             atomic.write_bytes(self.root / name, gzip.compress(body, 1, mtime=0))
-        self.kept[url] = _Kept(name, validators.etag, validators.last_modified)
+        self.kept[url] = _Kept(name, validators.etag, validators.last_modified, extra)
         self.done[url] = new
         self.used[url] = None
         self._save(run=True)
@@ -201,7 +205,8 @@ class PageStore:
     def _save(self, run: bool) -> None:
         state: dict[str, Any] = {
             "made_for": self.made_for,
-            "pages": {url: {"file": k.file, "etag": k.etag, "last_modified": k.last_modified}
+            "pages": {url: {"file": k.file, "etag": k.etag, "last_modified": k.last_modified,
+                            **({"extra": True} if k.extra else {})}
                       for url, k in sorted(self.kept.items())},
             "last_fetched": self.last_fetched, "last_asked": self.last_asked,
             "last_pages": self.last_pages}
@@ -226,7 +231,7 @@ def _pages(value: object) -> dict[str, _Kept]:
                 or not _PAGE_FILE.fullmatch(page["file"]):
             raise _Damaged(f"the page of {_short(url, 80)} names no page file")
         kept[url] = _Kept(page["file"], _optional(page, "etag"),
-                          _optional(page, "last_modified"))
+                          _optional(page, "last_modified"), page.get("extra") is True)
     return kept
 
 
@@ -265,6 +270,8 @@ class Pages:
     store: PageStore | None = None
     progress: FetchProgress | None = None
     pages: int = 0
+    extra: int = 0
+    """Requests more, for what the pages lack (:meth:`get` with ``extra``): not pages."""
     all_unchanged: bool = True
     _asked: dict[str, Response] = field(default_factory=dict, repr=False)
     """Answers :meth:`unchanged_since` got, for :meth:`get` to take instead of asking."""
@@ -296,16 +303,24 @@ class Pages:
                 return False
         for full in store.last_pages:
             store.use(full)
-        self.pages = len(store.last_pages)
+        self.extra = sum(1 for full in store.last_pages if store.kept[full].extra)
+        self.pages = len(store.last_pages) - self.extra
         return True
 
-    def get(self, url: str, params: dict[str, str | int], read: Callable[[bytes], T]) -> T:
+    def get(self, url: str, params: dict[str, str | int], read: Callable[[bytes], T],
+            extra: bool = False) -> T:
         """The page at ``url?params`` read by ``read`` (which raises :class:`FetchError`
-        or ``ValueError`` for a page that is not what it should be: it is then not kept)."""
+        or ``ValueError`` for a page that is not what it should be: it is then not kept).
+        ``extra``: not a page of the list but a request more for what its pages lack
+        (counted in :attr:`extra`; kept, resumed and asked conditionally all the same)."""
         full = with_params(url, params)
-        self.pages += 1
+        if extra:
+            self.extra += 1
+        else:
+            self.pages += 1
         store = self.store
-        first_of_resumed = self.pages == 1 and store is not None and bool(store.done)
+        first_of_resumed = not extra and self.pages == 1 and store is not None \
+            and bool(store.done)
         if store is not None and not first_of_resumed \
                 and (body := store.resumed(full)) is not None:
             try:
@@ -346,7 +361,7 @@ class Pages:
             found = self._read(full, body, read)
         self.all_unchanged &= not new
         if store is not None:
-            store.save(full, body, response.validators, new)
+            store.save(full, body, response.validators, new, extra)
         return found
 
     def start_over(self) -> None:
