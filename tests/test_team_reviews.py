@@ -61,6 +61,14 @@ def test_the_reviews_and_the_rating_history_go_with_the_list(
     assert seen["reviews"][0]["rating"] == 8.0
     assert [p["ratings"] for p in seen["rating_history"]] == [[7.0], [8.0]]
     assert seen["rating_change"] == 1.0
+    # the reading group hears of the move
+    digest = json.loads(bob.run("team", "digest", "--json").stdout)
+    [move] = digest["rating_moves"]
+    assert (move["id"], move["change"], move["from"], move["to"]) == (grok, 1.0, 7.0, 8.0)
+    assert move["title"].startswith("Learning to grok")
+    md = bob.run("team", "digest").stdout
+    assert "## Rating moves (1)\n\n- +1.0 Learning to grok: Emergence of in-context " in md
+    assert "(7.0 → 8.0)" in md
     # both libraries hold the same bytes as the repo
     for name in (f"{SID}.reviews.jsonl.gz", f"{SID}.ratings.json"):
         in_repo = (bob.team / "reviews" / name).read_bytes()

@@ -170,21 +170,18 @@ def history_text(history: Mapping[str, Sequence[RatingPoint]]) -> str:
 
 def union_histories(*histories: Mapping[str, Sequence[RatingPoint]]
                     ) -> dict[str, list[RatingPoint]]:
-    """Histories of one source merged: each paper's points of every side by date (two of
-    one date: the greater, so either side merges to the same), a point that says what
-    the one before it said dropped (a point is a change), at most :data:`MAX_POINTS`."""
+    """Histories of one source merged: each paper's points of every side, in the order of
+    their dates (two of one date in the order the first side that has them gives: two
+    fetches of one second), a point met twice kept once, and a point that says what the
+    one before it said dropped (a point is a change); at most :data:`MAX_POINTS`."""
     merged: dict[str, list[RatingPoint]] = {}
     for paper_id in sorted({pid for history in histories for pid in history}):
-        by_date: dict[str, RatingPoint] = {}
+        seen: dict[tuple[str, tuple[float, ...], tuple[float, ...]], RatingPoint] = {}
         for history in histories:
             for point in history.get(paper_id, ()):
-                other = by_date.get(point.date)
-                if other is None or (point.ratings, point.confidences) > \
-                        (other.ratings, other.confidences):
-                    by_date[point.date] = point
+                seen.setdefault((point.date, point.ratings, point.confidences), point)
         points: list[RatingPoint] = []
-        for date in sorted(by_date):
-            point = by_date[date]
+        for point in sorted(seen.values(), key=lambda p: p.date):  # stable: a side's order
             if points and (points[-1].ratings, points[-1].confidences) == \
                     (point.ratings, point.confidences):
                 continue
@@ -229,3 +226,15 @@ def history_of(root: Path, source_ids: Iterable[str], paper_id: str) -> list[Rat
             if points:
                 return list(points)
     return []
+
+
+def histories(root: Path, source_ids: Iterable[str]) -> dict[str, list[RatingPoint]]:
+    """Every paper's rating history, from the first of the sources that has one for it
+    (each file read once while it does not change)."""
+    found: dict[str, list[RatingPoint]] = {}
+    for sid in source_ids:
+        path = ratings_file(root, sid)
+        if path.is_file():
+            for paper_id, points in _history_file(path).items():
+                found.setdefault(paper_id, points)
+    return found

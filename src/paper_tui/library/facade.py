@@ -81,7 +81,8 @@ class Library(ReaderMarks, CitingDoor):
         annotations.add_pass_listener(citing.after_pass)
         team_work = TeamWork(root, parts.team, annotations, index, parts.coverage,
                              sync=lambda seen: library.sync_team(progress=seen),
-                             citation_keys=citing.citation_keys)
+                             citation_keys=citing.citation_keys,
+                             histories=lambda: reviews_mod.all_histories(parts.sources))
         library = cls(root, settings, parts, warn=warn, citing=citing, team_work=team_work,
                       intake=Intake(parts.sources, index, parts.arrivals, parts.lock, warn,
                                     settings.import_.max_unpacked_gb),
@@ -327,7 +328,8 @@ class Library(ReaderMarks, CitingDoor):
 
     def team_digest(self, query: str = "", *, since: float | None = None,
                     fmt: str = "markdown", every_kept: bool = False) -> str:
-        """The reading group's agenda (:mod:`paper_tui.team.digest`) in ``fmt``."""
+        """The reading group's agenda (:mod:`paper_tui.team.digest`) in ``fmt``, with the
+        biggest rating moves."""
         return self._team_work.digest(query, since=since, fmt=fmt, every_kept=every_kept)
 
     def share_progress(self) -> tuple[int, int] | None:

@@ -2,12 +2,12 @@
 
 A paper list shared in ``sources/`` of the team repo has its reviews and rating history
 (:mod:`paper_tui.holdings.reviews`) beside it, under ``reviews/`` and the library's own
-names: ``reviews/<source id>.reviews.jsonl.gz``, ``reviews/<source id>.ratings.json``
-(a source's id is its list file's name, the same in every library). Of two copies of a
-source's reviews the newer fetch wins (the gzip header's time); two rating histories
-merge into the union of their points by date. The same merge serves git's merge driver
-(``reviews/** merge=paper-tui``) and a sync bringing a library and the repo together, so
-both sides end with the same bytes whichever merges first.
+names: ``reviews/<source id>.reviews.jsonl.gz``, ``reviews/<source id>.ratings.json`` (a
+source's id is its list file's name, the same in every library). Of two copies of a source's
+reviews the newer fetch wins (the gzip header's time); two rating histories merge into the
+union of their points by date (:func:`~paper_tui.holdings.reviews.union_histories`). The
+same merge serves git's merge driver (``reviews/** merge=paper-tui``) and a sync bringing a
+library and the repo together, so both sides end with the same bytes whichever merges first.
 
 What a team-mate sent is data: a reviews file that is no gzip never wins, a ratings file
 that does not read adds no point, and nothing is read past :data:`~.repo.MAX_BYTES`.
@@ -48,7 +48,8 @@ def is_team_path(rel: str) -> bool:
 
 def merged(rel: str, ours: bytes | None, theirs: bytes | None) -> bytes | None:
     """The file ``rel`` (``reviews/…``) of two sides merged; None when neither has one
-    worth keeping. Either order gives the same bytes."""
+    worth keeping. Either order gives the same bytes (but for two points of one paper
+    dated the same second: in the first side's order)."""
     if rel.endswith(REVIEWS_SUFFIX):
         sides = [side for side in (ours, theirs) if side is not None and fetched_at(side) >= 0]
         if not sides:
