@@ -394,3 +394,56 @@ def test_review_text_is_inert_when_shown_and_verbatim_in_json(
                                      timeout=120, env=dict(os.environ),
                                      stdin=subprocess.DEVNULL).stdout)
     assert data["reviews"][0]["fields"]["summary"] == hostile  # JSON keeps it, escaped
+
+
+# -- a watch that carries --reviews ----------------------------------------------------------
+def test_a_watch_carries_reviews_and_follows_the_rebuttal(tmp_path: Path,
+                                                          http_replay: ReplayServer) -> None:
+    serve_neurips(http_replay)
+    with open_library(tmp_path / "lib", http_replay.url) as lib:
+        watch = lib.add_watch("neurips", f"openreview:{NEURIPS}", reviews=True)
+        assert watch.reviews and lib.watches()[0].reviews  # kept in watches.yaml
+        [run] = lib.fetch_watches().outcomes
+        assert run.fetch.status == "fetched" and run.new == 2
+        assert all("details=replies" in r.path for r in http_replay.requests)
+        grok = by_forum(lib, "aVh9KRZdRk").id
+        assert lib.reviews(grok).reviews
+        serve_neurips(http_replay, "offset0-after-rebuttal")
+        [run] = lib.fetch_watches().outcomes
+        assert run.fetch.status == "fetched" and run.new == 0
+        assert [p.ratings for p in lib.reviews(grok).history] == [(7.0,), (8.0,)]
+    assert "reviews: true" in (tmp_path / "lib" / "watches.yaml").read_text("utf-8")
+
+
+def test_a_watch_without_reviews_asks_none_and_reviews_need_openreview(
+        tmp_path: Path, http_replay: ReplayServer) -> None:
+    serve_openreview(http_replay)
+    with open_library(tmp_path / "lib", http_replay.url) as lib:
+        lib.add_watch("iclr", f"openreview:{ICLR}")
+        [run] = lib.fetch_watches().outcomes
+        assert run.fetch.status == "fetched", run.fetch.error
+        assert not any("details" in r.path for r in http_replay.requests)
+        with pytest.raises(Exception, match="only an OpenReview venue"):
+            lib.add_watch("lg", "arxiv:cs.LG", reviews=True)
+    assert "reviews" not in (tmp_path / "lib" / "watches.yaml").read_text("utf-8")
+
+
+@pytest.mark.skipif(EXE is None, reason="paper-tui is not installed")
+def test_watch_add_reviews_on_the_command_line(tmp_path: Path,
+                                               http_replay: ReplayServer) -> None:
+    serve_neurips(http_replay)
+    assert EXE is not None
+    base = [EXE, "--library", str(tmp_path / "lib"), "--config",
+            str(config_file(tmp_path / "config", http_replay.url))]
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return forked_cli.run([*base, *args], capture_output=True, text=True, timeout=120,
+                              env=dict(os.environ), stdin=subprocess.DEVNULL)
+
+    added = run("watch", "add", "neurips", f"openreview:{NEURIPS}", "--reviews")
+    assert added.returncode == 0, added.stderr
+    assert added.stdout.startswith(f"watching openreview:{NEURIPS} as neurips with its reviews")
+    assert f"neurips  openreview:{NEURIPS}  --reviews  not run yet" in run("watch").stdout
+    assert json.loads(run("watch", "--json").stdout)[0]["reviews"] is True
+    assert run("fetch", "--watches").stdout.strip() == "neurips: 2 new"
+    assert any("details=replies" in r.path for r in http_replay.requests)

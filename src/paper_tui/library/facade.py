@@ -259,11 +259,13 @@ class Library(ReaderMarks, CitingDoor):
         self.watches_file.refresh()
         return self.watches_file.problem
 
-    def add_watch(self, name: str, source: str, query: str = "") -> Watch:
+    def add_watch(self, name: str, source: str, query: str = "", reviews: bool = False
+                  ) -> Watch:
         """Save a watch (:func:`.watching.add_watch`); PaperTuiError, one line."""
         from paper_tui.library import watching  # (it loads fetch/, to check the SOURCE)
 
-        return watching.add_watch(self.watches_file, self.root, self.index, name, source, query)
+        return watching.add_watch(self.watches_file, self.root, self.index, name, source, query,
+                                  reviews)
 
     def remove_watch(self, name: str) -> Watch:
         """Drop a watch (its papers stay); PaperTuiError when there is none of that name."""
@@ -278,7 +280,8 @@ class Library(ReaderMarks, CitingDoor):
         from paper_tui.library import watching  # the HTTP client: only now
 
         return watching.run_watches(
-            self.watches_file, lambda specs, seen: self.fetch(specs, progress=seen),
+            self.watches_file,
+            lambda specs, seen, reviews: self.fetch(specs, progress=seen, reviews=reviews),
             lambda query: watching.matching(self.index, query), progress,
             watching.arrived_from(self.arrivals))
 
