@@ -38,6 +38,10 @@ from paper_tui.trust import atomic
 from paper_tui.trust.bounded_gzip import gunzip_bytes
 
 T = TypeVar("T")
+SAVE_EXTRA_EVERY_S = 2.0
+"""The state of a fetch under way is saved after each page, but after requests more (a
+venue's thousands of forums) at most this often, and when it ends: the last seconds' of
+them are asked again by a fetch resuming one that was cut off."""
 RESUME_WITHIN_S = 24 * 3600
 """Pages of a fetch that was cut off are taken again for this long; older ones are asked
 again (conditionally)."""
@@ -76,6 +80,7 @@ class PageStore:
         """What that fetch asked for (:attr:`paper_tui.fetch.runner.Fetch.asked`)."""
         self.used: dict[str, None] = {}
         self._started = time.time()
+        self._saved = 0.0  # time.monotonic() of the last save of the fetch under way
         try:
             self._load()
         except _Damaged as exc:
@@ -162,7 +167,8 @@ class PageStore:
         self.kept[url] = _Kept(name, validators.etag, validators.last_modified, extra)
         self.done[url] = new
         self.used[url] = None
-        self._save(run=True)
+        if not extra or time.monotonic() - self._saved >= SAVE_EXTRA_EVERY_S:
+            self._save(run=True)
 
     def start_over(self) -> None:
         """The fetch under way resumes nothing of the one that was cut off (the list
@@ -213,6 +219,7 @@ class PageStore:
         if run:
             state["run"] = {"started": self._started, "done": self.done}
         atomic.write_text(self.root / STATE, json.dumps(state, indent=1))
+        self._saved = time.monotonic()
 
 
 class _Damaged(Exception):
