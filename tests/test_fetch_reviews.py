@@ -264,6 +264,27 @@ def test_a_rating_moved_in_a_forum_is_found_though_the_pages_did_not_change(
         assert found is not None and found[0].rating == 8.0
 
 
+def test_a_fetch_cut_off_in_the_forums_resumes_after_those_that_came(
+        tmp_path: Path, http_replay: ReplayServer) -> None:
+    serve_without_replies(http_replay)
+    _, forums = without_replies("openreview-v2-neurips2024-offset1.json")
+    http_replay.route(forum_path("WEIzUBsDX6"), Reply(status=500))
+    source = f"openreview:{NEURIPS}"
+    with open_library(tmp_path / "lib", http_replay.url) as lib:
+        [failed] = lib.fetch([source], reviews=True).sources
+        assert failed.status == "failed" and "HTTP 500" in (failed.error or "")
+        http_replay.route(forum_path("WEIzUBsDX6"), Reply(body=forums["WEIzUBsDX6"]))
+        http_replay.requests.clear()
+        [done] = lib.fetch([source], reviews=True).sources
+        assert done.status == "fetched", done.error
+        # the first page asked again (has the list changed?), the rest resumed but the
+        # forum that failed
+        assert [r.path for r in http_replay.requests] == [notes_path(NEURIPS, 0),
+                                                          forum_path("WEIzUBsDX6")]
+        assert lib.reviews(by_forum(lib, "WEIzUBsDX6").id).reviews
+        assert lib.reviews(by_forum(lib, "aVh9KRZdRk").id).reviews
+
+
 def test_a_venue_whose_forums_have_no_replies_is_asked_a_few_and_said(
         tmp_path: Path, http_replay: ReplayServer) -> None:
     for offset in (0, 3):  # ICLR 2018's six papers, without their replies

@@ -106,6 +106,7 @@ def _forum_replies(spec: Spec, base: str, pages: Pages, notes: list[Any]) -> str
                                 extra=True)
         except FetchError as exc:
             if any_reply or asked > PROBE:
+                pages.flush()  # the next fetch resumes after the forums that came
                 raise  # the venue serves its forums: this one is missing, try again
             return f"its forums cannot be had either ({exc.message})"
         details = note.get("details")

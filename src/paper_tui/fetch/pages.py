@@ -170,6 +170,12 @@ class PageStore:
         if not extra or time.monotonic() - self._saved >= SAVE_EXTRA_EVERY_S:
             self._save(run=True)
 
+    def flush(self) -> None:
+        """Save the fetch under way now (what :meth:`save` left for later: a fetch that
+        fails resumes after every page it got)."""
+        if self.done:
+            self._save(run=True)
+
     def start_over(self) -> None:
         """The fetch under way resumes nothing of the one that was cut off (the list
         changed since: its pages and the new ones would mix two versions)."""
@@ -370,6 +376,11 @@ class Pages:
         if store is not None:
             store.save(full, body, response.validators, new, extra)
         return found
+
+    def flush(self) -> None:
+        """Keep what the fetch under way got so far (it is about to fail)."""
+        if self.store is not None:
+            self.store.flush()
 
     def start_over(self) -> None:
         """The pages read so far are of a list that changed while it was fetched: the next
