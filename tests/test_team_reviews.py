@@ -119,7 +119,7 @@ def test_histories_merge_by_date_and_the_newer_fetch_wins(
     # a newer fetch of the team-mate's wins in Alice's library
     newer = gzip.compress(json.dumps({"id": grok, "forum": "aVh9KRZdRk", "reviews": [
         {"kind": "review", "author": "Reviewer_new", "date": "2024-08-01",
-         "rating": 9}]}).encode() + b"\n", mtime=kept.fetched_at(ours) + 60)
+         "rating": 9}]}).encode() + b"\n", mtime=int(kept.fetched_at(ours)) + 60)
     mate.push("a newer fetch", files={reviews: newer})
     alice.sync()
     assert (alice.root / "sources" / f"{SID}.reviews.jsonl.gz").read_bytes() == newer
@@ -146,3 +146,16 @@ def test_the_merge_is_the_same_either_way_and_refuses_what_is_no_gzip() -> None:
     assert team_reviews.merged(rel, b"junk", None) is None
     assert not team_reviews.is_team_path("reviews/x/y.ratings.json")
     assert not team_reviews.is_team_path("reviews/.hidden.ratings.json")
+
+
+def test_two_fetches_of_one_second_are_told_apart(tmp_path: Path) -> None:
+    kept.write_reviews(tmp_path, "s", [], fetched=1_733_300_000.25)
+    first = kept.reviews_file(tmp_path, "s").read_bytes()
+    kept.write_reviews(tmp_path, "s", [], fetched=1_733_300_000.75)
+    second = kept.reviews_file(tmp_path, "s").read_bytes()
+    assert (kept.fetched_at(first), kept.fetched_at(second)) == (1_733_300_000.25,
+                                                                1_733_300_000.75)
+    rel = f"reviews/{SID}.reviews.jsonl.gz"
+    assert team_reviews.merged(rel, first, second) == second
+    assert team_reviews.merged(rel, second, first) == second
+    assert gzip.decompress(second) == b""  # the name is the header's, not the content's

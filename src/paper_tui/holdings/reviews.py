@@ -2,8 +2,9 @@
 
 - ``sources/<id>.reviews.jsonl.gz``: one line per paper of the source, ``{"id": paper id,
   "forum": …, "reviews": [Review.as_json(), …]}``, written by a fetch with ``--reviews``
-  and replaced by the next (:func:`write_reviews`); the gzip header's time is the
-  fetch's, so of two copies (a team-mate's, through sync) the newer fetch wins
+  and replaced by the next (:func:`write_reviews`); the gzip header keeps the fetch's
+  time (its name field, to the microsecond: two fetches of one second are told apart),
+  so of two copies (a team-mate's, through sync) the newer fetch wins
   (:func:`newer_reviews`);
 - ``sources/<id>.ratings.json``: per paper, a point ``(date, ratings, confidences)`` for
   every import of the source whose ratings differed from the paper's last point (a first
@@ -18,6 +19,7 @@ import contextlib
 import gzip
 import io
 import json
+import re
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -49,8 +51,9 @@ def write_reviews(root: Path, source_id: str,
     gzip header's time (:func:`fetched_at`)."""
     buffer = io.BytesIO()
     total = 0
-    when = int(time.time() if fetched is None else fetched)
-    with gzip.GzipFile(fileobj=buffer, mode="wb", compresslevel=3, mtime=when) as gz:
+    when = time.time() if fetched is None else fetched
+    with gzip.GzipFile(f"{when:.6f}.jsonl", mode="wb", compresslevel=3, fileobj=buffer,
+                       mtime=int(when)) as gz:
         for paper_id, forum, reviews in papers:
             line = {"id": paper_id, "forum": forum, "reviews": [r.as_json() for r in reviews]}
             gz.write(json.dumps(line, ensure_ascii=False).encode() + b"\n")
@@ -83,12 +86,24 @@ def reviews_of(root: Path, source_ids: Iterable[str], paper_id: str) -> list[Rev
     return None
 
 
-def fetched_at(data: bytes) -> int:
-    """When the fetch that wrote a reviews file was (its gzip header's time, seconds since
-    1970); 0 when unknown (written before it was kept), -1 for bytes that are no gzip."""
+_FETCHED_NAME = re.compile(rb"([0-9]{1,12}\.[0-9]{6})\.jsonl")
+
+
+def fetched_at(data: bytes) -> float:
+    """When the fetch that wrote a reviews file was, in seconds since 1970: the gzip
+    header's name field as :func:`write_reviews` writes it (to the microsecond), else its
+    time (to the second); 0 when unknown, -1 for bytes that are no gzip."""
     if len(data) < 10 or data[:2] != b"\x1f\x8b":
         return -1
-    return int.from_bytes(data[4:8], "little")
+    flags, at = data[3], 10
+    if flags & 0x04 and len(data) >= 12:  # FEXTRA: skip it
+        at += 2 + int.from_bytes(data[10:12], "little")
+    if flags & 0x08:  # FNAME
+        end = data.find(b"\0", at, at + 64)
+        name = _FETCHED_NAME.fullmatch(data[at:end]) if end > at else None
+        if name is not None:
+            return float(name.group(1))
+    return float(int.from_bytes(data[4:8], "little"))
 
 
 def newer_reviews(a: bytes, b: bytes) -> bytes:
