@@ -87,8 +87,8 @@ def cmd_fetch(args: argparse.Namespace, ctx: Context) -> int:
                 or args.venue.strip() or args.year or args.reviews is not None:
             raise PaperTuiError("--watches fetches each watch as it was saved: give no "
                                 "SOURCE, --since, --all, --venue, --year, --reviews or "
-                                "--dry-run with it (fetch.reviews: true in the config "
-                                "fetches the watches' reviews)")
+                                "--dry-run with it (a watch added with --reviews, or "
+                                "fetch.reviews: true in the config, fetches its reviews)")
         from paper_tui.cli.watch import print_watch_runs
 
         with _progress(args) as bar:
