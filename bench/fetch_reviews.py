@@ -6,7 +6,9 @@ a decision and two comments: 24,000 replies.
 The same venue is fetched without and with ``--reviews``, each into a new empty library:
 the requests each made (the reviews must come in as many as the papers alone), the time,
 the replies kept and the sizes of the files kept. Then the venue again with every
-rating moved by one, and the points the history gained.
+rating moved by one, and the points the history gained. Last, the venue as a server that
+does not serve ``details=replies`` answers it (pages without the replies, each forum at
+``/notes?forum=ID``): the pages and one forum request per paper.
 
     python bench/fetch_reviews.py [--papers 3000]
 
@@ -61,6 +63,22 @@ def notes(total: int, moved: int = 0) -> list[dict]:
         note["details"] = {"replies": replies}
         made.append(note)
     return made
+
+
+def serve_forums(server: ReplayServer, made: list[dict]) -> None:
+    """The pages without the replies, whatever was asked, and each paper's forum."""
+    for offset in range(0, len(made), PAGE):
+        bare = [{k: v for k, v in n.items() if k != "details"}
+                for n in made[offset:offset + PAGE]]
+        page = json.dumps({"notes": bare, "count": len(made)}).encode()
+        params: dict[str, str | int] = {"content.venueid": VENUE, "limit": PAGE,
+                                        "offset": offset, "details": "replies"}
+        server.route(f"/notes?{urllib.parse.urlencode(params)}", Reply(body=page))
+    for note in made:
+        forum = [{k: v for k, v in note.items() if k != "details"},
+                 *note["details"]["replies"]]
+        server.route(f"/notes?{urllib.parse.urlencode({'forum': note['id']})}",
+                     Reply(body=json.dumps({"notes": forum, "count": len(forum)}).encode()))
 
 
 def serve(server: ReplayServer, made: list[dict]) -> None:
@@ -122,6 +140,23 @@ def main() -> None:
             moved = sum(1 for points in history.values() if len(points) == 2)
             lines.append(f"a re-fetch with every rating moved by 1: {seconds:.1f} s, "
                          f"{moved:,} papers with a second point (one paper's change: {change})")
+            bare = ReplayServer()
+            try:
+                serve_forums(bare, made)
+                start = time.perf_counter()
+                with library(Path(folder) / "lib-forums", bare.url) as lib:
+                    [done] = lib.fetch([f"openreview:{VENUE}"], reviews=True).sources
+                    seconds = time.perf_counter() - start
+                    some = next(iter(lib.papers()))
+                    found = lib.reviews(some.id).reviews or ()
+                forum_asks = sum(1 for r in bare.requests if "forum=" in r.path)
+                lines.append(
+                    f"pages without their replies, --reviews: {done.status}, {done.papers:,} "
+                    f"papers, {len(bare.requests)} requests ({done.pages} pages + "
+                    f"{forum_asks:,} forums; the report says {done.forums:,}), {seconds:.1f} s "
+                    f"({len(found)} replies for one paper)")
+            finally:
+                bare.stop()
     finally:
         server.stop()
     print("\n".join(lines))

@@ -167,6 +167,141 @@ def test_the_reviews_go_with_their_source(tmp_path: Path, http_replay: ReplaySer
         assert not kept.ratings_file(root, sid).exists()
 
 
+# -- a venue whose pages come without the replies: each such paper's forum ---------------
+def forum_path(forum: str) -> str:
+    return f"/notes?{urllib.parse.urlencode({'forum': forum})}"
+
+
+def without_replies(name: str) -> tuple[bytes, dict[str, bytes]]:
+    """A recorded page as a venue that does not serve ``details=replies`` answers it (its
+    notes without ``details``), and each note's forum as ``GET /notes?forum=ID`` answers
+    it: the paper's note first, then its replies (the same recorded notes)."""
+    page = json.loads(body(name))
+    forums = {}
+    for note in page["notes"]:
+        replies = note.pop("details")["replies"]
+        forums[note["id"]] = json.dumps({"notes": [note, *replies],
+                                         "count": 1 + len(replies)}).encode()
+    return json.dumps(page).encode(), forums
+
+
+def serve_without_replies(server: ReplayServer, bare: tuple[int, ...] = (0, 1),
+                          first_page: str = "offset0", etag: str | None = None) -> None:
+    """The two NeurIPS pages, those of ``bare`` without their replies (whose forums are
+    then served)."""
+    for offset, name in ((0, f"openreview-v2-neurips2024-{first_page}.json"),
+                         (1, "openreview-v2-neurips2024-offset1.json")):
+        if offset not in bare:
+            server.route(notes_path(NEURIPS, offset), Reply(body=body(name)))
+            continue
+        page, forums = without_replies(name)
+        server.route(notes_path(NEURIPS, offset), Reply(body=page, etag=etag and f'"p{offset}"'))
+        for forum, answer in forums.items():
+            server.route(forum_path(forum), Reply(body=answer, etag=etag and f'"{etag}{forum}"'))
+
+
+def test_pages_without_replies_ask_each_forum_once(tmp_path: Path,
+                                                   http_replay: ReplayServer) -> None:
+    serve_without_replies(http_replay)
+    with open_library(tmp_path / "lib", http_replay.url) as lib:
+        [source] = lib.fetch([f"openreview:{NEURIPS}"], reviews=True).sources
+        assert source.status == "fetched", source.error
+        assert (source.papers, source.pages, source.forums, source.requests) == (2, 2, 2, 4)
+        # the pages, then one request per paper whose replies were missing
+        assert [r.path for r in http_replay.requests] == [
+            notes_path(NEURIPS, 0), notes_path(NEURIPS, 1), forum_path("aVh9KRZdRk"),
+            forum_path("WEIzUBsDX6")]
+        grok = by_forum(lib, "aVh9KRZdRk")
+        assert grok.ratings == (7.0,) and grok.confidences == (4.0,)  # through the list
+        found = lib.reviews(grok.id).reviews
+        assert found is not None
+        assert [(r.kind, r.author) for r in found] == [
+            ("review", "Reviewer_rwBm"), ("comment", "Authors"),
+            ("meta-review", "Area_Chair_Xy12"), ("decision", "Program_Chairs")]
+        docs = lib.reviews(by_forum(lib, "WEIzUBsDX6").id).reviews
+        assert docs is not None and [r.rating for r in docs] == [10.0, None]
+        assert docs[1].replyto == docs[0].id
+    assert source.as_json()["forums"] == 2
+
+
+def test_only_the_papers_whose_replies_were_missing_ask_their_forum(
+        tmp_path: Path, http_replay: ReplayServer) -> None:
+    serve_without_replies(http_replay, bare=(1,))
+    with open_library(tmp_path / "lib", http_replay.url) as lib:
+        [source] = lib.fetch([f"openreview:{NEURIPS}"], reviews=True).sources
+        assert (source.status, source.pages, source.forums) == ("fetched", 2, 1)
+        assert [r.path for r in http_replay.requests] == [
+            notes_path(NEURIPS, 0), notes_path(NEURIPS, 1), forum_path("WEIzUBsDX6")]
+        assert lib.reviews(by_forum(lib, "WEIzUBsDX6").id).reviews
+        assert lib.reviews(by_forum(lib, "aVh9KRZdRk").id).reviews
+
+
+def test_pages_with_their_replies_ask_no_forum(tmp_path: Path,
+                                               http_replay: ReplayServer) -> None:
+    serve_neurips(http_replay)
+    with open_library(tmp_path / "lib", http_replay.url) as lib:
+        [source] = lib.fetch([f"openreview:{NEURIPS}"], reviews=True).sources
+        assert (source.pages, source.forums, source.requests) == (2, 0, 2)
+    assert not any("forum=" in r.path for r in http_replay.requests)
+
+
+def test_a_rating_moved_in_a_forum_is_found_though_the_pages_did_not_change(
+        tmp_path: Path, http_replay: ReplayServer) -> None:
+    """The forums are kept and asked conditionally with the pages: a re-fetch whose pages
+    are all unchanged but one forum's review moved imports the move."""
+    serve_without_replies(http_replay, etag="a")
+    source = f"openreview:{NEURIPS}"
+    with open_library(tmp_path / "lib", http_replay.url) as lib:
+        lib.fetch([source], reviews=True)
+        grok = by_forum(lib, "aVh9KRZdRk").id
+        again = lib.fetch([source], reviews=True).sources[0]
+        assert (again.status, again.pages, again.forums) == ("unchanged", 2, 2)
+        serve_without_replies(http_replay, first_page="offset0-after-rebuttal", etag="b")
+        moved = lib.fetch([source], reviews=True).sources[0]
+        assert (moved.status, moved.forums) == ("fetched", 2), moved.error
+        assert [p.ratings for p in lib.reviews(grok).history] == [(7.0,), (8.0,)]
+        found = lib.reviews(grok).reviews
+        assert found is not None and found[0].rating == 8.0
+
+
+def test_a_fetch_cut_off_in_the_forums_resumes_after_those_that_came(
+        tmp_path: Path, http_replay: ReplayServer) -> None:
+    serve_without_replies(http_replay)
+    _, forums = without_replies("openreview-v2-neurips2024-offset1.json")
+    http_replay.route(forum_path("WEIzUBsDX6"), Reply(status=500))
+    source = f"openreview:{NEURIPS}"
+    with open_library(tmp_path / "lib", http_replay.url) as lib:
+        [failed] = lib.fetch([source], reviews=True).sources
+        assert failed.status == "failed" and "HTTP 500" in (failed.error or "")
+        http_replay.route(forum_path("WEIzUBsDX6"), Reply(body=forums["WEIzUBsDX6"]))
+        http_replay.requests.clear()
+        [done] = lib.fetch([source], reviews=True).sources
+        assert done.status == "fetched", done.error
+        # the first page asked again (has the list changed?), the rest resumed but the
+        # forum that failed
+        assert [r.path for r in http_replay.requests] == [notes_path(NEURIPS, 0),
+                                                          forum_path("WEIzUBsDX6")]
+        assert lib.reviews(by_forum(lib, "WEIzUBsDX6").id).reviews
+        assert lib.reviews(by_forum(lib, "aVh9KRZdRk").id).reviews
+
+
+def test_a_venue_whose_forums_have_no_replies_is_asked_a_few_and_said(
+        tmp_path: Path, http_replay: ReplayServer) -> None:
+    for offset in (0, 3):  # ICLR 2018's six papers, without their replies
+        http_replay.route(notes_path(ICLR, offset),
+                          Reply(body=(Path(__file__).parent / "data" / "fetch"
+                                      / f"openreview-iclr2018-offset{offset}.json").read_bytes()))
+    http_replay.route("/notes", Reply(body=json.dumps({"notes": [], "count": 0}).encode()))
+    said: list[str] = []
+    with open_library(tmp_path / "lib", http_replay.url) as lib:
+        lib.warn = said.append
+        [source] = lib.fetch([f"openreview:{ICLR}"], reviews=True).sources
+        assert (source.status, source.papers, source.forums) == ("fetched", 6, 3)
+    assert len([r for r in http_replay.requests if "forum=" in r.path]) == 3
+    assert len(said) == 1 and "publishes no reviews" in said[0]
+    assert "the first 3 forums have no reply either" in said[0]
+
+
 def test_scores_read_as_numbers() -> None:
     assert venue_reviews.score(6) == 6.0
     assert venue_reviews.score("6: marginally above the acceptance threshold") == 6.0
@@ -244,6 +379,21 @@ def test_a_changed_list_imported_again_adds_a_point(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(EXE is None, reason="paper-tui is not installed")
+def test_the_fetch_line_says_the_forum_requests(tmp_path: Path,
+                                                http_replay: ReplayServer) -> None:
+    serve_without_replies(http_replay)
+    assert EXE is not None
+    fetched = forked_cli.run([EXE, "--library", str(tmp_path / "lib"), "--config",
+                              str(config_file(tmp_path / "config", http_replay.url)), "fetch",
+                              f"openreview:{NEURIPS}", "--reviews"],
+                             capture_output=True, text=True, timeout=120,
+                             env=dict(os.environ), stdin=subprocess.DEVNULL)
+    assert fetched.returncode == 0, fetched.stderr
+    assert fetched.stdout.splitlines() == [
+        f"openreview:{NEURIPS}: 2 papers, 2 new (2 pages, 2 forum requests for replies)"]
+
+
+@pytest.mark.skipif(EXE is None, reason="paper-tui is not installed")
 def test_review_text_is_inert_when_shown_and_verbatim_in_json(
         tmp_path: Path, http_replay: ReplayServer) -> None:
     serve_neurips(http_replay)
@@ -265,3 +415,56 @@ def test_review_text_is_inert_when_shown_and_verbatim_in_json(
                                      timeout=120, env=dict(os.environ),
                                      stdin=subprocess.DEVNULL).stdout)
     assert data["reviews"][0]["fields"]["summary"] == hostile  # JSON keeps it, escaped
+
+
+# -- a watch that carries --reviews ----------------------------------------------------------
+def test_a_watch_carries_reviews_and_follows_the_rebuttal(tmp_path: Path,
+                                                          http_replay: ReplayServer) -> None:
+    serve_neurips(http_replay)
+    with open_library(tmp_path / "lib", http_replay.url) as lib:
+        watch = lib.add_watch("neurips", f"openreview:{NEURIPS}", reviews=True)
+        assert watch.reviews and lib.watches()[0].reviews  # kept in watches.yaml
+        [run] = lib.fetch_watches().outcomes
+        assert run.fetch.status == "fetched" and run.new == 2
+        assert all("details=replies" in r.path for r in http_replay.requests)
+        grok = by_forum(lib, "aVh9KRZdRk").id
+        assert lib.reviews(grok).reviews
+        serve_neurips(http_replay, "offset0-after-rebuttal")
+        [run] = lib.fetch_watches().outcomes
+        assert run.fetch.status == "fetched" and run.new == 0
+        assert [p.ratings for p in lib.reviews(grok).history] == [(7.0,), (8.0,)]
+    assert "reviews: true" in (tmp_path / "lib" / "watches.yaml").read_text("utf-8")
+
+
+def test_a_watch_without_reviews_asks_none_and_reviews_need_openreview(
+        tmp_path: Path, http_replay: ReplayServer) -> None:
+    serve_openreview(http_replay)
+    with open_library(tmp_path / "lib", http_replay.url) as lib:
+        lib.add_watch("iclr", f"openreview:{ICLR}")
+        [run] = lib.fetch_watches().outcomes
+        assert run.fetch.status == "fetched", run.fetch.error
+        assert not any("details" in r.path for r in http_replay.requests)
+        with pytest.raises(Exception, match="only an OpenReview venue"):
+            lib.add_watch("lg", "arxiv:cs.LG", reviews=True)
+    assert "reviews" not in (tmp_path / "lib" / "watches.yaml").read_text("utf-8")
+
+
+@pytest.mark.skipif(EXE is None, reason="paper-tui is not installed")
+def test_watch_add_reviews_on_the_command_line(tmp_path: Path,
+                                               http_replay: ReplayServer) -> None:
+    serve_neurips(http_replay)
+    assert EXE is not None
+    base = [EXE, "--library", str(tmp_path / "lib"), "--config",
+            str(config_file(tmp_path / "config", http_replay.url))]
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return forked_cli.run([*base, *args], capture_output=True, text=True, timeout=120,
+                              env=dict(os.environ), stdin=subprocess.DEVNULL)
+
+    added = run("watch", "add", "neurips", f"openreview:{NEURIPS}", "--reviews")
+    assert added.returncode == 0, added.stderr
+    assert added.stdout.startswith(f"watching openreview:{NEURIPS} as neurips with its reviews")
+    assert f"neurips  openreview:{NEURIPS}  --reviews  not run yet" in run("watch").stdout
+    assert json.loads(run("watch", "--json").stdout)[0]["reviews"] is True
+    assert run("fetch", "--watches").stdout.strip() == "neurips: 2 new"
+    assert any("details=replies" in r.path for r in http_replay.requests)

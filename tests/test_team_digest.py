@@ -3,6 +3,7 @@ paper list and from team-mates are text, never markup, links or terminal control
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -105,3 +106,68 @@ def test_a_skip_is_said_once(fmt: str) -> None:
     assert "skipped (skipped)" not in text
     assert re.search(r"bob\W*(strong>)? skipped\W", text), text
     assert re.search(r"alice\W*(strong>)? kept \(read\)", text), text
+
+
+# -- the biggest rating moves ----------------------------------------------------------------
+def _moved(n: int, before: float, after: float) -> tuple[Paper, list]:
+    from paper_tui.venue.reviews import RatingPoint
+
+    paper = Paper(id=f"m{n}", title=f"Moved {n}", abstract="", venue="ICLR", year=2026,
+                  url=f"https://openreview.net/forum?id=m{n}")
+    return paper, [RatingPoint("2026-11-12T08:00:00Z", (before,)),
+                   RatingPoint("2026-11-20T08:00:00Z", (before,), (3.0,)),
+                   RatingPoint("2026-11-28T08:00:00Z", (after,))]
+
+
+def test_the_digest_lists_the_biggest_rating_moves_largest_first() -> None:
+    from paper_tui.team.digest import MOVES, rating_moves
+
+    moved = [_moved(n, 5.0, 5.0 + (n % 7 - 3) * 0.5) for n in range(30)]
+    papers = {p.id: p for p, _ in moved} | {HOSTILE.id: HOSTILE, PLAIN.id: PLAIN}
+    histories = {p.id: h for p, h in moved}
+    digest = gather(_lab(), ["evil", "ok", *histories], papers.get, citation_keys,
+                    histories=histories)
+    assert len(digest.moves) == MOVES == 10
+    changes = [m.change for m in digest.moves]
+    assert [abs(c) for c in changes] == sorted((abs(c) for c in changes), reverse=True)
+    assert abs(changes[0]) == 1.5 and 0.0 not in changes
+    md = render(digest, "markdown")
+    assert "## Rating moves (10)" in md
+    assert "- +1.5 Moved 13 (5.0 → 6.5) <https://openreview.net/forum?id=m13>" in md
+    assert md.index("Moved 27 (5.0 → 6.5)") < md.index("Moved 0 (5.0 → 3.5)")
+    assert "Moved 3 (" not in md  # unmoved
+    assert "* Rating moves (10)" in render(digest, "org")
+    assert "<h2>Rating moves (10)</h2>" in render(digest, "html")
+    data = json.loads(render(digest, "json"))
+    assert data["rating_moves"][0] == {"id": "m13", "title": "Moved 13", "change": 1.5,
+                                       "from": 5.0, "to": 6.5,
+                                       "since": "2026-11-12T08:00:00Z"}
+    assert [e["id"] for e in data["picks"]] == ["evil"]
+    assert [e["id"] for e in data["disputed"]] == ["ok"]
+    # since a date: from the last point before it; a paper with no point after it: none
+    since = parse_since("2026-11-25")
+    window = rating_moves(histories, histories, papers.get, since)
+    assert window[0].since == "2026-11-20T08:00:00Z" and window[0].change == 1.5
+    assert rating_moves(histories, histories, papers.get, parse_since("2026-12-01")) == ()
+    assert rating_moves(histories, ["m6"], papers.get) == (window[0].__class__(
+        papers["m6"], 5.0, 6.5, "2026-11-12T08:00:00Z"),)
+
+
+def test_no_rating_moves_no_section() -> None:
+    md = _digest("markdown")
+    assert "Rating moves" not in md
+    assert json.loads(_digest("json"))["rating_moves"] == []
+
+
+def test_a_moved_title_is_inert_in_every_format() -> None:
+    from paper_tui.venue.reviews import RatingPoint
+
+    history = [RatingPoint("2026-11-12T08:00:00Z", (4.0,)),
+               RatingPoint("2026-11-20T08:00:00Z", (6.0,))]
+    digest = gather(_lab(), ["evil"], {"evil": HOSTILE}.get, citation_keys,
+                    histories={"evil": history})
+    for fmt in ("markdown", "org", "html"):
+        text = render(digest, fmt)
+        assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f\x9b]", text)
+        assert "+2.0 " in text
+    assert "<script>" not in render(digest, "html")

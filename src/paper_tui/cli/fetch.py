@@ -1,9 +1,11 @@
 """``fetch``: lists from OpenReview, Paper Copilot, arXiv, DBLP or a URL into the library.
 
 One line per SOURCE on stdout (``openreview:ICLR.cc/2025/Conference: 3,704 papers, 3,704
-new (4 pages)``, ``… unchanged``); a source that failed is one line on stderr and the exit
-status is 1 at the end (the others were fetched). On a terminal a progress line shows the
-pages, the papers and any wait a source asks for; piped, nothing but the lines.
+new (4 pages)``; a venue whose pages lacked the replies ``--reviews`` asked for: ``(1 page,
+12 forum requests for replies)``; ``… unchanged``); a source that failed is one line on
+stderr and the exit status is 1 at the end (the others were fetched). On a terminal a
+progress line shows the pages, the papers and any wait a source asks for; piped, nothing
+but the lines.
 """
 
 from __future__ import annotations
@@ -85,8 +87,8 @@ def cmd_fetch(args: argparse.Namespace, ctx: Context) -> int:
                 or args.venue.strip() or args.year or args.reviews is not None:
             raise PaperTuiError("--watches fetches each watch as it was saved: give no "
                                 "SOURCE, --since, --all, --venue, --year, --reviews or "
-                                "--dry-run with it (fetch.reviews: true in the config "
-                                "fetches the watches' reviews)")
+                                "--dry-run with it (a watch added with --reviews, or "
+                                "fetch.reviews: true in the config, fetches its reviews)")
         from paper_tui.cli.watch import print_watch_runs
 
         with _progress(args) as bar:
@@ -128,7 +130,9 @@ def summary(source: SourceFetch) -> str:
     same = f"; the same list as {source.same_as}" if source.same_as else ""
     if source.status == "unchanged":
         return f"{source.spec}: unchanged ({count(source.papers, 'paper')}{same})"
-    pages = f" ({count(source.pages, 'page')}{same}" + (
+    forums = f", {count(source.forums, 'forum request')} for replies" if source.forums \
+        else ""
+    pages = f" ({count(source.pages, 'page')}{forums}{same}" + (
         "; dry run: nothing imported)" if source.status == "dry-run" else ")")
     return (f"{source.spec}: {count(source.papers, 'paper')}, {len(source.new_ids):,} new"
             f"{pages}")

@@ -105,16 +105,23 @@ def register(sub: argparse._SubParsersAction) -> None:
         "digest", help="the reading group's agenda: the picks and the disputed papers",
         description="The papers at least two members kept (--all: every kept paper), each "
                     "with who kept or starred it, their tags and notes, the link and a "
-                    "citation key; the disputed papers in their own section. HTML is one "
-                    "self-contained file to mail.")
+                    "citation key; the disputed papers in their own section; the biggest "
+                    "rating moves of the papers (since --since, else since their first "
+                    "fetch), largest first, at most 10. HTML is one self-contained file to "
+                    "mail.")
     v.add_argument("query", nargs="?", default="", metavar="QUERY",
                    help="only these papers (default: every paper)")
     v.add_argument("--since", metavar="WHEN",
-                   help="only papers kept since then: 7d, 2w, 12h or a date (2026-11-24)")
+                   help="only papers kept (and rating moves) since then: 7d, 2w, 12h or a "
+                        "date (2026-11-24)")
     v.add_argument("--all", dest="every_kept", action="store_true",
                    help="every kept paper, not only those two members kept")
     v.add_argument("-f", "--format", choices=DIGEST_FORMATS, default=None,
-                   help="markdown (default; or as -o's extension names), org or html")
+                   help="markdown (default; or as -o's extension names), org, html or json")
+    v.add_argument("--json", action="store_true",
+                   help='as -f json: {"title", "members", "since", "picks", "disputed", '
+                        '"rating_moves": [{"id", "title", "change", "from", "to", '
+                        '"since"}]}')
     v.add_argument("-o", "--output", metavar="FILE", type=path,
                    help="write to FILE (atomically) instead of standard output")
     v.set_defaults(handler=cmd_digest)
@@ -244,7 +251,11 @@ def _when(at: float | None) -> str:
 def cmd_digest(args: argparse.Namespace, ctx: Context) -> int:
     check_output(None if args.output is None else Path(args.output))
     since = parse_since(args.since) if args.since else None
-    fmt = file_format(args.format, args.output)
+    if args.json and args.format not in (None, "json"):
+        from paper_tui.errors import PaperTuiError
+
+        raise PaperTuiError(f"--json and -f {args.format}: give one")
+    fmt = file_format("json" if args.json else args.format, args.output)
     text = ctx.library.team_digest(args.query, since=since, fmt=fmt,
                                    every_kept=args.every_kept)
     if args.output is None:

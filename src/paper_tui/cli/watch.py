@@ -39,6 +39,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "openreview:ICLR.cc/2026/Conference, paperlists:iclr2026)")
     q.add_argument("--query", "-q", default="", metavar="Q",
                    help="count the new papers matching this query (e.g. diffusion)")
+    q.add_argument("--reviews", action="store_true",
+                   help="OpenReview: fetch the reviews too, as `fetch --reviews` (each run "
+                        "records the ratings that moved)")
     q = verbs.add_parser("remove", help="drop a watch (the papers it brought stay)")
     q.add_argument("name", metavar="NAME", help="the watch's name (any case)")
 
@@ -46,8 +49,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 def cmd_watch(args: argparse.Namespace, ctx: Context) -> int:
     lib = ctx.library
     if args.verb == "add":
-        watch = lib.add_watch(args.name, args.source, args.query)
+        watch = lib.add_watch(args.name, args.source, args.query, args.reviews)
         print(inert_line(f"watching {watch.source} as {watch.name}"
+                         + (" with its reviews" if watch.reviews else "")
                          + (f' (new papers matching "{watch.query}")' if watch.query else "")
                          + ": paper-tui fetch --watches runs it"))
         return 0
@@ -68,7 +72,8 @@ def cmd_watch(args: argparse.Namespace, ctx: Context) -> int:
               file=sys.stderr)
     for watch in watches:
         query = f'  "{watch.query}"' if watch.query else ""
-        print(inert_line(f"{watch.name}  {watch.source}{query}  {last_run(watch)}"))
+        reviews = "  --reviews" if watch.reviews else ""
+        print(inert_line(f"{watch.name}  {watch.source}{reviews}{query}  {last_run(watch)}"))
     return 0
 
 
@@ -113,6 +118,7 @@ def found(new: int, matched: int | None, query: str) -> str:
 
 def _json(watch: Watch) -> dict[str, object]:
     return {"name": watch.name, "source": watch.source, "query": watch.query,
+            "reviews": watch.reviews,
             "source_id": watch.source_id or None,
             "last_run": (dt.datetime.fromtimestamp(watch.last_run, dt.UTC)
                          .strftime("%Y-%m-%dT%H:%M:%SZ") if watch.last_run else None),

@@ -17,6 +17,14 @@ ratings reach the papers through the list; the reviews themselves
 (:mod:`paper_tui.venue.reviews`) go with the listing, by forum, to be kept beside the
 source (:mod:`paper_tui.holdings.reviews`). A venue that publishes none is said in one
 line, and its list is fetched all the same.
+
+A venue whose pages come back without the replies asked for (its replies not served
+through ``details=replies``) has each such paper's forum asked, ``GET /notes?forum=ID``:
+one request more per paper whose replies were missing, none for a paper whose page
+carried them, through the same client (its retries, waits and ``fetch.deadline_s``) and
+kept pages (resumed, asked conditionally again). When the first :data:`PROBE` forums
+bring no reply (or the first cannot be had), the venue serves none that way either:
+said in the line of a venue without reviews, no more forum asked.
 """
 
 from __future__ import annotations
@@ -32,6 +40,11 @@ from paper_tui.venue import reviews as venue_reviews
 
 LIMIT = 1000
 """Notes per page: the most API v2 gives."""
+PROBE = 3
+"""Forums asked before a venue whose forums all come back without a reply is taken to
+serve none (its other papers' forums are not asked)."""
+MAX_FORUMS = 50_000
+"""The most forums one fetch asks (a venue of all its submissions has ~20,000)."""
 OTHER_DECISIONS = ("Submission", "Rejected_Submission", "Withdrawn_Submission",
                    "Desk_Rejected_Submission")
 
@@ -44,15 +57,16 @@ def venue_ids(venue: str, all_decisions: bool) -> list[str]:
 def fetch(spec: Spec, pages: Pages, options: Options) -> Listing:
     ids = venue_ids(spec.value, options.all_decisions)
     notes: list[Any] = []
+    base = options.settings.openreview_url
     for venueid in ids:
-        notes += _venue_notes(spec, options.settings.openreview_url, venueid, pages,
-                              len(notes), 2, options.reviews)
+        notes += _venue_notes(spec, base, venueid, pages, len(notes), 2, options.reviews)
     v1_said = ""
     if not notes:
+        base = options.settings.openreview_v1_url
         try:
             for venueid in ids:
-                notes += _venue_notes(spec, options.settings.openreview_v1_url, venueid,
-                                      pages, len(notes), 1, options.reviews)
+                notes += _venue_notes(spec, base, venueid, pages, len(notes), 1,
+                                      options.reviews)
         except FetchError as exc:
             if notes:  # v1 has the venue and failed on the way: that is the news
                 raise
@@ -63,12 +77,58 @@ def fetch(spec: Spec, pages: Pages, options: Options) -> Listing:
         raise FetchError(spec.text, f"OpenReview has no papers under venue id {spec.value!r}"
                          f"{tried} (ids are case-sensitive, e.g. ICLR.cc/2025/Conference"
                          f"{v1_said})")
+    said = _forum_replies(spec, base, pages, notes) if options.reviews else ""
     listing = Listing(lambda: json.dumps({"notes": [_slim(n) for n in notes],
                                           "count": len(notes)}, ensure_ascii=False).encode(),
                       len(notes))
     if options.reviews:
-        listing.reviews, listing.notice = _reviews(spec, notes)
+        listing.reviews, listing.notice = _reviews(spec, notes, said)
     return listing
+
+
+def _forum(note: Any) -> str | None:
+    forum = (note.get("forum") or note.get("id")) if isinstance(note, dict) else None
+    return forum if isinstance(forum, str) and forum else None
+
+
+def _forum_replies(spec: Spec, base: str, pages: Pages, notes: list[Any]) -> str:
+    """Each paper whose page came without its replies given them from its forum
+    (``GET /notes?forum=ID``, one request each); "" or why none was asked past the first
+    :data:`PROBE` (for the line of a venue without reviews)."""
+    missing = [n for n in notes if _forum(n) is not None
+               and not venue_reviews.has_replies(n)][:MAX_FORUMS]
+    any_reply = False
+    for asked, note in enumerate(missing, 1):
+        forum = _forum(note)
+        assert forum is not None
+        try:
+            replies = pages.get(f"{base}/notes", {"forum": forum}, _replies_of(forum),
+                                extra=True)
+        except FetchError as exc:
+            if any_reply or asked > PROBE:
+                pages.flush()  # the next fetch resumes after the forums that came
+                raise  # the venue serves its forums: this one is missing, try again
+            return f"its forums cannot be had either ({exc.message})"
+        details = note.get("details")
+        note["details"] = {**(details if isinstance(details, dict) else {}),
+                           "replies": replies}
+        any_reply = any_reply or bool(replies)
+        if pages.progress is not None:
+            pages.progress(f"{spec.text} replies {asked}/{len(missing)}", asked,
+                           len(missing))
+        if not any_reply and asked >= PROBE:
+            return f"the first {asked} forums have no reply either"
+    return ""
+
+
+def _replies_of(forum: str) -> Any:
+    """A forum's page read: its notes but the paper's own, in the forum's order."""
+    def read(body: bytes) -> list[Any]:
+        _, found = _notes(body, 2)
+        return [n for n in found if isinstance(n, dict) and n.get("id") != forum
+                and n.get("forum", forum) == forum]
+
+    return read
 
 
 _REPLY_KEYS = ("id", "forum", "replyto", "invitation", "invitations", "signatures", "cdate",
@@ -97,8 +157,10 @@ def _slim(note: Any) -> Any:
     return {**note, "details": {**details, "replies": slim}}
 
 
-def _reviews(spec: Spec, notes: list[Any]) -> tuple[dict[str, list[venue_reviews.Review]], str]:
-    """Each paper's reviews by its forum, and the line that says a venue has none."""
+def _reviews(spec: Spec, notes: list[Any], said: str = ""
+             ) -> tuple[dict[str, list[venue_reviews.Review]], str]:
+    """Each paper's reviews by its forum, and the line that says a venue has none
+    (``said``: why its forums were not asked further)."""
     found: dict[str, list[venue_reviews.Review]] = {}
     for note in notes:
         if not isinstance(note, dict):
@@ -108,8 +170,9 @@ def _reviews(spec: Spec, notes: list[Any]) -> tuple[dict[str, list[venue_reviews
             found[forum] = venue_reviews.of_note(note)
     if any(found.values()):
         return found, ""
+    why = f" ({said})" if said else ""
     return found, (f"{spec.text}: OpenReview publishes no reviews of this venue (or not "
-                   "yet): its list is fetched without them")
+                   f"yet){why}: its list is fetched without them")
 
 
 def _one_version(spec: Spec, pages: Pages, notes: list[Any]) -> None:

@@ -38,6 +38,10 @@ from paper_tui.trust import atomic
 from paper_tui.trust.bounded_gzip import gunzip_bytes
 
 T = TypeVar("T")
+SAVE_EXTRA_EVERY_S = 2.0
+"""The state of a fetch under way is saved after each page, but after requests more (a
+venue's thousands of forums) at most this often, and when it ends: the last seconds' of
+them are asked again by a fetch resuming one that was cut off."""
 RESUME_WITHIN_S = 24 * 3600
 """Pages of a fetch that was cut off are taken again for this long; older ones are asked
 again (conditionally)."""
@@ -49,6 +53,9 @@ class _Kept:
     file: str
     etag: str | None = None
     last_modified: str | None = None
+    extra: bool = False
+    """Not a page of the list: a request more for what its pages lack (an OpenReview
+    forum's replies), counted apart."""
 
 
 class PageStore:
@@ -73,6 +80,7 @@ class PageStore:
         """What that fetch asked for (:attr:`paper_tui.fetch.runner.Fetch.asked`)."""
         self.used: dict[str, None] = {}
         self._started = time.time()
+        self._saved = 0.0  # time.monotonic() of the last save of the fetch under way
         try:
             self._load()
         except _Damaged as exc:
@@ -149,16 +157,24 @@ class PageStore:
         except (OSError, SourceError):
             return None
 
-    def save(self, url: str, body: bytes, validators: Validators, new: bool) -> None:
+    def save(self, url: str, body: bytes, validators: Validators, new: bool,
+             extra: bool = False) -> None:
         """Keep a page that was read well, then record it done (a kill between the two
         leaves a page nobody names, never a name without its page)."""
         name = "page-" + hashlib.sha256(url.encode()).hexdigest()[:20] + ".gz"
         if new or url not in self.kept:
             atomic.write_bytes(self.root / name, gzip.compress(body, 1, mtime=0))
-        self.kept[url] = _Kept(name, validators.etag, validators.last_modified)
+        self.kept[url] = _Kept(name, validators.etag, validators.last_modified, extra)
         self.done[url] = new
         self.used[url] = None
-        self._save(run=True)
+        if not extra or time.monotonic() - self._saved >= SAVE_EXTRA_EVERY_S:
+            self._save(run=True)
+
+    def flush(self) -> None:
+        """Save the fetch under way now (what :meth:`save` left for later: a fetch that
+        fails resumes after every page it got)."""
+        if self.done:
+            self._save(run=True)
 
     def start_over(self) -> None:
         """The fetch under way resumes nothing of the one that was cut off (the list
@@ -201,13 +217,15 @@ class PageStore:
     def _save(self, run: bool) -> None:
         state: dict[str, Any] = {
             "made_for": self.made_for,
-            "pages": {url: {"file": k.file, "etag": k.etag, "last_modified": k.last_modified}
+            "pages": {url: {"file": k.file, "etag": k.etag, "last_modified": k.last_modified,
+                            **({"extra": True} if k.extra else {})}
                       for url, k in sorted(self.kept.items())},
             "last_fetched": self.last_fetched, "last_asked": self.last_asked,
             "last_pages": self.last_pages}
         if run:
             state["run"] = {"started": self._started, "done": self.done}
         atomic.write_text(self.root / STATE, json.dumps(state, indent=1))
+        self._saved = time.monotonic()
 
 
 class _Damaged(Exception):
@@ -226,7 +244,7 @@ def _pages(value: object) -> dict[str, _Kept]:
                 or not _PAGE_FILE.fullmatch(page["file"]):
             raise _Damaged(f"the page of {_short(url, 80)} names no page file")
         kept[url] = _Kept(page["file"], _optional(page, "etag"),
-                          _optional(page, "last_modified"))
+                          _optional(page, "last_modified"), page.get("extra") is True)
     return kept
 
 
@@ -265,6 +283,8 @@ class Pages:
     store: PageStore | None = None
     progress: FetchProgress | None = None
     pages: int = 0
+    extra: int = 0
+    """Requests more, for what the pages lack (:meth:`get` with ``extra``): not pages."""
     all_unchanged: bool = True
     _asked: dict[str, Response] = field(default_factory=dict, repr=False)
     """Answers :meth:`unchanged_since` got, for :meth:`get` to take instead of asking."""
@@ -296,16 +316,24 @@ class Pages:
                 return False
         for full in store.last_pages:
             store.use(full)
-        self.pages = len(store.last_pages)
+        self.extra = sum(1 for full in store.last_pages if store.kept[full].extra)
+        self.pages = len(store.last_pages) - self.extra
         return True
 
-    def get(self, url: str, params: dict[str, str | int], read: Callable[[bytes], T]) -> T:
+    def get(self, url: str, params: dict[str, str | int], read: Callable[[bytes], T],
+            extra: bool = False) -> T:
         """The page at ``url?params`` read by ``read`` (which raises :class:`FetchError`
-        or ``ValueError`` for a page that is not what it should be: it is then not kept)."""
+        or ``ValueError`` for a page that is not what it should be: it is then not kept).
+        ``extra``: not a page of the list but a request more for what its pages lack
+        (counted in :attr:`extra`; kept, resumed and asked conditionally all the same)."""
         full = with_params(url, params)
-        self.pages += 1
+        if extra:
+            self.extra += 1
+        else:
+            self.pages += 1
         store = self.store
-        first_of_resumed = self.pages == 1 and store is not None and bool(store.done)
+        first_of_resumed = not extra and self.pages == 1 and store is not None \
+            and bool(store.done)
         if store is not None and not first_of_resumed \
                 and (body := store.resumed(full)) is not None:
             try:
@@ -346,8 +374,13 @@ class Pages:
             found = self._read(full, body, read)
         self.all_unchanged &= not new
         if store is not None:
-            store.save(full, body, response.validators, new)
+            store.save(full, body, response.validators, new, extra)
         return found
+
+    def flush(self) -> None:
+        """Keep what the fetch under way got so far (it is about to fail)."""
+        if self.store is not None:
+            self.store.flush()
 
     def start_over(self) -> None:
         """The pages read so far are of a list that changed while it was fetched: the next

@@ -37,6 +37,9 @@ class SourceFetch:
     """One line, for ``failed``."""
     pages: int = 0
     """Pages the list came in (asked now or kept from a fetch that was cut off)."""
+    forums: int = 0
+    """Requests besides the pages: OpenReview forums asked for the replies their pages
+    lacked (``GET /notes?forum=ID``, one per such paper)."""
     same_as: str | None = None
     """The SOURCE or library source this one is the same list as (a URL of a Paper
     Copilot file and ``paperlists:NAMEYEAR``, a list whose content another source

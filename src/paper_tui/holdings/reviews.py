@@ -2,7 +2,10 @@
 
 - ``sources/<id>.reviews.jsonl.gz``: one line per paper of the source, ``{"id": paper id,
   "forum": …, "reviews": [Review.as_json(), …]}``, written by a fetch with ``--reviews``
-  and replaced by the next (:func:`write_reviews`);
+  and replaced by the next (:func:`write_reviews`); the gzip header keeps the fetch's
+  time (its name field, to the microsecond: two fetches of one second are told apart),
+  so of two copies (a team-mate's, through sync) the newer fetch wins
+  (:func:`newer_reviews`);
 - ``sources/<id>.ratings.json``: per paper, a point ``(date, ratings, confidences)`` for
   every import of the source whose ratings differed from the paper's last point (a first
   import records the first; an unchanged one none: :func:`record_ratings`).
@@ -16,6 +19,8 @@ import contextlib
 import gzip
 import io
 import json
+import re
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
@@ -39,12 +44,16 @@ def ratings_file(root: Path, source_id: str) -> Path:
 
 
 def write_reviews(root: Path, source_id: str,
-                  papers: Iterable[tuple[str, str, Sequence[Review]]]) -> int:
+                  papers: Iterable[tuple[str, str, Sequence[Review]]],
+                  fetched: float | None = None) -> int:
     """The source's reviews, ``(paper id, forum, reviews)`` per paper, replacing what was
-    kept; how many reviews."""
+    kept; how many reviews. ``fetched`` (seconds since 1970; default: now) is kept as the
+    gzip header's time (:func:`fetched_at`)."""
     buffer = io.BytesIO()
     total = 0
-    with gzip.GzipFile(fileobj=buffer, mode="wb", compresslevel=3, mtime=0) as gz:
+    when = time.time() if fetched is None else fetched
+    with gzip.GzipFile(f"{when:.6f}.jsonl", mode="wb", compresslevel=3, fileobj=buffer,
+                       mtime=int(when)) as gz:
         for paper_id, forum, reviews in papers:
             line = {"id": paper_id, "forum": forum, "reviews": [r.as_json() for r in reviews]}
             gz.write(json.dumps(line, ensure_ascii=False).encode() + b"\n")
@@ -77,12 +86,47 @@ def reviews_of(root: Path, source_ids: Iterable[str], paper_id: str) -> list[Rev
     return None
 
 
+_FETCHED_NAME = re.compile(rb"([0-9]{1,12}\.[0-9]{6})\.jsonl")
+
+
+def fetched_at(data: bytes) -> float:
+    """When the fetch that wrote a reviews file was, in seconds since 1970: the gzip
+    header's name field as :func:`write_reviews` writes it (to the microsecond), else its
+    time (to the second); 0 when unknown, -1 for bytes that are no gzip."""
+    if len(data) < 10 or data[:2] != b"\x1f\x8b":
+        return -1
+    flags, at = data[3], 10
+    if flags & 0x04 and len(data) >= 12:  # FEXTRA: skip it
+        at += 2 + int.from_bytes(data[10:12], "little")
+    if flags & 0x08:  # FNAME
+        end = data.find(b"\0", at, at + 64)
+        name = _FETCHED_NAME.fullmatch(data[at:end]) if end > at else None
+        if name is not None:
+            return float(name.group(1))
+    return float(int.from_bytes(data[4:8], "little"))
+
+
+def newer_reviews(a: bytes, b: bytes) -> bytes:
+    """Of two copies of a source's reviews, the newer fetch's (the same whichever side
+    asks: a tie goes to the greater bytes)."""
+    return max(a, b, key=lambda data: (fetched_at(data), data))
+
+
 # -- the rating history ---------------------------------------------------------------------
 def _read_history(path: Path) -> dict[str, list[RatingPoint]]:
     try:
-        raw = json.loads(atomic.read_regular(path)[0])
-    except (OSError, ValueError, RecursionError):
-        return {}  # none yet, or damaged: the history starts again
+        return parse_history(atomic.read_regular(path)[0])
+    except OSError:
+        return {}  # none yet: the history starts
+
+
+def parse_history(data: bytes) -> dict[str, list[RatingPoint]]:
+    """A ratings file's histories by paper; none of a file that does not read (damaged:
+    the history starts again)."""
+    try:
+        raw = json.loads(data)
+    except (ValueError, RecursionError):
+        return {}
     papers = raw.get("papers") if isinstance(raw, dict) else None
     if not isinstance(papers, dict):
         return {}
@@ -127,11 +171,41 @@ def record_ratings(root: Path, source_id: str,
             del points[1]
         added += 1
     if added:
-        data = {"papers": {pid: [{"date": p.date, "ratings": list(p.ratings),
-                                  "confidences": list(p.confidences)} for p in points]
-                           for pid, points in sorted(history.items())}}
-        atomic.write_text(path, json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+        atomic.write_text(path, history_text(history))
     return added
+
+
+def history_text(history: Mapping[str, Sequence[RatingPoint]]) -> str:
+    """A ratings file's text: papers by id, each's points oldest first."""
+    data = {"papers": {pid: [{"date": p.date, "ratings": list(p.ratings),
+                              "confidences": list(p.confidences)} for p in points]
+                       for pid, points in sorted(history.items())}}
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def union_histories(*histories: Mapping[str, Sequence[RatingPoint]]
+                    ) -> dict[str, list[RatingPoint]]:
+    """Histories of one source merged: each paper's points of every side, in the order of
+    their dates (two of one date in the order the first side that has them gives: two
+    fetches of one second), a point met twice kept once, and a point that says what the
+    one before it said dropped (a point is a change); at most :data:`MAX_POINTS`."""
+    merged: dict[str, list[RatingPoint]] = {}
+    for paper_id in sorted({pid for history in histories for pid in history}):
+        seen: dict[tuple[str, tuple[float, ...], tuple[float, ...]], RatingPoint] = {}
+        for history in histories:
+            for point in history.get(paper_id, ()):
+                seen.setdefault((point.date, point.ratings, point.confidences), point)
+        points: list[RatingPoint] = []
+        for point in sorted(seen.values(), key=lambda p: p.date):  # stable: a side's order
+            if points and (points[-1].ratings, points[-1].confidences) == \
+                    (point.ratings, point.confidences):
+                continue
+            points.append(point)
+        if len(points) > MAX_POINTS:
+            points = points[:1] + points[len(points) - MAX_POINTS + 1:]
+        if points:
+            merged[paper_id] = points
+    return merged
 
 
 _READ: dict[Path, tuple[tuple[int, int, int], dict[str, list[RatingPoint]]]] = {}
@@ -167,3 +241,15 @@ def history_of(root: Path, source_ids: Iterable[str], paper_id: str) -> list[Rat
             if points:
                 return list(points)
     return []
+
+
+def histories(root: Path, source_ids: Iterable[str]) -> dict[str, list[RatingPoint]]:
+    """Every paper's rating history, from the first of the sources that has one for it
+    (each file read once while it does not change)."""
+    found: dict[str, list[RatingPoint]] = {}
+    for sid in source_ids:
+        path = ratings_file(root, sid)
+        if path.is_file():
+            for paper_id, points in _history_file(path).items():
+                found.setdefault(paper_id, points)
+    return found

@@ -81,7 +81,8 @@ class Library(ReaderMarks, CitingDoor):
         annotations.add_pass_listener(citing.after_pass)
         team_work = TeamWork(root, parts.team, annotations, index, parts.coverage,
                              sync=lambda seen: library.sync_team(progress=seen),
-                             citation_keys=citing.citation_keys)
+                             citation_keys=citing.citation_keys,
+                             histories=lambda: reviews_mod.all_histories(parts.sources))
         library = cls(root, settings, parts, warn=warn, citing=citing, team_work=team_work,
                       intake=Intake(parts.sources, index, parts.arrivals, parts.lock, warn,
                                     settings.import_.max_unpacked_gb),
@@ -258,11 +259,13 @@ class Library(ReaderMarks, CitingDoor):
         self.watches_file.refresh()
         return self.watches_file.problem
 
-    def add_watch(self, name: str, source: str, query: str = "") -> Watch:
+    def add_watch(self, name: str, source: str, query: str = "", reviews: bool = False
+                  ) -> Watch:
         """Save a watch (:func:`.watching.add_watch`); PaperTuiError, one line."""
         from paper_tui.library import watching  # (it loads fetch/, to check the SOURCE)
 
-        return watching.add_watch(self.watches_file, self.root, self.index, name, source, query)
+        return watching.add_watch(self.watches_file, self.root, self.index, name, source, query,
+                                  reviews)
 
     def remove_watch(self, name: str) -> Watch:
         """Drop a watch (its papers stay); PaperTuiError when there is none of that name."""
@@ -277,7 +280,8 @@ class Library(ReaderMarks, CitingDoor):
         from paper_tui.library import watching  # the HTTP client: only now
 
         return watching.run_watches(
-            self.watches_file, lambda specs, seen: self.fetch(specs, progress=seen),
+            self.watches_file,
+            lambda specs, seen, reviews: self.fetch(specs, progress=seen, reviews=reviews),
             lambda query: watching.matching(self.index, query), progress,
             watching.arrived_from(self.arrivals))
 
@@ -327,7 +331,8 @@ class Library(ReaderMarks, CitingDoor):
 
     def team_digest(self, query: str = "", *, since: float | None = None,
                     fmt: str = "markdown", every_kept: bool = False) -> str:
-        """The reading group's agenda (:mod:`paper_tui.team.digest`) in ``fmt``."""
+        """The reading group's agenda (:mod:`paper_tui.team.digest`) in ``fmt``, with the
+        biggest rating moves."""
         return self._team_work.digest(query, since=since, fmt=fmt, every_kept=every_kept)
 
     def share_progress(self) -> tuple[int, int] | None:

@@ -243,7 +243,8 @@ def _report(fetched: runner.Fetch, status: FetchStatus, sid: str | None, papers:
             new: tuple[str, ...]) -> SourceFetch:
     pages = fetched.pages
     return SourceFetch(fetched.spec.text, status, sid, papers, new, pages.requests,
-                       0 if status == "unchanged" else pages.received, None, pages.pages)
+                       0 if status == "unchanged" else pages.received, None, pages.pages,
+                       pages.extra)
 
 
 def _source_of(sources: SourceStore, path: Path) -> str | None:

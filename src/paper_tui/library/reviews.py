@@ -28,3 +28,8 @@ def history(sources: SourceStore, paper: Paper | None, paper_id: str) -> tuple[R
     """The paper's rating history alone, oldest first (no review read: the app's venue
     line asks it for every paper shown)."""
     return tuple(kept.history_of(sources.root, _order(sources, paper), paper_id))
+
+
+def all_histories(sources: SourceStore) -> dict[str, list[RatingPoint]]:
+    """Every paper's rating history, by id (``team digest``'s rating moves)."""
+    return kept.histories(sources.root, sorted(sources.manifest))

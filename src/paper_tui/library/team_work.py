@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from paper_tui.team.assign import SplitOutcome
     from paper_tui.team.split import Candidate
     from paper_tui.team.sync import SyncReport
+    from paper_tui.venue.reviews import RatingPoint
 
 SyncProgress = Callable[[str], None]
 Sync = Callable[[SyncProgress | None], "SyncReport"]
@@ -39,9 +40,12 @@ class TeamWork:
 
     def __init__(self, root: Path, team: Team, annotations: Annotations, index: PaperIndex,
                  coverage: Coverage, *, sync: Sync,
-                 citation_keys: Callable[[Sequence[Paper]], Mapping[str, str]]) -> None:
+                 citation_keys: Callable[[Sequence[Paper]], Mapping[str, str]],
+                 histories: Callable[[], Mapping[str, Sequence[RatingPoint]]] | None = None
+                 ) -> None:
         """``coverage``: what the team made of each paper; ``sync(progress)``: a sync with
-        the team, around a change of the split; ``citation_keys``: the digest's keys."""
+        the team, around a change of the split; ``citation_keys``: the digest's keys;
+        ``histories()``: every paper's rating history (the digest's rating moves)."""
         self.root = root
         self.team = team
         self.annotations = annotations
@@ -49,6 +53,7 @@ class TeamWork:
         self.coverage = coverage
         self.sync = sync
         self.citation_keys = citation_keys
+        self.histories = histories
 
     def lab(self) -> Lab:
         """The team's work as last read."""
@@ -272,12 +277,14 @@ class TeamWork:
                fmt: str = "markdown", every_kept: bool = False) -> str:
         """The reading group's agenda (:mod:`paper_tui.team.digest`): the picks of
         ``query`` (``every_kept``: every kept paper) kept since ``since`` (seconds since
-        the epoch), and the disputed papers, in ``fmt`` (markdown, org, html)."""
+        the epoch), the disputed papers and the biggest rating moves since then, in
+        ``fmt`` (markdown, org, html, json)."""
         from paper_tui.team import digest
 
         ids = self._query_ids(query)
+        histories = self.histories() if self.histories is not None else None
         gathered = digest.gather(self.coverage.lab(), ids, self.index.get, self.citation_keys,
-                                 since, every_kept)
+                                 since, every_kept, histories)
         return digest.render(gathered, fmt)
 
     def share_progress(self) -> tuple[int, int] | None:

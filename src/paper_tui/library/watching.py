@@ -78,7 +78,9 @@ class WatchesReport:
         return len({pid for o in self.outcomes for pid in o.fetch.new_ids})
 
 
-Fetch = Callable[[Sequence[str], FetchProgress | None], FetchReport]
+Fetch = Callable[[Sequence[str], FetchProgress | None, bool | None], FetchReport]
+"""``fetch(sources, progress, reviews)``: ``reviews`` True for a watch that carries
+``--reviews``, None for the config's ``fetch.reviews``."""
 Matching = Callable[[str], Collection[str]]
 """``matching(query)``: the ids of the library's papers that match ``query``;
 :class:`~paper_tui.errors.QueryError` when it cannot be read."""
@@ -88,9 +90,10 @@ Arrived = Callable[[str, float], Collection[str]]
 
 
 def add_watch(watches: Watches, root: Path, index: PaperIndex, name: str, source: str,
-              query: str = "") -> Watch:
+              query: str = "", reviews: bool = False) -> Watch:
     """Save a watch of the library at ``root``: ``source`` as ``paper-tui fetch`` takes
-    it, the new papers it brings matched against ``query``. :class:`PaperTuiError` (one
+    it, the new papers it brings matched against ``query``; ``reviews``: fetched with
+    ``--reviews`` (an OpenReview venue's reviews and rating history). :class:`PaperTuiError` (one
     line) for a name taken or not a name, an empty source, a query that cannot be read."""
     from paper_tui.query.added import NAME
 
@@ -105,6 +108,9 @@ def add_watch(watches: Watches, root: Path, index: PaperIndex, name: str, source
     from paper_tui.holdings.sources import source_id
 
     parsed = spec.parse(source)  # FetchError, one line, for none of the forms
+    if reviews and parsed.kind != "openreview":
+        raise PaperTuiError(f"--reviews: only an OpenReview venue has reviews to fetch, "
+                            f"not {parsed.text}")
     # the source its fetches go into is known now: watch:NAME finds a list fetched
     # before the watch was added, without waiting for its first run
     into = source_id(target(root, parsed))
@@ -118,7 +124,7 @@ def add_watch(watches: Watches, root: Path, index: PaperIndex, name: str, source
         raise PaperTuiError(f"there is a watch named {taken.name} already "
                             f"({taken.source}): `paper-tui watch remove {taken.name}` "
                             "first")
-    watch = Watch(name, parsed.text, query, into)
+    watch = Watch(name, parsed.text, query, into, reviews=reviews)
     watches.add(watch)
     return watch
 
@@ -147,8 +153,9 @@ def arrived_from(arrivals: Arrivals) -> Arrived:
 def run_watches(watches: Watches, fetch: Fetch, matching: Matching,
                 progress: FetchProgress | None = None, arrived: Arrived | None = None
                 ) -> WatchesReport:
-    """Fetch every watch's source and say per watch what was new; each watch's run is
-    kept in ``watches.yaml`` (what ``paper-tui watch`` shows) as soon as its source is
+    """Fetch every watch's source (with its reviews when a watch of it carries
+    ``--reviews``) and say per watch what was new; each watch's run is kept in
+    ``watches.yaml`` (what ``paper-tui watch`` shows) as soon as its source is
     fetched. One source's failure, of any kind, is its watches' lines, not the run's end."""
     watches.refresh()
     every = watches.all()
@@ -158,7 +165,8 @@ def run_watches(watches: Watches, fetch: Fetch, matching: Matching,
     found: dict[str, WatchOutcome] = {}
     not_kept = None
     for spec, group in by_source.items():
-        fetched = _fetch_one(fetch, spec, progress)
+        reviews = True if any(w.reviews for w in group) else None
+        fetched = _fetch_one(fetch, spec, progress, reviews)
         outcomes = [_outcome(watch, fetched, matching, arrived) for watch in group]
         found.update((o.watch.name, o) for o in outcomes)
         try:
@@ -168,10 +176,11 @@ def run_watches(watches: Watches, fetch: Fetch, matching: Matching,
     return WatchesReport(tuple(found[w.name] for w in every), not_kept)
 
 
-def _fetch_one(fetch: Fetch, spec: str, progress: FetchProgress | None) -> SourceFetch:
+def _fetch_one(fetch: Fetch, spec: str, progress: FetchProgress | None,
+               reviews: bool | None = None) -> SourceFetch:
     """One source's fetch; a failure of any kind as a failed fetch (one line)."""
     try:
-        sources = fetch([spec], progress).sources
+        sources = fetch([spec], progress, reviews).sources
     except PaperTuiError as exc:
         return _failed(spec, str(exc))
     except Exception as exc:  # a bug a hostile server found: its watches', no other's

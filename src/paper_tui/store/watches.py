@@ -10,6 +10,7 @@ watches:
   cs.LG:
     source: arxiv:cs.LG
     query: diffusion
+    reviews: false
     source_id: arxiv-cs.LG
     last_run: "2026-12-01T06:00:02Z"
     outcome: fetched
@@ -22,7 +23,8 @@ watches:
 ``reported``: when the watch last said what was new (its last run that did not fail, or
 when it was added); the papers of its source that arrived after that are new to its next
 run, even those a failed or killed run imported. ``error``: the last run's failure, or why
-its query could not be read.
+its query could not be read. ``reviews``: its source (OpenReview) is fetched with
+``--reviews`` (``watch add … --reviews``), whatever ``fetch.reviews`` says.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ SCHEMA = Schema(
     fields=(Field("source", "text"), Field("query", "text"), Field("source_id", "text"),
             Field("last_run", "text"), Field("outcome", "choice", OUTCOMES),
             Field("new", "text"), Field("matched", "text"), Field("error", "text"),
-            Field("reported", "text")),
+            Field("reported", "text"), Field("reviews", "flag")),
     implicit=False,
     header="# paper-tui watches: saved fetches and what each found last time.\n",
 )
@@ -71,6 +73,8 @@ class Watch:
     error: str = ""
     reported: float | None = None
     """When it last said what was new (see the module's doc); None: never."""
+    reviews: bool = False
+    """Fetch its source's reviews too (``fetch --reviews``)."""
 
 
 @dataclass(frozen=True)
@@ -91,7 +95,7 @@ def _watch(name: str, record: Record) -> Watch:
                  stamp_time(record.get("last_run")) or None,
                  str(record.get("outcome") or "never"), _count(record.get("new")),
                  _count(matched) if matched else None, str(record.get("error") or ""),
-                 stamp_time(record.get("reported")) or None)
+                 stamp_time(record.get("reported")) or None, record.get("reviews") is True)
 
 
 def _count(value: object) -> int:
@@ -137,7 +141,10 @@ class Watches:
     def add(self, watch: Watch) -> None:
         """Save a new watch (the caller checked that its name is free)."""
         now = time.time()
-        record = {"source": watch.source, "query": watch.query, "reported": stamp(now)}
+        record: dict[str, object] = {"source": watch.source, "query": watch.query,
+                                     "reported": stamp(now)}
+        if watch.reviews:
+            record["reviews"] = True
         if watch.source_id:
             record["source_id"] = watch.source_id
         self.store.put(watch.name, record, now)

@@ -3,15 +3,22 @@ members kept — and, with ``--all``, every kept paper, each with who kept or st
 their tags and notes, the link and a citation key; the disputed papers (kept by one
 member, skipped by another) in a section of their own, with what each side said.
 
-``since``: only papers a member kept (or skipped, for the disputed) since then. Markdown,
-Org or HTML; every text from data is inert (:mod:`paper_tui.trust.inert`), and the HTML is
-escaped and one self-contained file to mail: no script, nothing loaded from elsewhere (its
-policy forbids it), links only to ``http(s)`` pages.
+With the papers' rating histories (:mod:`paper_tui.holdings.reviews`), the biggest rating
+moves: ``+1.3 Title (5.0 → 6.3)``, the largest change first, at most :data:`MOVES`, each
+from the last point before ``since`` (else the first) to the newest.
+
+``since``: only papers a member kept (or skipped, for the disputed) since then, and the
+moves since then. Markdown, Org, HTML or JSON; every text from data is inert
+(:mod:`paper_tui.trust.inert`), and the HTML is escaped and one self-contained file to
+mail: no script, nothing loaded from elsewhere (its policy forbids it), links only to
+``http(s)`` pages.
 """
 
 from __future__ import annotations
 
 import html
+import json
+import math
 import re
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -23,11 +30,14 @@ from paper_tui.exports.org_links import org_inert, org_link
 from paper_tui.model import Paper
 from paper_tui.team.coverage import Lab
 from paper_tui.trust.inert import inert_line, inert_text
+from paper_tui.venue.reviews import RatingPoint
 from paper_tui.vocabulary import STAR, count, status_label
 
-FORMATS = ("markdown", "org", "html")
+FORMATS = ("markdown", "org", "html", "json")
 """The digest's formats, the default first."""
-EXTENSIONS = {"markdown": ".md", "org": ".org", "html": ".html"}
+EXTENSIONS = {"markdown": ".md", "org": ".org", "html": ".html", "json": ".json"}
+MOVES = 10
+"""The most rating moves a digest lists."""
 _SPAN = re.compile(r"(\d{1,5})\s*([hdw])")
 _HOURS = {"h": 1, "d": 24, "w": 24 * 7}
 
@@ -92,12 +102,74 @@ class Entry:
 
 
 @dataclass(frozen=True)
+class Move:
+    """How a paper's reviewers' mean rating moved in the digest's window."""
+
+    paper: Paper
+    before: float
+    after: float
+    since: str
+    """The date of the point it moved from (ISO)."""
+
+    @property
+    def change(self) -> float:
+        return round(self.after - self.before, 3)
+
+    def line(self) -> str:
+        """``+1.3 Title (5.0 → 6.3)`` (inert)."""
+        title = self.paper.display_title or self.paper.title or self.paper.id
+        return inert_line(f"{self.change:+.1f} {title} ({self.before:.1f} → {self.after:.1f})")
+
+    def as_json(self) -> dict[str, object]:
+        return {"id": self.paper.id, "title": self.paper.display_title or self.paper.title,
+                "change": self.change, "from": self.before, "to": self.after,
+                "since": self.since}
+
+
+def _mean(point: RatingPoint) -> float | None:
+    return math.fsum(point.ratings) / len(point.ratings) if point.ratings else None
+
+
+def rating_moves(histories: Mapping[str, Sequence[RatingPoint]], ids: Iterable[str],
+                 lookup: Callable[[str], Paper | None], since: float | None = None,
+                 most: int = MOVES) -> tuple[Move, ...]:
+    """The papers of ``ids`` whose mean rating moved, the largest change first (a rise
+    before a fall of as much; at most ``most``): from the last point at or before
+    ``since`` (none before it, or no ``since``: the first) to the newest, which must be
+    after ``since``."""
+    after = "" if since is None else datetime.fromtimestamp(since, UTC).strftime(
+        "%Y-%m-%dT%H:%M:%SZ")
+    found: list[tuple[float, float, str, float, float, str]] = []
+    for pid in dict.fromkeys(ids):
+        points = histories.get(pid)
+        if not points or len(points) < 2 or points[-1].date <= after:
+            continue
+        start = next((p for p in reversed(points) if p.date <= after), points[0]) \
+            if after else points[0]
+        before, now = _mean(start), _mean(points[-1])
+        if before is None or now is None or round(now - before, 3) == 0:
+            continue
+        change = round(now - before, 3)
+        found.append((-abs(change), -change, pid, before, now, start.date))
+    moves = []
+    for _, _, pid, before, now, date in sorted(found):  # a rise before a fall of as much
+        paper = lookup(pid)
+        if paper is not None:
+            moves.append(Move(paper, round(before, 3), round(now, 3), date))
+        if len(moves) >= most:
+            break
+    return tuple(moves)
+
+
+@dataclass(frozen=True)
 class Digest:
     picks: tuple[Entry, ...]
     disputed: tuple[Entry, ...]
     members: tuple[str, ...]
     since: float | None
     every_kept: bool
+    moves: tuple[Move, ...] = ()
+    """The biggest rating moves (:func:`rating_moves`)."""
 
     @property
     def title(self) -> str:
@@ -116,9 +188,12 @@ class Digest:
 
 def gather(lab: Lab, ids: Iterable[str], lookup: Callable[[str], Paper | None],
            keys_of: Callable[[Sequence[Paper]], Mapping[str, str]],
-           since: float | None = None, every_kept: bool = False) -> Digest:
+           since: float | None = None, every_kept: bool = False,
+           histories: Mapping[str, Sequence[RatingPoint]] | None = None) -> Digest:
     """The digest of the papers ``ids`` (a query's), from the team's work in ``lab``;
-    ``keys_of`` gives the papers' citation keys (the library's, which never change)."""
+    ``keys_of`` gives the papers' citation keys (the library's, which never change);
+    ``histories``: the papers' rating histories, for the biggest moves."""
+    ids = list(ids)
     least = 1 if every_kept else 2
     picks: list[tuple[str, list[Voice]]] = []
     disputed: list[tuple[str, list[Voice]]] = []
@@ -143,7 +218,8 @@ def gather(lab: Lab, ids: Iterable[str], lookup: Callable[[str], Paper | None],
         return tuple(sorted(out, key=order))
 
     members = tuple(sorted(name for name in lab.members if name))
-    return Digest(entries(picks), entries(disputed), members, since, every_kept)
+    moves = rating_moves(histories, ids, lookup, since) if histories else ()
+    return Digest(entries(picks), entries(disputed), members, since, every_kept, moves)
 
 
 def _voices(lab: Lab, pid: str) -> tuple[list[Voice], float]:
@@ -170,6 +246,8 @@ def render(digest: Digest, fmt: str) -> str:
         return _org(digest)
     if fmt == "html":
         return _html(digest)
+    if fmt == "json":
+        return json.dumps(as_json(digest), ensure_ascii=False, indent=2) + "\n"
     raise PaperTuiError(f"unknown digest format {fmt!r}: use {', '.join(FORMATS)}")
 
 
@@ -184,6 +262,30 @@ def _who(entry: Entry) -> str:
     if skipped:
         out += ("; " if out else "") + f"skipped by {', '.join(skipped)}"
     return inert_line(out)
+
+
+def as_json(digest: Digest) -> dict[str, object]:
+    """``team digest --json``: the picks, the disputed and the rating moves as data (texts
+    as they are: JSON escapes them)."""
+    def entry(e: Entry) -> dict[str, object]:
+        return {"id": e.paper.id, "title": e.paper.display_title or e.paper.title,
+                "venue": e.paper.venue, "year": e.paper.year, "key": e.key,
+                "link": e.link or None, "kept_by": e.keepers, "skipped_by": e.skippers,
+                "voices": [{"name": v.name, "verdict": v.verdict, "status": v.status,
+                            "starred": v.starred, "tags": list(v.tags), "note": v.note}
+                           for v in e.voices]}
+
+    return {"title": digest.title, "members": list(digest.members),
+            "since": None if digest.since is None else _date(digest.since),
+            "every_kept": digest.every_kept,
+            "picks": [entry(e) for e in digest.picks],
+            "disputed": [entry(e) for e in digest.disputed],
+            "rating_moves": [m.as_json() for m in digest.moves]}
+
+
+def _moves_heading(digest: Digest) -> str:
+    since = f" since {_date(digest.since)}" if digest.since is not None else ""
+    return f"Rating moves{since} ({len(digest.moves):,})"
 
 
 # -- Markdown ------------------------------------------------------------------------------
@@ -231,6 +333,13 @@ def _markdown(digest: Digest) -> str:
                 else:
                     lines.append(said)
             lines.append("")
+    if digest.moves:
+        lines += [f"## {_moves_heading(digest)}", ""]
+        for move in digest.moves:
+            link = Entry(move.paper, "", ()).link
+            line = _md(move.line())
+            lines.append(f"- {line} <{_link(link)}>" if link else f"- {line}")
+        lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
@@ -260,6 +369,10 @@ def _org(digest: Digest) -> str:
                 lines += [f"  {_org_line(line)}" if line else "" for line in note.split("\n")
                           if note]
             lines.append("")
+    if digest.moves:
+        lines += [f"* {_moves_heading(digest)}", ""]
+        lines += [f"- {move.line()}" for move in digest.moves]
+        lines.append("")
     return org_inert("\n".join(lines).rstrip("\n") + "\n")  # no elisp: or shell: link
 
 
@@ -308,6 +421,15 @@ def _html(digest: Digest) -> str:
                 css = ' class="skipped"' if voice.verdict == "skipped" else ""
                 out.append(f"<li{css}>{item}</li>")
             out.append("</ul>")
+    if digest.moves:
+        out.append(f"<h2>{_h(_moves_heading(digest))}</h2>")
+        out.append("<ul>")
+        for move in digest.moves:
+            link = Entry(move.paper, "", ()).link
+            text = _h(move.line())
+            out.append(f'<li><a href="{_h(inert_line(link))}">{text}</a></li>' if link
+                       else f"<li>{text}</li>")
+        out.append("</ul>")
     out += ["</body>", "</html>"]
     return "\n".join(out) + "\n"
 

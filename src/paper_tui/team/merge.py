@@ -73,19 +73,39 @@ def merge_texts(schema: Schema, base: str | None, ours: str | None, theirs: str 
 
 
 def _text(path: str, repo_path: str) -> str | None:
+    data = _bytes(path, repo_path)
+    return None if data is None else data.decode("utf-8")
+
+
+def _bytes(path: str, repo_path: str) -> bytes | None:
+    """A side's bytes (None: absent, which git gives as an empty file)."""
     with open(path, "rb") as fh:
         data = fh.read(repo.MAX_BYTES + 1)
     if len(data) > repo.MAX_BYTES:
         raise StoreError(f"{repo_path}: more than the {repo.MAX_BYTES >> 20} MB a team file "
                          "may hold")
-    return data.decode("utf-8") if data else None
+    return data or None
 
 
 def run_driver(base: str, ours: str, theirs: str, repo_path: str) -> int:
     """``git merge``'s driver: %O %A %B %P. Writes the result over %A; 0 when merged.
 
     A source file (a paper list) both sides changed keeps ours: it is a whole file, and
-    the paper ids of either version are stable, so nothing a member annotated is lost."""
+    the paper ids of either version are stable, so nothing a member annotated is lost. A
+    list's reviews: the newer fetch's; its rating history: both sides' points
+    (:mod:`paper_tui.team.reviews`)."""
+    from paper_tui.team import reviews
+
+    if reviews.is_team_path(repo_path):
+        try:
+            sides = [_bytes(path, repo_path) for path in (ours, theirs)]
+        except (StoreError, OSError) as exc:
+            print(f"paper-tui merge-driver: cannot merge {repo_path}: {exc}", file=sys.stderr)
+            return 1
+        out = reviews.merged(repo_path, *sides)
+        if out is not None and out != sides[0]:
+            Path(ours).write_bytes(out)
+        return 0
     schema = repo.schema_for(repo_path)
     if schema is None:
         return 0

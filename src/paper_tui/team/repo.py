@@ -10,6 +10,8 @@
   block with its title beside the id, as the people files;
 - ``sources/``: the paper lists members imported, as the files they imported (so every
   library derives the same stable paper ids from them);
+- ``reviews/``: the reviews and rating history of those lists that have them
+  (:mod:`paper_tui.team.reviews`);
 - ``.gitattributes``: routes those files to paper-tui's merge driver.
 
 What this library last agreed on with the repo lives beside it, in ``<library>/team.json``.
@@ -38,12 +40,14 @@ LISTS = "lists.yaml"
 CITEKEYS = "citekeys.yaml"
 ASSIGNMENTS = "assignments.yaml"
 SOURCES = "sources"
+REVIEWS = "reviews"
 DRIVER = "paper-tui"
 ATTRIBUTES = (f"# paper-tui merges these field by field (see `paper-tui merge-driver`).\n"
               f"{PEOPLE}/*.yaml merge={DRIVER}\n{LISTS} merge={DRIVER}\n"
               f"{CITEKEYS} merge={DRIVER}\n"
               f"{ASSIGNMENTS} merge={DRIVER}\n"
-              f"{SOURCES}/** merge={DRIVER} -text\n")
+              f"{SOURCES}/** merge={DRIVER} -text\n"
+              f"{REVIEWS}/** merge={DRIVER} -text\n")
 
 MAX_RECORDS = 200_000
 """The most papers (or lists) a team file may hold: more than any library's papers (the

@@ -41,6 +41,7 @@ from paper_tui.store.file_store import YamlStore
 from paper_tui.store.merge import stamp, stamp_time
 from paper_tui.store.schema import Record, Schema
 from paper_tui.team import assignments, files, repo
+from paper_tui.team import reviews as team_reviews
 from paper_tui.team.git import NETWORK_TIMEOUT, Git, GitError, last_line, remote_fault
 from paper_tui.team.merge import merge_one
 from paper_tui.trust.inert import inert_line
@@ -83,6 +84,7 @@ class SyncReport:
     papers_from: dict[str, int] = field(default_factory=dict)  # member -> papers changed
     lists_from: dict[str, int] = field(default_factory=dict)  # member(s) -> lists changed
     sources_in: list[tuple[str, int]] = field(default_factory=list)  # file, new papers
+    reviews_in: list[str] = field(default_factory=list)  # sources whose reviews came
     assigned_to_you: int = 0  # papers the team's split newly gives this member
     sent: int = 0
     unsent: int = 0  # committed but not pushed (the push failed)
@@ -92,6 +94,7 @@ class SyncReport:
         came = [_count(n, "paper") + f" from {who}" for who, n in self.papers_from.items() if n]
         came += [_count(n, "list") + f" from {who}" for who, n in self.lists_from.items() if n]
         came += [f"paper list {name} ({_count(n, 'new paper')})" for name, n in self.sources_in]
+        came += [f"the reviews of {sid}" for sid in self.reviews_in]
         if self.assigned_to_you:
             came.append(f"{_count(self.assigned_to_you, 'paper')} assigned to you "
                         "(search assigned:me)")
@@ -360,6 +363,7 @@ class _Sync:
             self.report.papers_from[member] = self.report.papers_from.get(member, 0) + n
         self._assigned_to_me(base, head, me)
         self._import_sources(self._changed(base, head, repo.SOURCES), head)
+        self._take_in_reviews()
         self.state.agreed = head
         self.state.save(self.root)
 
@@ -540,6 +544,78 @@ class _Sync:
         self.report.sources_in.append((path.name, report.added))
         return None
 
+    def _review_files(self) -> Iterator[tuple[str, str, Path]]:
+        """``(source id, repo path, library file)`` of each reviews and ratings file a
+        shared list may have."""
+        self.lib.sources.reload()
+        for sid in team_reviews.shared_sources(self.lib.sources, self.state.sources):
+            for suffix in team_reviews.SUFFIXES:
+                yield (sid, team_reviews.team_path(sid, suffix),
+                       team_reviews.local_file(self.lib.sources, sid, suffix))
+
+    def _team_bytes(self, rel: str) -> bytes | None:
+        """A team file's bytes in the work tree (None: absent, or refused, said once)."""
+        try:
+            return files.read_bytes(self.dir, rel, repo.MAX_BYTES)
+        except files.TeamFileError as exc:
+            if str(exc) not in self.report.notes:
+                self.report.notes.append(str(exc))
+            return None
+
+    def _take_in_reviews(self) -> None:
+        """Each shared list's reviews and rating history as the repo has them, merged into
+        the library's (the newer fetch's reviews; both histories' points)."""
+        for sid, rel, path in self._review_files():
+            theirs = self._team_bytes(rel)
+            if theirs is None or team_reviews.digest(theirs) == self.state.sources.get(rel):
+                continue
+            with self._library_lock():
+                ours = team_reviews.read_local(path)
+                out = team_reviews.merged(rel, ours, theirs)
+                if out is None or out == ours:
+                    continue
+                team_reviews.write_local(path, out)
+            if sid not in self.report.reviews_in:
+                self.report.reviews_in.append(sid)
+
+    def _export_reviews(self) -> list[str]:
+        """Send each shared list's reviews and rating history (merged with the repo's
+        when both changed); the sources whose files were written."""
+        sent: list[str] = []
+        for sid, rel, path in self._review_files():
+            theirs = self._team_bytes(rel)
+            agreed = self.state.sources.get(rel)
+            with self._library_lock():
+                ours = team_reviews.read_local(path)
+                if (ours is None and theirs is None) or (
+                        team_reviews.digest(ours) == agreed == team_reviews.digest(theirs)):
+                    continue
+                out = team_reviews.merged(rel, ours, theirs)
+                if out is None:
+                    continue
+                if out != ours:
+                    team_reviews.write_local(path, out)
+            if out != theirs:
+                files.write_bytes(self.dir, rel, out)
+                if sid not in sent:
+                    sent.append(sid)
+            self.state.sources[rel] = team_reviews.digest(out)
+        return sent
+
+    @contextlib.contextmanager
+    def _library_lock(self) -> Iterator[None]:
+        """The library's lock, as an import holds it while it records ratings."""
+        lock = filelock.FileLock(str(self.root / ".library.lock"), timeout=LOCK_TIMEOUT)
+        try:
+            lock.acquire()
+        except filelock.Timeout:
+            raise PaperTuiError(f"{self.root} has been busy importing for "
+                                f"{LOCK_TIMEOUT:.0f} s; sync again later") from None
+        try:
+            yield
+        finally:
+            lock.release()
+
     def _say_quarantined(self) -> None:
         """One line for each paper list still quarantined; one that left the repo is
         forgotten."""
@@ -573,26 +649,32 @@ class _Sync:
         keys = self._write(repo.CITEKEYS, repo.CITEKEYS_SCHEMA,
                            self.lib.citekeys.store.snapshot(), titled=False)
         shared = self._export_sources()
+        reviewed = self._export_reviews()
         assigned = self._assignments_edited()
-        written = self.written or bool(shared) or assigned
+        written = self.written or bool(shared) or bool(reviewed) or assigned
         if self._read_team_file(".gitattributes") != repo.ATTRIBUTES:
             files.write_text(self.dir, ".gitattributes", repo.ATTRIBUTES)
             written = True
         if written:  # else only what a stopped sync may have staged is left to commit
             edited = [repo.ASSIGNMENTS] if assigned else []
             ours = [".gitattributes", own, repo.LISTS, repo.CITEKEYS, *edited,
-                    *(f"{repo.SOURCES}/{name}" for name in shared)]
+                    *(f"{repo.SOURCES}/{name}" for name in shared),
+                    *(team_reviews.team_path(sid, suffix) for sid in reviewed
+                      for suffix in team_reviews.SUFFIXES)]
             self._as_files(ours)
             self._out("add", "--", *ours[:4], *edited,
-                      *([repo.SOURCES] if (self.dir / repo.SOURCES).exists() else []))
+                      *(folder for folder in (repo.SOURCES, repo.REVIEWS)
+                        if (self.dir / folder).exists()))
         if self.git.run("diff", "--cached", "--quiet").ok:
             return
-        message = _message(me, Changes(papers, lists, len(keys), shared, assigned)) or \
+        message = _message(me, Changes(papers, lists, len(keys), shared, assigned,
+                                       reviewed)) or \
             f"{me}: updated " + ", ".join(self._out("diff", "--cached", "--name-only", "-z"
                                                     ).strip("\0").split("\0"))
         self._out("commit", "-q", "--no-verify", "-m", message)
         self._head_known = False
-        self.state.unsent += len(papers) + len(lists) + len(shared) + int(assigned)
+        self.state.unsent += len(papers) + len(lists) + len(shared) + int(assigned) \
+            + len(reviewed)
         self.state.agreed = self._head()
         self.state.save(self.root)
 
@@ -750,6 +832,8 @@ class Changes:
     keys: int = 0
     shared: list[str] = field(default_factory=list)
     assigned: bool = False
+    reviewed: list[str] = field(default_factory=list)
+    """Sources whose reviews or rating history were sent."""
 
 
 _LISTS_NAMED = 3
@@ -783,6 +867,7 @@ def _message(me: str, changes: Changes) -> str:
     if changes.keys:
         parts.append(_count(changes.keys, "citation key"))
     parts += [f"shared {name}" for name in changes.shared]
+    parts += [f"the reviews of {sid}" for sid in changes.reviewed]
     parts += ["edited the assignments"] if changes.assigned else []
     return f"{me}: {', '.join(parts)}" if parts else ""
 
