@@ -7,6 +7,9 @@
   every import of the source whose ratings differed from the paper's last point (a first
   import records the first; an unchanged one none: :func:`record_ratings`).
 
+The index holds their words (``review:``, ``meta:``) and each paper's ``rating_change:``,
+read from these files whenever it writes a paper (:class:`ForIndex`).
+
 Both go with their source (:meth:`~paper_tui.holdings.sources.SourceStore.discard_unlisted`).
 """
 
@@ -16,13 +19,14 @@ import contextlib
 import gzip
 import io
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from paper_tui.errors import SourceError
+from paper_tui.model import Paper
 from paper_tui.trust import atomic
 from paper_tui.trust.bounded_gzip import open_gzip
-from paper_tui.venue.reviews import RatingPoint, Review, score
+from paper_tui.venue.reviews import RatingPoint, Review, rating_change, review_texts, score
 
 REVIEWS_SUFFIX = ".reviews.jsonl.gz"
 RATINGS_SUFFIX = ".ratings.json"
@@ -167,3 +171,74 @@ def history_of(root: Path, source_ids: Iterable[str], paper_id: str) -> list[Rat
             if points:
                 return list(points)
     return []
+
+
+# -- what the index holds of them -------------------------------------------------------------
+Texts = tuple[str, str]
+"""A paper's review text and meta-review text (:func:`~paper_tui.venue.reviews.review_texts`)."""
+
+
+def texts_of(root: Path, source_id: str) -> dict[str, Texts]:
+    """The review and meta-review texts of each paper the source kept reviews for (a
+    damaged file is read up to the damage); a paper whose reviews have no text is left
+    out."""
+    path = reviews_file(root, source_id)
+    found: dict[str, Texts] = {}
+    if not path.is_file():
+        return found
+    with contextlib.suppress(OSError, SourceError, ValueError, EOFError, RecursionError), \
+            open_gzip(path) as fh:
+        for line in fh:
+            record = json.loads(line)
+            if not isinstance(record, dict) or not isinstance(record.get("id"), str) \
+                    or not isinstance(record.get("reviews"), list):
+                continue
+            texts = review_texts(r for r in map(Review.from_json, record["reviews"])
+                                 if r is not None)
+            if any(texts):
+                found[record["id"]] = texts
+    return found
+
+
+def change_at_import(points: Sequence[RatingPoint], ratings: Sequence[float],
+                     confidences: Sequence[float]) -> float | None:
+    """The rating change of a paper whose history is ``points`` and whose ratings are now
+    ``ratings``: the history as :func:`record_ratings` leaves it once this import is
+    recorded (a point more when they differ from the last). The index writes a paper
+    before its import's point is recorded, and again from the same ratings later: both
+    give the same number."""
+    ratings, confidences = tuple(ratings), tuple(confidences)
+    if ratings and not (points and points[-1].ratings == ratings
+                        and points[-1].confidences == confidences):
+        points = [*points, RatingPoint("", ratings, confidences)]
+    return rating_change(points)
+
+
+class ForIndex:
+    """The kept reviews and rating histories as the index reads them when it writes a
+    paper (:class:`paper_tui.index.reviewed.KeptReviews`): each from the files of the
+    paper's own source."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def looker(self) -> Callable[[Paper], tuple[str, str, float | None]]:
+        """A look-up for one writer: a source's review texts are read once, when its first
+        paper is written, and kept until a paper of another source comes (a rebuild writes
+        the sources one after another); forgotten with the look-up."""
+        held: dict[str, tuple[dict[str, Texts], dict[str, list[RatingPoint]]]] = {}
+
+        def look(paper: Paper) -> tuple[str, str, float | None]:
+            kept = held.get(paper.source)
+            if kept is None:
+                held.clear()
+                kept = held[paper.source] = (
+                    texts_of(self.root, paper.source),
+                    _history_file(ratings_file(self.root, paper.source)))
+            texts, history = kept
+            change = change_at_import(history.get(paper.id, ()), paper.ratings,
+                                      paper.confidences)
+            review, meta = texts.get(paper.id, ("", ""))
+            return review, meta, change
+
+        return look

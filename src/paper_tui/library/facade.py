@@ -135,12 +135,14 @@ class Library(ReaderMarks, CitingDoor):
             lambda found, seen, named: self.import_paths(found, progress=seen, hints=named),
             specs, since=since, all_decisions=all_decisions, dry_run=dry_run,
             progress=progress, warn=self.warn, hints=hints,
-            reviews=self.settings.fetch.reviews if reviews is None else reviews)
+            reviews=self.settings.fetch.reviews if reviews is None else reviews,
+            reindex=self.reindex_papers)
         self._holdings.record_fetched(report)
         return report
 
     def reindex_papers(self, ids: Collection[str]) -> int:
-        """Write these papers into the index again (their PDF's text came or went)."""
+        """Write these papers into the index again (their PDF's text came or went, their
+        reviews changed)."""
         return self._intake.rewrite(ids)
 
     # -- sources: what the library holds, and taking one out (:mod:`.holdings`) -----------
