@@ -10,8 +10,8 @@ Numbers (the reviewers' mean rating, its spread and mean confidence, the number 
 reviews, the citations; and the rating change, which :mod:`paper_tui.index.reviewed` fills
 from the rating history) are one fixed-width record per document in the ``signals``
 column, unknown as NaN: a range (``rating:>=6``) and a sort (by rating, citations,
-consensus or rating change) are one numpy operation over every document, and an unknown value is in no
-range and sorts last.
+consensus or rating change) are one numpy operation over every document, and an unknown
+value is in no range and sorts last.
 """
 
 from __future__ import annotations

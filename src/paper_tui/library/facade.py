@@ -191,6 +191,10 @@ class Library(ReaderMarks, CitingDoor):
         """All hits of ``query``, loaded lazily; a query error is in their ``error``."""
         return self._finding.results(query, sort=sort, all_versions=all_versions)
 
+    def sorts(self) -> tuple[str, ...]:
+        """The sorts the app offers now (:meth:`.finding.Finding.sorts`)."""
+        return self._finding.sorts()
+
     def similar(self, paper_id: str) -> Results:
         """Papers like this one ("more like this"), from its key terms, most similar first."""
         return self.index.similar(self.resolve(paper_id))

@@ -7,8 +7,8 @@ engine query. What lives here is what a user can get wrong and what makes ``MemR
 Syntax: words (stemmed), ``"phrases"``, ``AND`` / ``OR`` / ``NOT`` / ``-word``,
 parentheses, ``title:`` ``author:`` ``abstract:`` ``venue:`` ``name:`` ``keyword:``,
 ``fulltext:`` (the text of the paper's PDF), ``review:`` (the text of its reviews,
-meta-reviews and decisions) and ``meta:`` (of its meta-reviews and decisions alone), ``year:2024`` ``year:2019..2023``
-``year:>=2020``, ``tag:`` ``status:`` ``starred:yes``
+meta-reviews and decisions) and ``meta:`` (of its meta-reviews and decisions alone),
+``year:2024`` ``year:2019..2023`` ``year:>=2020``, ``tag:`` ``status:`` ``starred:yes``
 ``list:`` ``note:`` ``by:NAME`` (a team member annotated it), the team's words
 (``assigned:`` ``kept:N`` ``kept-by:`` ``disputed`` ``untouched``: :mod:`.team`),
 when a paper entered the library (``added:today`` ``added:7d`` ``added:>=2026-11-30``) and

@@ -296,7 +296,7 @@ class MainScreen(ResultsScreen):
             if sort:
                 self.say(f"sorted by {self.search.sort_by(sort)}")
 
-        self.app.push_screen(SortPicker(self.search.sort), chosen)
+        self.app.push_screen(SortPicker(self.search.sort, self.library.sorts()), chosen)
 
     def action_sync(self) -> None:
         if self.team_sync.start():
