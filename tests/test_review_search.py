@@ -45,6 +45,8 @@ def test_review_finds_what_only_a_review_says_and_a_plain_query_does_not(
         assert ids(lib, "designed") == []
         assert ids(lib, 'review:"attention heads"') == [grok]  # a phrase of its strengths
         assert ids(lib, "review:attention grok") == [grok]  # and a word of the title
+        [hit] = lib.search("review:attention grok").hits
+        assert hit.matched_in == ("title", "review")
         # the docs' review of 10: "Excellent paper, accept"
         assert ids(lib, "review:excellent") == [docs]
         assert ids(lib, "-review:designed") == [docs]
@@ -152,8 +154,10 @@ def test_a_changed_list_imported_again_is_indexed_with_its_change(tmp_path: Path
         fell = next(p.id for p in lib.papers() if p.title == records[1]["title"])
         assert ids(lib, "rating_change:>0") == [rose]
         assert ids(lib, "rating_change:<0") == [fell]
-        assert ids(lib, "rating_change:<=-1") == ([fell] if lib.reviews(fell).rating_change
-                                                  <= -1 else [])
+        assert lib.reviews(fell).rating_change == round(1 - 16 / 3, 3)  # 4;6;6 before
+        assert ids(lib, "rating_change:<=-1") == [fell]
+        assert ids(lib, "rating_change:-5..-4") == [fell]
+        assert ids(lib, "rating_change:<=-5") == []
         assert ids(lib, "", sort="rating-change")[:2] == [rose, fell]
 
 
