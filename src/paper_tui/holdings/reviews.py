@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import contextlib
 import gzip
+import hashlib
 import io
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from paper_tui.errors import SourceError
@@ -178,14 +180,9 @@ Texts = tuple[str, str]
 """A paper's review text and meta-review text (:func:`~paper_tui.venue.reviews.review_texts`)."""
 
 
-def texts_of(root: Path, source_id: str) -> dict[str, Texts]:
-    """The review and meta-review texts of each paper the source kept reviews for (a
-    damaged file is read up to the damage); a paper whose reviews have no text is left
-    out."""
-    path = reviews_file(root, source_id)
-    found: dict[str, Texts] = {}
-    if not path.is_file():
-        return found
+def _texts_in(path: Path) -> Iterator[tuple[str, Texts]]:
+    """``(paper id, its review and meta-review texts)`` for each paper of a reviews file,
+    in the file's order (a damaged file is read up to the damage)."""
     with contextlib.suppress(OSError, SourceError, ValueError, EOFError, RecursionError), \
             open_gzip(path) as fh:
         for line in fh:
@@ -193,11 +190,57 @@ def texts_of(root: Path, source_id: str) -> dict[str, Texts]:
             if not isinstance(record, dict) or not isinstance(record.get("id"), str) \
                     or not isinstance(record.get("reviews"), list):
                 continue
-            texts = review_texts(r for r in map(Review.from_json, record["reviews"])
-                                 if r is not None)
-            if any(texts):
-                found[record["id"]] = texts
-    return found
+            yield record["id"], review_texts(r for r in map(Review.from_json,
+                                                            record["reviews"])
+                                             if r is not None)
+
+
+def digest(texts: Texts) -> bytes:
+    """What tells one paper's review texts from another's (16 bytes)."""
+    return hashlib.blake2b("\x00".join(texts).encode(), digest_size=16).digest()
+
+
+def digests_of(root: Path, source_id: str) -> dict[str, bytes]:
+    """The :func:`digest` of the review texts of each paper the source kept reviews
+    for, a paper whose reviews have no text left out."""
+    path = reviews_file(root, source_id)
+    if not path.is_file():
+        return {}
+    return {pid: digest(texts) for pid, texts in _texts_in(path) if any(texts)}
+
+
+_ID_LINE = re.compile(rb'\{"id": ("(?:[^"\\]|\\.)*")')
+
+
+class _Reader:
+    """A source's review texts as the papers of one writer ask for them: the file read
+    forward, a paper's texts taken where its line is; the lines passed over on the way
+    are kept until asked (a rebuild asks in the file's order, and keeps next to nothing)."""
+
+    def __init__(self, path: Path) -> None:
+        self._ids: set[str] = set()
+        if path.is_file():
+            with contextlib.suppress(OSError, SourceError, ValueError, EOFError), \
+                    open_gzip(path) as fh:
+                for line in fh:
+                    m = _ID_LINE.match(line)
+                    if m:
+                        with contextlib.suppress(ValueError):
+                            self._ids.add(json.loads(m.group(1)))
+        self._lines = _texts_in(path) if self._ids else iter(())
+        self._ahead: dict[str, Texts] = {}
+
+    def texts(self, paper_id: str) -> Texts:
+        if paper_id not in self._ids:
+            return "", ""
+        found = self._ahead.pop(paper_id, None)
+        if found is not None:
+            return found
+        for pid, texts in self._lines:
+            if pid == paper_id:
+                return texts
+            self._ahead[pid] = texts
+        return "", ""
 
 
 def change_at_import(points: Sequence[RatingPoint], ratings: Sequence[float],
@@ -223,22 +266,21 @@ class ForIndex:
         self.root = root
 
     def looker(self) -> Callable[[Paper], tuple[str, str, float | None]]:
-        """A look-up for one writer: a source's review texts are read once, when its first
-        paper is written, and kept until a paper of another source comes (a rebuild writes
-        the sources one after another); forgotten with the look-up."""
-        held: dict[str, tuple[dict[str, Texts], dict[str, list[RatingPoint]]]] = {}
+        """A look-up for one writer: a source's reviews file is read (forward, as its
+        papers come: :class:`_Reader`) and its rating history looked up until a paper of
+        another source comes (a rebuild writes the sources one after another)."""
+        held: dict[str, tuple[_Reader, dict[str, list[RatingPoint]]]] = {}
 
         def look(paper: Paper) -> tuple[str, str, float | None]:
             kept = held.get(paper.source)
             if kept is None:
                 held.clear()
                 kept = held[paper.source] = (
-                    texts_of(self.root, paper.source),
+                    _Reader(reviews_file(self.root, paper.source)),
                     _history_file(ratings_file(self.root, paper.source)))
-            texts, history = kept
+            reader, history = kept
             change = change_at_import(history.get(paper.id, ()), paper.ratings,
                                       paper.confidences)
-            review, meta = texts.get(paper.id, ("", ""))
-            return review, meta, change
+            return (*reader.texts(paper.id), change)
 
         return look

@@ -28,7 +28,7 @@ from paper_tui.fetch.report import (
     SourceFetch,
     contained,
 )
-from paper_tui.holdings.reviews import texts_of, write_reviews
+from paper_tui.holdings.reviews import digest, digests_of, write_reviews
 from paper_tui.holdings.sources import SourceStore, source_id
 from paper_tui.index import PaperIndex
 from paper_tui.trust import atomic
@@ -174,14 +174,15 @@ def _keep_reviews(sources: SourceStore, sid: str,
     URL), replacing those of the fetch before; the ids of the papers whose reviews' text
     (what the index holds of them: ``review:``, ``meta:``) is not what it was. The import
     wrote the papers before their new reviews were kept: these are written again."""
-    before = texts_of(sources.root, sid)
+    before = digests_of(sources.root, sid)
     kept = []
     for paper in sources.readable_papers(sid):
         forum = paper.url.partition(_FORUM)[2] if _FORUM in paper.url else ""
         if forum in by_forum:
             kept.append((paper.id, forum, by_forum[forum]))
     write_reviews(sources.root, sid, kept)  # atomic, under the source's fetch lock
-    after = {pid: texts for pid, _, reviews in kept if any(texts := review_texts(reviews))}
+    after = {pid: digest(texts) for pid, _, reviews in kept
+             if any(texts := review_texts(reviews))}
     return {pid for pid in before.keys() | after.keys() if before.get(pid) != after.get(pid)}
 
 
