@@ -49,6 +49,9 @@ def test_review_finds_what_only_a_review_says_and_a_plain_query_does_not(
         assert hit.matched_in == ("title", "review")
         # the docs' review of 10: "Excellent paper, accept"
         assert ids(lib, "review:excellent") == [docs]
+        assert ids(lib, "review:excel*") == [docs]  # a prefix of the review's own words
+        assert sorted(ids(lib, "review:a*")) == sorted([grok, docs])
+        assert ids(lib, "meta:congrat*") == [grok]
         assert ids(lib, "-review:designed") == [docs]
         # a comment of the thread is not a review: neither the authors' answer ("…the
         # color map of Figure 3-a clearer") nor the Senior Area Chairs' ("Thank you for
@@ -246,6 +249,7 @@ def test_search_sort_rating_change_and_a_bad_value_on_the_command_line(
     assert listed.returncode == 0, listed.stderr
     rows = listed.stdout.splitlines()
     assert len(rows) == 2 and "grok" in rows[0]  # the rise first, the unmoved after
+    assert "7.0 → 8.0 (+1.0 since " in rows[0] and "→" not in rows[1]  # the row says the move
     shown = run("search", "review:designed")
     assert shown.returncode == 0 and "grok" in shown.stdout and len(shown.stdout.splitlines()) == 1
     plain = run("search", "designed")
@@ -268,3 +272,33 @@ def test_api_v1_reviews_are_searched_too(tmp_path: Path, http_replay: ReplayServ
         # the first review's title: "Very interesting results"
         assert compression in ids(lib, 'review:"very interesting results"')
         assert ids(lib, "meta:interesting") == []  # ICLR 2017's pages: no meta-review
+
+
+def test_the_index_reads_a_reviews_file_forward_and_keeps_only_what_it_passed(
+        tmp_path: Path) -> None:
+    from paper_tui.venue.reviews import Review
+
+    def said(word: str) -> list[Review]:
+        return [Review("review", "Reviewer_a", "2024-06-14", 6.0, 4.0, (),
+                       (("summary", f"a {word} paper"),)),
+                Review("meta-review", "Area_Chair_b", "2024-09-01", None, None, (),
+                       (("metareview", f"the {word} meta"),))]
+
+    root = tmp_path / "sources"
+    root.mkdir()
+    kept.write_reviews(root, "s", [(f"p{i}", f"f{i}", said(f"w{i}")) for i in range(50)])
+    reader = kept._Reader(kept.reviews_file(root, "s"))
+    assert reader.texts("p0") == ("a w0 paper\nthe w0 meta", "the w0 meta")
+    assert reader.texts("elsewhere") == ("", "")  # not in the file: nothing read for it
+    assert reader.texts("p1") == ("a w1 paper\nthe w1 meta", "the w1 meta")
+    assert not reader._ahead  # in the file's order: nothing kept aside
+    assert reader.texts("p10")[1] == "the w10 meta"
+    assert len(reader._ahead) == 8  # p2 … p9, passed on the way
+    assert reader.texts("p5")[1] == "the w5 meta" and len(reader._ahead) == 7
+    assert kept.digests_of(root, "s")["p3"] == kept.digest(("a w3 paper\nthe w3 meta",
+                                                             "the w3 meta"))
+    # a damaged file is read up to the damage
+    path = kept.reviews_file(root, "s")
+    path.write_bytes(path.read_bytes()[:len(path.read_bytes()) // 2])
+    damaged = kept._Reader(path)
+    assert damaged.texts("p0")[1] == "the w0 meta" and damaged.texts("p49") == ("", "")

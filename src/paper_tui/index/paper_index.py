@@ -28,6 +28,8 @@ from paper_tui.index.schema import (
     BODY,
     BOOSTS,
     MAX_EXPANSION,
+    META,
+    REVIEW,
     SCHEMA_VERSION,
     VOCAB_FILE,
     Progress,
@@ -355,8 +357,8 @@ class PaperIndex:
             elif isinstance(node, wq.Prefix) and node.fieldname in ("title", "name",
                                                                      "abstract", "authors"):
                 words = vocabulary.starting(fold(node.text))
-            elif isinstance(node, wq.Prefix) and node.fieldname == BODY:
-                words = []  # the body's own stems, at most MAX_EXPANSION of them (below)
+            elif isinstance(node, wq.Prefix) and node.fieldname in (BODY, REVIEW, META):
+                words = []  # the field's own stems, at most MAX_EXPANSION of them (below)
             else:
                 return node
             fieldobj = snap.reader.schema[node.fieldname]

@@ -169,7 +169,7 @@ _FORUM = "/forum?id="
 
 
 def _keep_reviews(sources: SourceStore, sid: str,
-                  by_forum: dict[str, list[Review]]) -> set[str]:
+                  by_forum: dict[str, list[Review]]) -> list[str]:
     """The fetched reviews kept beside the source, by paper (a paper's forum is in its
     URL), replacing those of the fetch before; the ids of the papers whose reviews' text
     (what the index holds of them: ``review:``, ``meta:``) is not what it was. The import
@@ -183,7 +183,9 @@ def _keep_reviews(sources: SourceStore, sid: str,
     write_reviews(sources.root, sid, kept)  # atomic, under the source's fetch lock
     after = {pid: digest(texts) for pid, _, reviews in kept
              if any(texts := review_texts(reviews))}
-    return {pid for pid in before.keys() | after.keys() if before.get(pid) != after.get(pid)}
+    # in the file's order: the index reads the file forward as it writes them
+    return [pid for pid in [*after, *before.keys() - after.keys()]
+            if before.get(pid) != after.get(pid)]
 
 
 @dataclass(frozen=True)
