@@ -295,6 +295,7 @@ def test_the_index_reads_a_reviews_file_forward_and_keeps_only_what_it_passed(
     assert reader.texts("p10")[1] == "the w10 meta"
     assert len(reader._ahead) == 8  # p2 … p9, passed on the way
     assert reader.texts("p5")[1] == "the w5 meta" and len(reader._ahead) == 7
+    assert reader.texts("p1")[1] == "the w1 meta"  # asked again: read again
     assert kept.digests_of(root, "s")["p3"] == kept.digest(("a w3 paper\nthe w3 meta",
                                                              "the w3 meta"))
     # a damaged file is read up to the damage

@@ -218,6 +218,7 @@ class _Reader:
     are kept until asked (a rebuild asks in the file's order, and keeps next to nothing)."""
 
     def __init__(self, path: Path) -> None:
+        self._path = path
         self._ids: set[str] = set()
         if path.is_file():
             with contextlib.suppress(OSError, SourceError, ValueError, EOFError), \
@@ -229,10 +230,14 @@ class _Reader:
                             self._ids.add(json.loads(m.group(1)))
         self._lines = _texts_in(path) if self._ids else iter(())
         self._ahead: dict[str, Texts] = {}
+        self._taken: set[str] = set()
 
     def texts(self, paper_id: str) -> Texts:
         if paper_id not in self._ids:
             return "", ""
+        if paper_id in self._taken:  # asked again: the file is read again from its start
+            self._lines, self._ahead, self._taken = _texts_in(self._path), {}, set()
+        self._taken.add(paper_id)
         found = self._ahead.pop(paper_id, None)
         if found is not None:
             return found
