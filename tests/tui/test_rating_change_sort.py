@@ -32,6 +32,9 @@ async def test_the_picker_and_the_cycle_offer_it_once_a_rating_moved(
         assert app.main.search.sort == "rating-change"
         results = app.results_screen.results_list
         assert "grok" in results.results.paper(0).title.lower()  # the one that rose
+        rows = [results.render_line(y).text for y in range(len(results))]
+        assert "7.0 → 8.0 (+1.0 since " in rows[0]  # the row says the move
+        assert "→" not in rows[1]  # one point: no move
         assert app.said[-1] == "sorted by rating-change"
         # the cycle: consensus -> rating-change -> team
         app.main.search.sort_by("consensus")

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 from paper_tui.cli.output import line
 from paper_tui.errors import PaperTuiError
 from paper_tui.trust.inert import inert_line
-from paper_tui.venue.reviews import change_text
 from paper_tui.vocabulary import RATING_CHANGE, decision_label, sort_value
 
 if TYPE_CHECKING:
@@ -60,7 +59,7 @@ def rows(lib: Library, papers: Iterable[Paper], columns: tuple[str, ...] | None,
     the move, ``7.0 → 8.0 (+1.0 since 20 Nov)``), or ``columns``."""
     if columns is None:
         for paper in papers:
-            value = change_text(lib.rating_history(paper.id)) if sort == RATING_CHANGE \
+            value = lib.rating_move(paper.id) if sort == RATING_CHANGE \
                 else sort_value(paper, sort)
             yield line(paper, [x for x in (value, decision_label(paper)) if x])
         return

@@ -232,6 +232,11 @@ class Library(ReaderMarks, CitingDoor):
         """A paper's rating history alone, oldest first (:mod:`.reviews`)."""
         return reviews_mod.history(self.sources, self.index.get(paper_id), paper_id)
 
+    def rating_move(self, paper_id: str) -> str:
+        """How a paper's rating moved, ``7.0 → 8.0 (+1.0 since 20 Nov)`` ("" with one
+        point of history or none: :mod:`.reviews`)."""
+        return reviews_mod.move(self.sources, self.index.get(paper_id), paper_id)
+
     def detail(self, paper_id: str, *, team: bool = False, fresh: bool = False) -> PaperDetail:
         """What the library holds of a paper beyond its record (:mod:`.details`)."""
         return self._details.detail(paper_id, team=team, fresh=fresh)

@@ -136,7 +136,8 @@ class MainScreen(ResultsScreen):
                         placeholder="Search: words, \"phrases\", title: author: year: …",
                         id="search")
         with Horizontal(id="panes"):
-            yield ResultsList(self.library.annotation, announce=False, id="results")
+            yield ResultsList(self.library.annotation, announce=False, id="results",
+                              moved_of=self.library.rating_move)
             abstract = AbstractView(id="abstract")
             abstract.moves = self.reviews.moves
             yield abstract
