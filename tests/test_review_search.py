@@ -17,6 +17,7 @@ import pytest
 import forked_cli
 from fetch_routes import config_file, open_library
 from http_replay import ReplayServer, Reply
+from paper_tui import config as config_mod
 from paper_tui.errors import QueryError
 from paper_tui.holdings import reviews as kept
 from paper_tui.index.schema import DEFAULT_FIELDS, SCHEMA_VERSION
@@ -75,9 +76,23 @@ def test_meta_finds_the_meta_review_and_decision_not_a_review(
         assert ids(lib, "agree") == [] and ids(lib, "congratulations") == []
 
 
-def test_the_fields_are_no_default_field_and_old_indexes_are_rebuilt() -> None:
+def test_an_index_from_before_the_reviews_is_rebuilt_with_them(
+        tmp_path: Path, http_replay: ReplayServer) -> None:
     assert "review" not in DEFAULT_FIELDS and "meta" not in DEFAULT_FIELDS
-    assert SCHEMA_VERSION >= 16
+    serve_neurips(http_replay)
+    with open_library(tmp_path / "lib", http_replay.url) as lib:
+        lib.fetch([SOURCE], reviews=True)
+        grok = by_forum(lib, "aVh9KRZdRk").id
+    meta_file = tmp_path / "lib" / "index" / "paper-tui-index.json"
+    meta = json.loads(meta_file.read_text())
+    assert meta["schema"] == SCHEMA_VERSION
+    meta["schema"] = 15  # written before the reviews were indexed
+    meta_file.write_text(json.dumps(meta))
+    said: list[str] = []
+    config = config_mod.load(config_file(tmp_path / "lib-config", http_replay.url))
+    with Library.open(tmp_path / "lib", config=config, bundled=False, warn=said.append) as lib:
+        assert any("rebuilding" in line for line in said)
+        assert ids(lib, "review:designed") == [grok]
 
 
 def test_a_refetch_whose_reviews_changed_indexes_them_again(
