@@ -87,7 +87,8 @@ def bash_complete(script: Path, words: list[str], cwd: Path, home: Path) -> list
                                   "describe", "move", "bib"]),
     (["paper-tui", "lists", "re"], ["remove", "rename"]),
     (["paper-tui", "search", "--sort", ""], ["relevance", "year", "title", "rating",
-                                              "citations", "consensus", "team", "for-you"]),
+                                              "citations", "consensus", "rating-change",
+                                              "team", "for-you"]),
     (["paper-tui", "search", "--sort", "=", "t"], ["title", "team"]),
     (["paper-tui", "search", "--columns", "ra"], ["rating"]),
     (["paper-tui", "list", "--columns", "ad"], ["added"]),
@@ -224,8 +225,8 @@ def test_fish_completes_for_real(scripts, annotated: Path, tmp_path: Path,
     assert complete("paper-tui se") == ["search"]
     assert complete("paper-tui lists re") == ["remove", "rename"]
     assert complete("paper-tui search --sort ") == ["citations", "consensus", "for-you",
-                                                    "rating", "relevance", "team", "title",
-                                                    "year"]
+                                                    "rating", "rating-change", "relevance",
+                                                    "team", "title", "year"]
     assert "--json" in complete("paper-tui search --")
     assert complete("paper-tui cite -f mark") == ["markdown", "marketing-letters"]
     assert complete("paper-tui status ID to") == ["to-read"]

@@ -121,7 +121,7 @@ def test_a_value_outside_its_choices_is_said_once_and_keeps_its_default(tmp_path
     assert cfg.settings.search.debounce_ms == 0
     assert cfg.problems == [
         "config search.sort: must be one of relevance, year, title, rating, citations, "
-        "consensus, team, for-you, not 'random'; using relevance",
+        "consensus, rating-change, team, for-you, not 'random'; using relevance",
         "config: citation_style is empty; using bibtex"]
     cfg = config.load(user_file=tmp_path / "absent.yaml")
     assert cfg.settings.citation_style == "bibtex" and cfg.problems == []

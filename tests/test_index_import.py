@@ -133,7 +133,7 @@ def test_postings_written_out_in_runs_give_the_same_library(
     assert state(libs["runs"]) == state(libs["whole"])
     added = [json.loads(next((lib.root / "sources").glob("*.added.json")).read_text())
              for lib in libs.values()]
-    assert [sorted(sum(a["seen"].values(), [])) for a in added] == \
+    assert [sorted(pid for ids in a["seen"].values() for pid in ids) for a in added] == \
         [sorted(reports["whole"].new_ids)] * 2
     for lib in libs.values():
         lib.close()

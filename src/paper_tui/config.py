@@ -83,7 +83,8 @@ class SearchSettings:
     sort: str = setting(
         "relevance", "`relevance`, `year`, `title`, `rating` (the reviewers' mean), "
         "`citations`, `consensus` (the mean less the reviewers' spread; unknown values "
-        "last), `team` (most members kept, then most starred) or `for-you` (`S` picks, "
+        "last), `rating-change` (the mean's rise since the first point of its history), "
+        "`team` (most members kept, then most starred) or `for-you` (`S` picks, "
         "`ctrl+s` cycles)", choices=SORTS)
     all_versions: bool = setting(
         False, "list every version of a paper from two sources (arXiv and proceedings), "

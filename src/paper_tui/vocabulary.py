@@ -27,10 +27,15 @@ FOR_YOU = "for-you"
 """The sort by what this reader is likeliest to want (the recommender's)."""
 TEAM_SORT = "team"
 """The sort by the team: how many members kept a paper, then how many starred it."""
-SORTS = ("relevance", "year", "title", "rating", "citations", "consensus", TEAM_SORT, FOR_YOU)
+RATING_CHANGE = "rating-change"
+"""The sort by how far the reviewers' mean rating moved since the first point of its
+history, the biggest rise first (a paper with one point has no change)."""
+SORTS = ("relevance", "year", "title", "rating", "citations", "consensus", RATING_CHANGE,
+         TEAM_SORT, FOR_YOU)
 """How results can be ordered: the index's sorts (``rating``: the reviewers' mean,
 ``citations``, ``consensus``: the mean less the reviewers' spread, so papers every reviewer
-liked come first; unknown values last), the team's, then the recommender's."""
+liked come first; ``rating-change``: the mean's move since the first point of its history;
+unknown values last), the team's, then the recommender's."""
 CITATION_STYLES = ("bibtex", "plain", "markdown", "key")
 """The citation styles, the default first."""
 MEAN = "μ"

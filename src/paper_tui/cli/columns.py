@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from paper_tui.cli.output import line
 from paper_tui.errors import PaperTuiError
 from paper_tui.trust.inert import inert_line
-from paper_tui.vocabulary import decision_label, sort_value
+from paper_tui.vocabulary import RATING_CHANGE, decision_label, sort_value
 
 if TYPE_CHECKING:
     from paper_tui.library import Library
@@ -55,11 +55,13 @@ def chosen(text: str | None) -> tuple[str, ...] | None:
 
 def rows(lib: Library, papers: Iterable[Paper], columns: tuple[str, ...] | None,
          sort: str = "") -> Iterator[str]:
-    """One line per paper: the default row (with ``sort``'s value), or ``columns``."""
+    """One line per paper: the default row (with ``sort``'s value: for ``rating-change``
+    the move, ``7.0 → 8.0 (+1.0 since 20 Nov)``), or ``columns``."""
     if columns is None:
         for paper in papers:
-            yield line(paper, [x for x in (sort_value(paper, sort), decision_label(paper))
-                               if x])
+            value = lib.rating_move(paper.id) if sort == RATING_CHANGE \
+                else sort_value(paper, sort)
+            yield line(paper, [x for x in (value, decision_label(paper)) if x])
         return
     cell = _cells(lib, columns)
     for paper in papers:

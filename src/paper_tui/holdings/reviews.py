@@ -10,6 +10,9 @@
   every import of the source whose ratings differed from the paper's last point (a first
   import records the first; an unchanged one none: :func:`record_ratings`).
 
+The index holds their words (``review:``, ``meta:``) and each paper's ``rating_change:``,
+read from these files whenever it writes a paper (:class:`ForIndex`).
+
 Both go with their source (:meth:`~paper_tui.holdings.sources.SourceStore.discard_unlisted`).
 """
 
@@ -17,17 +20,19 @@ from __future__ import annotations
 
 import contextlib
 import gzip
+import hashlib
 import io
 import json
 import re
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from paper_tui.errors import SourceError
+from paper_tui.model import Paper
 from paper_tui.trust import atomic
 from paper_tui.trust.bounded_gzip import open_gzip
-from paper_tui.venue.reviews import RatingPoint, Review, score
+from paper_tui.venue.reviews import RatingPoint, Review, rating_change, review_texts, score
 
 REVIEWS_SUFFIX = ".reviews.jsonl.gz"
 RATINGS_SUFFIX = ".ratings.json"
@@ -253,3 +258,119 @@ def histories(root: Path, source_ids: Iterable[str]) -> dict[str, list[RatingPoi
             for paper_id, points in _history_file(path).items():
                 found.setdefault(paper_id, points)
     return found
+
+
+# -- what the index holds of them -------------------------------------------------------------
+Texts = tuple[str, str]
+"""A paper's review text and meta-review text (:func:`~paper_tui.venue.reviews.review_texts`)."""
+
+
+def _texts_in(path: Path) -> Iterator[tuple[str, Texts]]:
+    """``(paper id, its review and meta-review texts)`` for each paper of a reviews file,
+    in the file's order (a damaged file is read up to the damage)."""
+    with contextlib.suppress(OSError, SourceError, ValueError, EOFError, RecursionError), \
+            open_gzip(path) as fh:
+        for line in fh:
+            record = json.loads(line)
+            if not isinstance(record, dict) or not isinstance(record.get("id"), str) \
+                    or not isinstance(record.get("reviews"), list):
+                continue
+            yield record["id"], review_texts(r for r in map(Review.from_json,
+                                                            record["reviews"])
+                                             if r is not None)
+
+
+def digest(texts: Texts) -> bytes:
+    """What tells one paper's review texts from another's (16 bytes)."""
+    return hashlib.blake2b("\x00".join(texts).encode(), digest_size=16).digest()
+
+
+def digests_of(root: Path, source_id: str) -> dict[str, bytes]:
+    """The :func:`digest` of the review texts of each paper the source kept reviews
+    for, a paper whose reviews have no text left out."""
+    path = reviews_file(root, source_id)
+    if not path.is_file():
+        return {}
+    return {pid: digest(texts) for pid, texts in _texts_in(path) if any(texts)}
+
+
+_ID_LINE = re.compile(rb'\{"id": ("(?:[^"\\]|\\.)*")')
+
+
+class _Reader:
+    """A source's review texts as the papers of one writer ask for them: the file read
+    forward, a paper's texts taken where its line is; the lines passed over on the way
+    are kept until asked (a rebuild asks in the file's order, and keeps next to nothing)."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._ids: set[str] = set()
+        if path.is_file():
+            with contextlib.suppress(OSError, SourceError, ValueError, EOFError), \
+                    open_gzip(path) as fh:
+                for line in fh:
+                    m = _ID_LINE.match(line)
+                    if m:
+                        with contextlib.suppress(ValueError):
+                            self._ids.add(json.loads(m.group(1)))
+        self._lines = _texts_in(path) if self._ids else iter(())
+        self._ahead: dict[str, Texts] = {}
+        self._taken: set[str] = set()
+
+    def texts(self, paper_id: str) -> Texts:
+        if paper_id not in self._ids:
+            return "", ""
+        if paper_id in self._taken:  # asked again: the file is read again from its start
+            self._lines, self._ahead, self._taken = _texts_in(self._path), {}, set()
+        self._taken.add(paper_id)
+        found = self._ahead.pop(paper_id, None)
+        if found is not None:
+            return found
+        for pid, texts in self._lines:
+            if pid == paper_id:
+                return texts
+            self._ahead[pid] = texts
+        return "", ""
+
+
+def change_at_import(points: Sequence[RatingPoint], ratings: Sequence[float],
+                     confidences: Sequence[float]) -> float | None:
+    """The rating change of a paper whose history is ``points`` and whose ratings are now
+    ``ratings``: the history as :func:`record_ratings` leaves it once this import is
+    recorded (a point more when they differ from the last). The index writes a paper
+    before its import's point is recorded, and again from the same ratings later: both
+    give the same number."""
+    ratings, confidences = tuple(ratings), tuple(confidences)
+    if ratings and not (points and points[-1].ratings == ratings
+                        and points[-1].confidences == confidences):
+        points = [*points, RatingPoint("", ratings, confidences)]
+    return rating_change(points)
+
+
+class ForIndex:
+    """The kept reviews and rating histories as the index reads them when it writes a
+    paper (:class:`paper_tui.index.reviewed.KeptReviews`): each from the files of the
+    paper's own source."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def looker(self) -> Callable[[Paper], tuple[str, str, float | None]]:
+        """A look-up for one writer: a source's reviews file is read (forward, as its
+        papers come: :class:`_Reader`) and its rating history looked up until a paper of
+        another source comes (a rebuild writes the sources one after another)."""
+        held: dict[str, tuple[_Reader, dict[str, list[RatingPoint]]]] = {}
+
+        def look(paper: Paper) -> tuple[str, str, float | None]:
+            kept = held.get(paper.source)
+            if kept is None:
+                held.clear()
+                kept = held[paper.source] = (
+                    _Reader(reviews_file(self.root, paper.source)),
+                    _history_file(ratings_file(self.root, paper.source)))
+            reader, history = kept
+            change = change_at_import(history.get(paper.id, ()), paper.ratings,
+                                      paper.confidences)
+            return (*reader.texts(paper.id), change)
+
+        return look

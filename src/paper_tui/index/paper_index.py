@@ -23,10 +23,13 @@ from paper_tui.index.annotation_filter import AnnotationFilter, AnnotationSets, 
 from paper_tui.index.fulltext import BodyTexts
 from paper_tui.index.plan import Plan, build_parser, loosen, positive_terms
 from paper_tui.index.results import ResultSet, SearchPage, page_of
+from paper_tui.index.reviewed import KeptReviews, extender
 from paper_tui.index.schema import (
     BODY,
     BOOSTS,
     MAX_EXPANSION,
+    META,
+    REVIEW,
     SCHEMA_VERSION,
     VOCAB_FILE,
     Progress,
@@ -68,6 +71,10 @@ class PaperIndex:
         self.bodies: BodyTexts | None = None
         """The texts of the papers' PDFs (:mod:`paper_tui.index.fulltext`): read when a
         paper is written (its ``body``, ``has:pdf``) and for a snippet; None: none."""
+        self.reviews: KeptReviews | None = None
+        """The reviews and rating histories kept beside the sources
+        (:mod:`paper_tui.index.reviewed`): read when a paper is written (``review``,
+        ``meta``, ``rating_change``); None: none."""
 
     def use_annotations(self, sets: AnnotationSets, people: AnnotationSets | None = None,
                         lab: AnnotationSets | None = None,
@@ -192,7 +199,7 @@ class PaperIndex:
         """An open writer to stream papers into (one commit at the end); for an import
         that reads, stores and indexes a file in one pass."""
         with self._writer() as writer:
-            adder = Adder(writer, progress, self.bodies)
+            adder = Adder(writer, progress, self.bodies, extender(self.reviews))
             yield adder
             adder.finish()
             self._vocabulary().extend(adder.words)  # under the writer's lock
@@ -201,7 +208,8 @@ class PaperIndex:
 
     def rewrite(self, ids: Iterable[str]) -> int:
         """Write these papers again from their records in the index (what their PDF's text
-        gives them came or went: :attr:`bodies`); how many the index holds."""
+        gives them came or went: :attr:`bodies`; their reviews changed: :attr:`reviews`);
+        how many the index holds."""
         papers = [paper for paper in map(self.get, dict.fromkeys(ids)) if paper is not None]
         return self.add(papers) if papers else 0
 
@@ -274,6 +282,15 @@ class PaperIndex:
     def count(self) -> int:
         return self.reading(lambda: self.view().live_count)
 
+    def has_rating_changes(self) -> bool:
+        """Whether a paper of the index has a rating change (its history two points)."""
+        def read() -> bool:
+            view = self.view()
+            changes = view.signals.columns["rating_change"][view.live]
+            return bool((changes == changes).any())  # NaN, unknown, is not itself
+
+        return self.reading(read)
+
     def get(self, paper_id: str) -> Paper | None:
         def read() -> Paper | None:
             snap = self.view()
@@ -340,8 +357,8 @@ class PaperIndex:
             elif isinstance(node, wq.Prefix) and node.fieldname in ("title", "name",
                                                                      "abstract", "authors"):
                 words = vocabulary.starting(fold(node.text))
-            elif isinstance(node, wq.Prefix) and node.fieldname == BODY:
-                words = []  # the body's own stems, at most MAX_EXPANSION of them (below)
+            elif isinstance(node, wq.Prefix) and node.fieldname in (BODY, REVIEW, META):
+                words = []  # the field's own stems, at most MAX_EXPANSION of them (below)
             else:
                 return node
             fieldobj = snap.reader.schema[node.fieldname]

@@ -13,7 +13,7 @@ from paper_tui.errors import QueryError
 from paper_tui.index.fulltext import BodyTexts, fragments, snippet, without_body
 from paper_tui.index.lazy import cached, np
 from paper_tui.index.plan import Plan
-from paper_tui.index.schema import BODY, SORTS, Spans, terms_of
+from paper_tui.index.schema import BODY, META, REVIEW, SORTS, Spans, terms_of
 from paper_tui.index.signals import FACET_NAMES, SIGNAL_SORTS
 from paper_tui.index.snapshot import Snapshot
 from paper_tui.index.word_list import Vocabulary, did_you_mean
@@ -22,7 +22,7 @@ from paper_tui.query import team as team_words
 from paper_tui.query.parse import ANNOTATION_FIELDS
 
 TOP = 100
-MATCH_FIELDS = ("title", "name", "abstract", "authors", "keywords", BODY)
+MATCH_FIELDS = ("title", "name", "abstract", "authors", "keywords", BODY, REVIEW, META)
 """Where a hit may have matched (:attr:`Hit.matched_in`); ``title_exact`` is the title."""
 _MATCHED_AS = {"title_exact": "title"}
 """Hits ranked when a query runs; the rest are ranked as someone scrolls to them."""
@@ -463,7 +463,7 @@ class ResultSet:
 
 
 FACET_TOP = 100
-MATCH_FIELDS = ("title", "name", "abstract", "authors", "keywords", BODY)
+MATCH_FIELDS = ("title", "name", "abstract", "authors", "keywords", BODY, REVIEW, META)
 """Where a hit may have matched (:attr:`Hit.matched_in`); ``title_exact`` is the title."""
 _MATCHED_AS = {"title_exact": "title"}
 """The values of a many-valued facet counted at most (the most frequent: thousands of

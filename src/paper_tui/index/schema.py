@@ -30,7 +30,7 @@ from paper_tui.query import added as added_words
 from paper_tui.query import team as team_words
 from paper_tui.query.parse import NUMBER_FIELDS, WORD, fold
 
-SCHEMA_VERSION = 15
+SCHEMA_VERSION = 16
 """7: positions packed (index/positions.py); 8: every block part packed; 9: no annotation
 fields (the reader's work is answered from the overlay, :mod:`paper_tui.store.overlay`); 10: the
 TOC pickles Whoosh's classes, not ours (an index is opened with :func:`build_schema`), and
@@ -40,20 +40,28 @@ says (decision, has, area, aff, country and their facets' values; the signals co
 :mod:`paper_tui.index.signals`); 13: a paper stored as :meth:`Paper.to_record` (fields at
 their defaults left out) with the venue fields the importers fill; 14: ``ł``, ``ø``, ``æ`` …
 folded to ``l``, ``o``, ``ae`` (:func:`paper_tui.query.parse.fold`); 15: the text of a paper's
-PDF (``body``) and ``has:pdf`` (:mod:`paper_tui.index.fulltext`)."""
+PDF (``body``) and ``has:pdf`` (:mod:`paper_tui.index.fulltext`); 16: the reviews' texts
+(``review``, ``meta``) and the rating change in the signals column
+(:mod:`paper_tui.index.reviewed`)."""
 Progress = Callable[[int], None]
 Spans = dict[str, list[tuple[int, int]]]
 """Character spans of matched words: ``{"title": [(start, end)], "abstract": [...]}``."""
 
-SORTS = ("relevance", "year", "title", "rating", "citations", "consensus")
+SORTS = ("relevance", "year", "title", "rating", "citations", "consensus", "rating-change")
 BODY = "body"
 """The text of the paper's PDF (:mod:`paper_tui.index.fulltext`; ``fulltext:``)."""
 BODY_BOOST = 0.1
 """A body word's weight beside a title's (3) or an abstract's (1): a paper's text says
 the words of its field many times (and a paper found through its body alone is ranked
 after those found through their record: :func:`~paper_tui.index.fulltext.without_body`)."""
+REVIEW = "review"
+"""The text of a paper's reviews, meta-reviews and decisions (``review:``; not a default
+field: :mod:`paper_tui.index.reviewed`)."""
+META = "meta"
+"""The text of its meta-reviews and decisions alone (``meta:``)."""
 DEFAULT_FIELDS = ("title", "name", "abstract", "authors", "keywords", BODY)
-TEXT_FIELDS = frozenset({*DEFAULT_FIELDS, "title_exact"})
+TEXT_FIELDS = frozenset({*DEFAULT_FIELDS, "title_exact", REVIEW, META})
+"""The fields whose words rank a hit (BM25F)."""
 K1, B = 1.2, 0.75  # BM25F, as Whoosh's default weighting
 
 
@@ -82,10 +90,11 @@ SEPARATOR = "\x1f"
 """Between the whole values of a many-valued field (an affiliation may hold commas)."""
 SIGNALS = "signals"
 """The column of the venue's numbers, one fixed-width record per document."""
-SIGNAL_NAMES = ("rating", "spread", "confidence", "cites", "reviews")
+SIGNAL_NAMES = ("rating", "spread", "confidence", "cites", "reviews", "rating_change")
 SIGNAL_RECORD = struct.Struct("!" + "d" * len(SIGNAL_NAMES))
-"""The mean rating, its spread, the mean confidence, the citations and the number of
-reviews: big-endian float64, NaN for unknown."""
+"""The mean rating, its spread, the mean confidence, the citations, the number of
+reviews and the rating change (the newest mean of the rating history less the first:
+:mod:`paper_tui.index.reviewed`): big-endian float64, NaN for unknown."""
 UNKNOWN = SIGNAL_RECORD.pack(*[math.nan] * len(SIGNAL_NAMES))
 """The record of a paper the venue gives no number for."""
 
@@ -229,6 +238,8 @@ def build_schema() -> Schema:
         authors=FoldedText(stemmed=False, phrase=False),
         abstract=FoldedText(),
         body=FoldedText(),  # never stored: a snippet is read from the text file
+        review=FoldedText(),  # the reviews' texts, never stored (paper_tui.index.reviewed)
+        meta=FoldedText(),
         venue=ID(analyzer=lower_id),
         year=ID(),
         keywords=KEYWORD(commas=True, lowercase=True, scorable=True),

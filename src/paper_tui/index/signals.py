@@ -7,10 +7,11 @@ many-valued fields count the values as written, kept in fields of their own
 (``area_name``, ``aff_name``, ``country_name``: one term per whole value).
 
 Numbers (the reviewers' mean rating, its spread and mean confidence, the number of
-reviews, the citations) are one fixed-width record per document in the ``signals``
-column, unknown as NaN: a range (``rating:>=6``) and a sort (by rating, citations or
-consensus) are one numpy operation over every document, and an unknown value is in no
-range and sorts last.
+reviews, the citations; and the rating change, which :mod:`paper_tui.index.reviewed` fills
+from the rating history) are one fixed-width record per document in the ``signals``
+column, unknown as NaN: a range (``rating:>=6``) and a sort (by rating, citations,
+consensus or rating change) are one numpy operation over every document, and an unknown
+value is in no range and sorts last.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from paper_tui.model import ACCEPTED, Paper
 from paper_tui.query.parse import ACCEPTED as ACCEPTED_WORD
 from paper_tui.query.parse import fold
 
-SIGNAL_SORTS = ("rating", "citations", "consensus")
+SIGNAL_SORTS = ("rating", "citations", "consensus", "rating-change")
 """The sorts by a number (best first, unknown last)."""
 FACET_NAMES = {"area": "area_name", "aff": "aff_name", "country": "country_name"}
 """Facet -> the field of its values as written."""
@@ -41,6 +42,7 @@ MADE_FROM = {
     "country": ("countries",), "country_name": ("countries",),
     "rating": ("rating",), "spread": ("rating_spread",), "confidence": ("confidence",),
     "cites": ("citations",), "reviews": ("ratings",),
+    "rating_change": ("ratings",),  # over time: the history kept beside the source
 }
 """Each index field of this module (:func:`document_fields`) and number of the ``signals``
 column (:data:`~paper_tui.index.schema.SIGNAL_NAMES`) -> the paper's fields it is made of
@@ -112,14 +114,15 @@ def _encode(paper: Paper) -> bytes:
     reviews = len(paper.ratings) if paper.ratings else None
     return SIGNAL_RECORD.pack(_number(paper.rating), _number(paper.rating_spread),
                         _number(paper.confidence), _number(paper.citations),
-                        _number(reviews))
+                        _number(reviews), math.nan)  # the change: paper_tui.index.reviewed
 
 
 # -- reading back ------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Signals:
     """The numbers of every document of one view, by document number (float64, NaN for
-    unknown): ``rating``, ``spread``, ``confidence``, ``cites``, ``reviews``."""
+    unknown): ``rating``, ``spread``, ``confidence``, ``cites``, ``reviews``,
+    ``rating_change``."""
 
     columns: dict[str, np.ndarray]
 
@@ -144,6 +147,8 @@ class Signals:
             value = self.columns["cites"]
         elif sort == "consensus":  # all reviewers liked it: a high mean, a small spread
             value = self.columns["rating"] - self.columns["spread"]
+        elif sort == "rating-change":  # the biggest rise first
+            value = self.columns["rating_change"]
         else:
             raise ValueError(f"not a sort by a number: {sort!r}")
         key = -value

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
@@ -428,10 +428,13 @@ class Adder:
     already in the index replaces it."""
 
     def __init__(self, writer: SegmentWriter, progress: Progress | None,
-                 bodies: BodyTexts | None = None) -> None:
-        """``bodies``: the papers' texts (a paper whose PDF is held gets its ``body``)."""
+                 bodies: BodyTexts | None = None,
+                 extend: Callable[[Paper, dict[str, Any]], None] | None = None) -> None:
+        """``bodies``: the papers' texts (a paper whose PDF is held gets its ``body``);
+        ``extend(paper, doc)``: fills more of each document (its reviews)."""
         self._writer = writer
         self._bodies = bodies
+        self._extend = extend
         self._with_pdf: frozenset[str] | None = None
         # Ids already in the index (none in a new one: nothing to look up then).
         self._reader = writer.searcher().reader() if writer.segments else None
@@ -468,6 +471,8 @@ class Adder:
                 self._with_pdf = frozenset(self._bodies.held())
             if paper.id in self._with_pdf:
                 add_body(doc, self._bodies.text(paper.id))
+        if self._extend is not None:
+            self._extend(paper, doc)
         add_document(self._writer, doc, self.words, lengths)
         self.count += 1
         if self._progress and self.count % 500 == 0:

@@ -136,12 +136,14 @@ class Library(ReaderMarks, CitingDoor):
             lambda found, seen, named: self.import_paths(found, progress=seen, hints=named),
             specs, since=since, all_decisions=all_decisions, dry_run=dry_run,
             progress=progress, warn=self.warn, hints=hints,
-            reviews=self.settings.fetch.reviews if reviews is None else reviews)
+            reviews=self.settings.fetch.reviews if reviews is None else reviews,
+            reindex=self.reindex_papers)
         self._holdings.record_fetched(report)
         return report
 
     def reindex_papers(self, ids: Collection[str]) -> int:
-        """Write these papers into the index again (their PDF's text came or went)."""
+        """Write these papers into the index again (their PDF's text came or went, their
+        reviews changed)."""
         return self._intake.rewrite(ids)
 
     # -- sources: what the library holds, and taking one out (:mod:`.holdings`) -----------
@@ -190,6 +192,10 @@ class Library(ReaderMarks, CitingDoor):
         """All hits of ``query``, loaded lazily; a query error is in their ``error``."""
         return self._finding.results(query, sort=sort, all_versions=all_versions)
 
+    def sorts(self) -> tuple[str, ...]:
+        """The sorts the app offers now (:meth:`.finding.Finding.sorts`)."""
+        return self._finding.sorts()
+
     def similar(self, paper_id: str) -> Results:
         """Papers like this one ("more like this"), from its key terms, most similar first."""
         return self.index.similar(self.resolve(paper_id))
@@ -226,6 +232,11 @@ class Library(ReaderMarks, CitingDoor):
     def rating_history(self, paper_id: str) -> tuple[RatingPoint, ...]:
         """A paper's rating history alone, oldest first (:mod:`.reviews`)."""
         return reviews_mod.history(self.sources, self.index.get(paper_id), paper_id)
+
+    def rating_move(self, paper_id: str) -> str:
+        """How a paper's rating moved, ``7.0 → 8.0 (+1.0 since 20 Nov)`` ("" with one
+        point of history or none: :mod:`.reviews`)."""
+        return reviews_mod.move(self.sources, self.index.get(paper_id), paper_id)
 
     def detail(self, paper_id: str, *, team: bool = False, fresh: bool = False) -> PaperDetail:
         """What the library holds of a paper beyond its record (:mod:`.details`)."""

@@ -13,7 +13,7 @@ import functools
 import hashlib
 import json
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -28,16 +28,20 @@ from paper_tui.fetch.report import (
     SourceFetch,
     contained,
 )
-from paper_tui.holdings.reviews import write_reviews
+from paper_tui.holdings.reviews import digest, digests_of, write_reviews
 from paper_tui.holdings.sources import SourceStore, source_id
 from paper_tui.index import PaperIndex
 from paper_tui.trust import atomic
+from paper_tui.venue.reviews import review_texts
 
 if TYPE_CHECKING:
     from paper_tui.importers import Hints, ImportReport
     from paper_tui.venue.reviews import Review
 
 ImportPaths = Callable[[list[Path], FetchProgress | None, "Hints"], "ImportReport"]
+Reindex = Callable[[Collection[str]], int]
+"""Write these papers into the index again (their reviews changed), under the library's
+lock; how many the index holds."""
 HINTS = ".hints.json"
 """Next to a fetched file (``fetched/<name>.hints.json``): the ``--venue`` and ``--year``
 its fetch was given, for the fetches after it (a watch's, a plain re-fetch)."""
@@ -48,12 +52,13 @@ def fetch(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
           since: datetime.date | None, all_decisions: bool, dry_run: bool,
           progress: FetchProgress | None,
           warn: Callable[[str], None] | None, hints: Hints | None = None,
-          reviews: bool = False) -> FetchReport:
+          reviews: bool = False, reindex: Reindex | None = None) -> FetchReport:
     """Each SOURCE fetched and imported in turn; one that fails, whatever the failure (a
     bug too: :func:`~paper_tui.fetch.report.contained`), is its line and the next goes
     on. ``hints`` (``--venue``, ``--year``) name what a list does not, kept with each
     source's fetched file for the fetches after. ``reviews``: an OpenReview venue's
-    reviews too, kept beside the source (:mod:`paper_tui.holdings.reviews`)."""
+    reviews too, kept beside the source (:mod:`paper_tui.holdings.reviews`), and the papers
+    whose reviews' text changed written into the index again with ``reindex``."""
     done = []
     for text in specs:
         try:
@@ -64,7 +69,7 @@ def fetch(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
         named = spec.canonical(parsed, settings_fetch)  # one list, one source
         found = contained(named.text, functools.partial(
             _one, root, settings_fetch, sources, index, import_paths, named, since,
-            all_decisions, dry_run, progress, warn, hints, reviews))
+            all_decisions, dry_run, progress, warn, hints, reviews, reindex))
         done.append(found if named == parsed else
                     replace(found, spec=parsed.text, same_as=named.text))
     return FetchReport(tuple(done))
@@ -75,7 +80,7 @@ def _one(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
          since: datetime.date | None, all_decisions: bool, dry_run: bool,
          progress: FetchProgress | None,
          warn: Callable[[str], None] | None, hints: Hints | None,
-         reviews: bool = False) -> SourceFetch:
+         reviews: bool = False, reindex: Reindex | None = None) -> SourceFetch:
     path = runner.target(root, source)
     sources.reload()
     sid = _source_of(sources, path)
@@ -91,7 +96,7 @@ def _one(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
             if info is not None and not dry_run and fetched.unchanged_at_once():
                 if relabel:
                     return _imported(fetched, path.read_bytes(), import_paths, progress, warn,
-                                     hints, sources)
+                                     hints, sources, reindex)
                 fetched.finish()
                 return _report(fetched, "unchanged", sid, info.count, ())
             listing = fetched.run()
@@ -102,7 +107,7 @@ def _one(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
             if fetched.unchanged and info is not None:
                 if relabel:
                     return _imported(fetched, path.read_bytes(), import_paths, progress, warn,
-                                     hints, sources)
+                                     hints, sources, reindex)
                 fetched.finish()
                 return _report(fetched, "unchanged", sid, info.count, ())
             same = _same_content(root, sources, listing.body) if sid is None else None
@@ -114,7 +119,7 @@ def _one(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
                 fetched.path = root / runner.FETCHED / same.path.name
                 runner.same_list(root, source, fetched.path)
             found = _imported(fetched, listing.body, import_paths, progress, warn, hints,
-                              sources)
+                              sources, reindex)
             return found if same is None else replace(found, same_as=same.id)
     except PaperTuiError as exc:
         pages = fetched.pages if fetched is not None else None
@@ -124,7 +129,8 @@ def _one(root: Path, settings_fetch: FetchSettings, sources: SourceStore,
 
 def _imported(fetched: runner.Fetch, body: bytes, import_paths: ImportPaths,
               progress: FetchProgress | None, warn: Callable[[str], None] | None,
-              given: Hints | None, sources: SourceStore) -> SourceFetch:
+              given: Hints | None, sources: SourceStore, reindex: Reindex | None = None
+              ) -> SourceFetch:
     path = fetched.path
     previous = path.read_bytes() if path.is_file() else None
     kept = _kept_hints(path)
@@ -151,7 +157,9 @@ def _imported(fetched: runner.Fetch, body: bytes, import_paths: ImportPaths,
              f"the file's name nor its content says): give {options}, as in `paper-tui "
              f"fetch {fetched.spec.text} {options}`")
     if fetched.listing is not None and fetched.listing.reviews is not None:
-        _keep_reviews(sources, report.sources[0], fetched.listing.reviews)
+        changed = _keep_reviews(sources, report.sources[0], fetched.listing.reviews)
+        if changed and reindex is not None:
+            reindex(changed)
     fetched.finish()
     return _report(fetched, "fetched", report.sources[0], report.papers,
                    tuple(report.new_ids))
@@ -161,15 +169,23 @@ _FORUM = "/forum?id="
 
 
 def _keep_reviews(sources: SourceStore, sid: str,
-                  by_forum: dict[str, list[Review]]) -> None:
+                  by_forum: dict[str, list[Review]]) -> list[str]:
     """The fetched reviews kept beside the source, by paper (a paper's forum is in its
-    URL), replacing those of the fetch before."""
+    URL), replacing those of the fetch before; the ids of the papers whose reviews' text
+    (what the index holds of them: ``review:``, ``meta:``) is not what it was. The import
+    wrote the papers before their new reviews were kept: these are written again."""
+    before = digests_of(sources.root, sid)
     kept = []
     for paper in sources.readable_papers(sid):
         forum = paper.url.partition(_FORUM)[2] if _FORUM in paper.url else ""
         if forum in by_forum:
             kept.append((paper.id, forum, by_forum[forum]))
     write_reviews(sources.root, sid, kept)  # atomic, under the source's fetch lock
+    after = {pid: digest(texts) for pid, _, reviews in kept
+             if any(texts := review_texts(reviews))}
+    # in the file's order: the index reads the file forward as it writes them
+    return [pid for pid in [*after, *before.keys() - after.keys()]
+            if before.get(pid) != after.get(pid)]
 
 
 @dataclass(frozen=True)

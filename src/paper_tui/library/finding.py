@@ -17,7 +17,7 @@ from paper_tui.errors import UnknownPaperError
 from paper_tui.index import PaperIndex, Results, SearchPage, page_of
 from paper_tui.model import Paper
 from paper_tui.team.coverage import Lab
-from paper_tui.vocabulary import FOR_YOU, TEAM_SORT
+from paper_tui.vocabulary import FOR_YOU, RATING_CHANGE, SORTS, TEAM_SORT
 
 if TYPE_CHECKING:
     from paper_tui.recommend import Recommender
@@ -64,6 +64,15 @@ class Finding:
                                      all_versions=self._all_versions(all_versions))
         return page_of(self.results(query, sort=sort, all_versions=all_versions), limit,
                        offset)
+
+    def sorts(self) -> tuple[str, ...]:
+        """The sorts the app offers (its picker, ``ctrl+s``): every one of
+        :data:`~paper_tui.vocabulary.SORTS`, but ``rating-change`` only once a paper has
+        a rating change (two points of history: a venue fetched again after its ratings
+        moved), as a sort that orders nothing would be a step for nothing."""
+        if self.index.has_rating_changes():
+            return SORTS
+        return tuple(sort for sort in SORTS if sort != RATING_CHANGE)
 
     def _all_versions(self, asked: bool | None) -> bool:
         return self.settings.all_versions if asked is None else asked

@@ -14,6 +14,7 @@ from pathlib import Path
 import filelock
 
 from paper_tui.holdings.arrivals import Arrivals
+from paper_tui.holdings.reviews import ForIndex
 from paper_tui.holdings.sources import SourceStore
 from paper_tui.index import PaperIndex
 from paper_tui.index.schema import note_terms
@@ -50,6 +51,9 @@ def open_parts(root: Path, warn: Callable[[str], None] | None) -> Parts:
     # The text of each PDF held (pdfs/<id>.txt, extracted once) is indexed whenever its
     # paper is written: a rebuild reads it again, never the PDF.
     index.bodies = Shelf(root)
+    # So are the reviews and rating history kept beside each source (review:, meta:,
+    # rating_change:).
+    index.reviews = ForIndex(root / "sources")
     team = Team(root)
     # A change to one version of a paper from two sources is made to every version.
     # The store's thread, which watches the library's files for changes made

@@ -8,7 +8,7 @@ from paper_tui.holdings import reviews as kept
 from paper_tui.holdings.sources import SourceStore
 from paper_tui.library.records import PaperReviews
 from paper_tui.model import Paper
-from paper_tui.venue.reviews import RatingPoint
+from paper_tui.venue.reviews import RatingPoint, change_text
 
 
 def _order(sources: SourceStore, paper: Paper | None) -> list[str]:
@@ -33,3 +33,9 @@ def history(sources: SourceStore, paper: Paper | None, paper_id: str) -> tuple[R
 def all_histories(sources: SourceStore) -> dict[str, list[RatingPoint]]:
     """Every paper's rating history, by id (``team digest``'s rating moves)."""
     return kept.histories(sources.root, sorted(sources.manifest))
+
+
+def move(sources: SourceStore, paper: Paper | None, paper_id: str) -> str:
+    """How the paper's rating moved, ``7.0 → 8.0 (+1.0 since 20 Nov)``; "" with fewer than
+    two points (a row's value in the ``rating-change`` sort)."""
+    return change_text(history(sources, paper, paper_id))

@@ -6,8 +6,9 @@ engine query. What lives here is what a user can get wrong and what makes ``MemR
 
 Syntax: words (stemmed), ``"phrases"``, ``AND`` / ``OR`` / ``NOT`` / ``-word``,
 parentheses, ``title:`` ``author:`` ``abstract:`` ``venue:`` ``name:`` ``keyword:``,
-``fulltext:`` (the text of the paper's PDF), ``year:2024`` ``year:2019..2023``
-``year:>=2020``, ``tag:`` ``status:`` ``starred:yes``
+``fulltext:`` (the text of the paper's PDF), ``review:`` (the text of its reviews,
+meta-reviews and decisions) and ``meta:`` (of its meta-reviews and decisions alone),
+``year:2024`` ``year:2019..2023`` ``year:>=2020``, ``tag:`` ``status:`` ``starred:yes``
 ``list:`` ``note:`` ``by:NAME`` (a team member annotated it), the team's words
 (``assigned:`` ``kept:N`` ``kept-by:`` ``disputed`` ``untouched``: :mod:`.team`),
 when a paper entered the library (``added:today`` ``added:7d`` ``added:>=2026-11-30``) and
@@ -15,7 +16,7 @@ when a paper entered the library (``added:today`` ``added:7d`` ``added:>=2026-11
 ``word*`` (prefix) and ``word~`` / ``word~2`` (fuzzy). What the venue says: ``decision:oral``
 (``accepted``: every accepted kind), ``area:`` ``aff:`` ``country:``, ``has:code`` and numbers
 as years are written (``rating:>=6``, ``rating:5.5..7``, ``confidence:`` ``reviews:``
-``cites:``).
+``cites:``; ``rating_change:>0``: the newest mean rating of its history less the first).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ FIELDS: dict[str, str] = {
     "source": "source", "by": "by", "decision": "decision", "area": "area", "aff": "aff",
     "country": "country", "has": "has", "rating": "rating", "confidence": "confidence",
     "reviews": "reviews", "cites": "cites", "citations": "cites", "fulltext": "body",
+    "review": "review", "meta": "meta", "rating_change": "rating_change",
     **{name: name for name in team_words.FIELDS},
     **{name: name for name in added_words.FIELDS},
 }
@@ -52,13 +54,15 @@ beside the sources)."""
 _ALIASES = frozenset({"authors", "keywords", "tags", "lists", "citations"})
 """Other names of a field, left out of the list of known fields an error names."""
 
-NUMBER_FIELDS = {"rating": float, "confidence": float, "reviews": int, "cites": int}
+NUMBER_FIELDS = {"rating": float, "confidence": float, "reviews": int, "cites": int,
+                 "rating_change": float}
 """Words whose value is a number or a range of numbers: the reviewers' mean rating and
-confidence (fractions), the number of reviews and of citations (whole numbers). The index
-answers them from a numeric column; an unknown value is in no range."""
+confidence (fractions), the number of reviews and of citations (whole numbers), the
+rating change (the newest mean of the rating history less the first; unknown with one
+point). The index answers them from a numeric column; an unknown value is in no range."""
 NUMBER_RANGES: dict[str, tuple[float, float]] = {
     "rating": (0, MAX_SCORE), "confidence": (0, MAX_SCORE), "reviews": (0, MAX_REVIEWS),
-    "cites": (0, MAX_CITATIONS)}
+    "cites": (0, MAX_CITATIONS), "rating_change": (-MAX_SCORE, MAX_SCORE)}
 """What each number word can be: the caps the numbers of the source files are read with
 (:mod:`paper_tui.venue.signals`); a bound beyond them is one line, not a search."""
 YEARS = (1, 9999)
@@ -66,7 +70,8 @@ YEARS = (1, 9999)
 _NUMBER_EXAMPLES = {"rating": "rating:>=6 or rating:5..7",
                     "confidence": "confidence:>=4 or confidence:3..5",
                     "reviews": "reviews:>=4 or reviews:3..5",
-                    "cites": "cites:>=100 or cites:10..500"}
+                    "cites": "cites:>=100 or cites:10..500",
+                    "rating_change": "rating_change:>0 or rating_change:-0.5..0.5"}
 ACCEPTED = "accepted"
 """``decision:accepted``: every decision that accepts the paper (``model.ACCEPTED``)."""
 DECISION_WORDS = (*DECISIONS, ACCEPTED)
@@ -90,15 +95,17 @@ WORD = re.compile(r"\w+(?:\.?\w+)*")
 
 _MATH = re.compile(r"(?<!\\)\$([^$]*)(?<!\\)\$")
 _MATH_NOISE = re.compile(r"\\(?:mathrm|mathbf|mathit|text|textbf|textit|operatorname)\b|[\^_{}\\]")
-_FIELD = re.compile(r"(?<![\w\"])([A-Za-z]+):(?=\S)")
+_NAME = r"[A-Za-z]+(?:_[A-Za-z]+)*"
+"""A field's name: letters, words joined by ``_`` (``rating_change``)."""
+_FIELD = re.compile(rf"(?<![\w\"])({_NAME}):(?=\S)")
 _YEAR = re.compile(r"\byear:([^\s()]*)", re.IGNORECASE)
 _YEAR_RANGE = re.compile(r"([0-9]+)?\.\.([0-9]+)?")
 _YEAR_CMP = re.compile(r"(>=|<=|>|<)([0-9]+)")
 _STARRED = re.compile(r"\bstarred:([^\s()]+)", re.IGNORECASE)
 # A phrase (left as it is), or one of the venue's words with its value (a phrase or a run
 # up to a space or parenthesis).
-_VENUE_WORD = re.compile(r'"[^"]*"|(?<![\w"])(decision|has|rating|confidence|reviews|'
-                         r'cites|citations):("[^"]*"|[^\s()"]*)', re.IGNORECASE)
+_VENUE_WORD = re.compile(r'"[^"]*"|(?<![\w"])(decision|has|rating_change|rating|confidence|'
+                         r'reviews|cites|citations):("[^"]*"|[^\s()"]*)', re.IGNORECASE)
 _NUMBER_CMP = re.compile(r"(>=|<=|>|<)(.*)")
 # "new" is the status of every paper with none stored: match it as "none of the others".
 _STATUS_NEW = re.compile(r"(?<![\w\"])status:\"?new\"?(?=\s|\)|$)", re.IGNORECASE)
@@ -336,7 +343,7 @@ def clean(query: str, watch_query: added_words.WatchQuery | None = None,
     query = team_words.rewrite(query)
     _check_fields(query)
     _check_operators(query)
-    for m in re.finditer(r"(?<![\w\"])([A-Za-z]+):(?=\s|$)", query):
+    for m in re.finditer(rf"(?<![\w\"])({_NAME}):(?=\s|$)", query):
         raise QueryError(f"{m.group(1)}: needs something to search for after the colon")
     query = _YEAR.sub(_year, query)
     query = _VENUE_WORD.sub(_venue_word, query)
@@ -348,7 +355,7 @@ def clean(query: str, watch_query: added_words.WatchQuery | None = None,
 
 def plain_words(query: str) -> list[str]:
     """The unqualified search words of a query (for spelling suggestions), folded."""
-    text = re.sub(r"\b[A-Za-z]+:(\"[^\"]*\"|\S+)", " ", strip_latex(query))
+    text = re.sub(rf"\b{_NAME}:(\"[^\"]*\"|\S+)", " ", strip_latex(query))
     text = re.sub(r"(?<!\w)-\S+", " ", text)
     words = []
     for m in WORD.finditer(text):

@@ -300,3 +300,26 @@ def change_text(history: Sequence[RatingPoint]) -> str:
 def stamp(seconds: float) -> str:
     """A point's date from seconds since 1970."""
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+# -- their words, as the index holds them ----------------------------------------------------
+REVIEW_KINDS: frozenset[Kind] = frozenset({"review", "meta-review", "decision"})
+"""The kinds whose text ``review:`` searches (the comments of the thread are not a review)."""
+META_KINDS: frozenset[Kind] = frozenset({"meta-review", "decision"})
+"""The kinds whose text ``meta:`` searches."""
+
+
+def review_texts(reviews: Iterable[Review]) -> tuple[str, str]:
+    """The text fields of the reviews, meta-reviews and decisions (what ``review:``
+    searches), and those of the meta-reviews and decisions alone (``meta:``); each
+    field's text on its own lines."""
+    every: list[str] = []
+    meta: list[str] = []
+    for review in reviews:
+        if review.kind not in REVIEW_KINDS:
+            continue
+        texts = [text for _, text in review.fields]
+        every += texts
+        if review.kind in META_KINDS:
+            meta += texts
+    return "\n".join(every), "\n".join(meta)

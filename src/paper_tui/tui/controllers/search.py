@@ -132,7 +132,11 @@ class SearchController:
         return self.sort == FOR_YOU
 
     def cycle_sort(self) -> str:
-        return self.sort_by(SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)])
+        """Sort by the next of the sorts the library offers now (``rating-change`` only
+        once a paper's rating moved: :meth:`Library.sorts`)."""
+        offered = self.host.library.sorts()
+        after = SORTS[SORTS.index(self.sort) + 1:] + SORTS if self.sort in SORTS else SORTS
+        return self.sort_by(next(sort for sort in after if sort in offered))
 
     def sort_by(self, sort: str) -> str:
         """Search the query again sorted by ``sort``, the cursor on the first row (the

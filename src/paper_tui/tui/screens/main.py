@@ -136,7 +136,8 @@ class MainScreen(ResultsScreen):
                         placeholder="Search: words, \"phrases\", title: author: year: …",
                         id="search")
         with Horizontal(id="panes"):
-            yield ResultsList(self.library.annotation, announce=False, id="results")
+            yield ResultsList(self.library.annotation, announce=False, id="results",
+                              moved_of=self.library.rating_move)
             abstract = AbstractView(id="abstract")
             abstract.moves = self.reviews.moves
             yield abstract
@@ -296,7 +297,7 @@ class MainScreen(ResultsScreen):
             if sort:
                 self.say(f"sorted by {self.search.sort_by(sort)}")
 
-        self.app.push_screen(SortPicker(self.search.sort), chosen)
+        self.app.push_screen(SortPicker(self.search.sort, self.library.sorts()), chosen)
 
     def action_sync(self) -> None:
         if self.team_sync.start():

@@ -12,7 +12,7 @@ from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from paper_tui.tui.screens.dialog import DIALOG_CSS, Dialog
-from paper_tui.vocabulary import FOR_YOU, SORTS, TEAM_SORT
+from paper_tui.vocabulary import FOR_YOU, RATING_CHANGE, SORTS, TEAM_SORT
 
 WHAT = {"relevance": "best match first (no query: the list's order)",
         "year": "newest first",
@@ -20,19 +20,20 @@ WHAT = {"relevance": "best match first (no query: the list's order)",
         "rating": "the reviewers' mean, highest first",
         "citations": "most cited first",
         "consensus": "the reviewers' mean less their spread",
+        RATING_CHANGE: "the mean's rise since the first fetch, biggest first",
         TEAM_SORT: "most team members kept, then most starred",
         FOR_YOU: "what you kept and skipped taught it"}
 """Each sort in a few words, as the picker lists it."""
 
 
-def matching_sorts(typed: str) -> list[str]:
-    """The sorts whose name matches ``typed`` loosely, best first; all in their order when
-    nothing is typed."""
+def matching_sorts(typed: str, sorts: tuple[str, ...] = SORTS) -> list[str]:
+    """The ``sorts`` whose name matches ``typed`` loosely, best first; all in their order
+    when nothing is typed."""
     typed = typed.strip()
     if not typed:
-        return list(SORTS)
+        return list(sorts)
     matcher = Matcher(typed)
-    scored = [(matcher.match(sort), i, sort) for i, sort in enumerate(SORTS)]
+    scored = [(matcher.match(sort), i, sort) for i, sort in enumerate(sorts)]
     return [sort for score, _, sort in sorted(scored, key=lambda s: (-s[0], s[1]))
             if score > 0]
 
@@ -51,9 +52,12 @@ class SortPicker(Dialog[str | None]):
         Binding("up", "move(-1)", show=False),
     ]
 
-    def __init__(self, current: str) -> None:
+    def __init__(self, current: str, sorts: tuple[str, ...] = SORTS) -> None:
+        """``sorts``: those offered (the library's: ``rating-change`` once a rating
+        moved)."""
         super().__init__()
         self.current = current
+        self.sorts = sorts
         # Built here, not found on mount: keys typed ahead may close the picker (or the
         # app) before it has mounted, and its widgets are gone then.
         self._filter_box = Input(placeholder="type to filter: rat, cit, for…", id="sort-filter")
@@ -71,7 +75,7 @@ class SortPicker(Dialog[str | None]):
         self._filter_box.focus()
 
     def _show(self, typed: str) -> None:
-        sorts = matching_sorts(typed)
+        sorts = matching_sorts(typed, self.sorts)
         options = []
         for sort in sorts:
             label = Text(sort, style="bold")

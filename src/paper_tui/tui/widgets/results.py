@@ -24,7 +24,7 @@ from paper_tui.model import Paper
 from paper_tui.trust.inert import inert_line, inert_line_offsets
 from paper_tui.tui.widgets.lines import DirectLines
 from paper_tui.tui.widgets.scrollbar import LineScrolled
-from paper_tui.vocabulary import DECISION_MARKS, STAR, STATUS_MARKS, sort_value
+from paper_tui.vocabulary import DECISION_MARKS, RATING_CHANGE, STAR, STATUS_MARKS, sort_value
 
 if TYPE_CHECKING:
     from paper_tui.library import Annotation, Results
@@ -103,9 +103,12 @@ class ResultsList(DirectLines, LineScrolled, ScrollView, can_focus=True):
         """Enter on a row: the reader wants to read that abstract."""
 
     def __init__(self, annotation_of: AnnotationOf, *, announce: bool = True,
-                 **kwargs: Any) -> None:
+                 moved_of: Callable[[str], str] | None = None, **kwargs: Any) -> None:
+        """``moved_of(paper id)``: how its rating moved (``7.0 → 8.0 (+1.0 since 20
+        Nov)``), the row's value in the ``rating-change`` sort."""
         super().__init__(**kwargs)
         self.annotation_of = annotation_of
+        self.moved_of = moved_of
         self.announce = announce
         """Post :class:`Highlighted` as the cursor moves. The app's main list does not:
         the app watches its cursor instead (a message bubbling up through the screen on
@@ -252,7 +255,8 @@ class ResultsList(DirectLines, LineScrolled, ScrollView, can_focus=True):
         # the next letter typed brings mostly the same papers back: rows are cached by
         # everything they show, whatever the result set (the paper's shown fields, not the
         # paper: hashing all of it, abstract and authors, on every line drawn costs more).
-        value = sort_value(paper, results.sort)
+        value = self.moved_of(paper.id) if results.sort == RATING_CHANGE and self.moved_of \
+            else sort_value(paper, results.sort)
         key = (paper.id, paper.title, paper.display_title, paper.name, paper.title_emphasis,
                paper.venue, paper.year, paper.decision, value, spans, width, cursor,
                annotation, paper.id in self.marked,
