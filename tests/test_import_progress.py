@@ -96,8 +96,8 @@ def test_durations_read_as_said() -> None:
 def test_the_line_drawn(capsys: pytest.CaptureFixture[str]) -> None:
     times: Iterator[float] = iter([0.0, 10.0, 10.0])
     line = ImportLine(clock=lambda: next(times))
-    line.reading("importing papers.jsonl.gz", 388_900, 386_863, 1_000_000)
-    line.reading("importing papers.jsonl.gz", 412_000, 410_000, 1_000_000)
+    line.through_file("importing papers.jsonl.gz", 388_900, 386_863, 1_000_000)
+    line.through_file("importing papers.jsonl.gz", 412_000, 410_000, 1_000_000)
     drawn = capsys.readouterr().err.split("\r\x1b[K")
     assert drawn[1] == "importing papers.jsonl.gz [######..........] 38% 388,900 papers"
     assert drawn[2] == ("importing papers.jsonl.gz [######..........] 41% 412,000 papers  "
@@ -110,7 +110,7 @@ def test_the_line_drawn(capsys: pytest.CaptureFixture[str]) -> None:
 
 # -- the positions the library hears -------------------------------------------------------
 class Heard:
-    """A progress callback with a ``reading`` method: what it heard, in order."""
+    """A progress callback with a ``through_file`` method: what it heard, in order."""
 
     def __init__(self) -> None:
         self.counts: list[tuple[str, int, int | None]] = []
@@ -119,7 +119,7 @@ class Heard:
     def __call__(self, stage: str, done: int, total: int | None) -> None:
         self.counts.append((stage, done, total))
 
-    def reading(self, stage: str, done: int, read: int, size: int) -> None:
+    def through_file(self, stage: str, done: int, read: int, size: int) -> None:
         assert stage == "importing papers.jsonl.gz" or stage == "importing papers.jsonl"
         self.read.append((done, read, size))
 
@@ -143,7 +143,7 @@ def test_the_import_says_how_far_through_the_file_it_is(
     assert {s for _, _, s in heard.read} == {size}
 
 
-def test_a_callback_without_reading_hears_the_count_alone(tmp_path: Path) -> None:
+def test_a_callback_without_through_file_hears_the_count_alone(tmp_path: Path) -> None:
     source = write(tmp_path / "papers.jsonl.gz", real_looking(600))
     counts: list[tuple[str, int, int | None]] = []
     with Library.open(tmp_path / "lib", config=config_mod.defaults(), bundled=False) as lib:

@@ -76,7 +76,7 @@ def duration(seconds: float) -> str:
 
 class ImportLine:
     """An import's (or a rebuild's) progress line: the count and the recent papers/s; for
-    a file whose position is known (:meth:`reading`), a bar of the bytes read, and the
+    a file whose position is known (:meth:`through_file`), a bar of the bytes read, and the
     time left."""
 
     WIDTH = 16
@@ -94,7 +94,7 @@ class ImportLine:
         rate = self._rate(stage, done, 0)
         self._draw(f"{inert_line(stage)}: {done:,}{of} papers{rate}", end)
 
-    def reading(self, stage: str, done: int, read: int, size: int) -> None:
+    def through_file(self, stage: str, done: int, read: int, size: int) -> None:
         """The count, and ``read`` bytes of the file's ``size`` read so far."""
         rate = self._rate(stage, done, read)
         filled = self.WIDTH * read // size if size else self.WIDTH

@@ -7,7 +7,7 @@ that position with each chunk of records, and the importing process answers with
 one it received. A format read whole says nothing (its import has no fraction).
 
 :func:`counting` makes an import's progress callback: a front's callback that has a
-``reading(stage, done, read, size)`` method hears how far
+``through_file(stage, done, read, size)`` method hears how far
 through the file the import is with each count; any other is called as before,
 ``progress(stage, done, None)``.
 """
@@ -60,10 +60,10 @@ def through(path: Path) -> tuple[int, int] | None:
 
 
 def counting(progress: Progress, stage: str, path: Path) -> Callable[[int], None]:
-    """``report(done)`` for an import of ``path``: ``progress.reading(stage, done, read,
+    """``report(done)`` for an import of ``path``: ``progress.through_file(stage, done, read,
     size)`` when the callback has that method and the file's position is known, else
     ``progress(stage, done, None)``."""
-    heard: Callable[[str, int, int, int], None] | None = getattr(progress, "reading", None)
+    heard: Callable[[str, int, int, int], None] | None = getattr(progress, "through_file", None)
 
     def report(done: int) -> None:
         at = through(path) if heard is not None else None
