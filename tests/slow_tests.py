@@ -34,6 +34,7 @@ SLOW = (
     "test_cli_completion.py::test_zsh_completes_by_tab_in_a_terminal",
     "test_citations.py::test_thousand_corpus_papers_cite_as_bibtex",
     "test_index_writer.py::test_segments_are_whooshs_byte_for_byte",
+    "test_import_progress.py",
     "test_index.py::test_two_processes_writing_and_reading_never_corrupt_the_index",
     "test_bib_file.py",
     "test_citekeys.py",

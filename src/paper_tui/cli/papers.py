@@ -93,8 +93,11 @@ def cmd_import(args: argparse.Namespace, ctx: Context) -> int:
     from paper_tui.importers import Hints
 
     lib = ctx.library
-    report = lib.import_paths(args.paths, progress=progress_printer(), force=args.force,
+    line = progress_printer()
+    report = lib.import_paths(args.paths, progress=line, force=args.force,
                               hints=Hints(args.venue.strip(), args.year))
+    if line is not None:
+        line.finish()
     for notice in report.notices:
         warn(str(notice))
     for skipped in report.skipped:

@@ -14,8 +14,15 @@ from typing import Any, BinaryIO
 
 from paper_tui import display, naming
 from paper_tui.errors import SourceError, TooBig
+from paper_tui.importers.reading import reading
 from paper_tui.model import Paper, make_id
-from paper_tui.trust.bounded_gzip import MAX_UNPACKED, gunzip, open_gzip, shown_size
+from paper_tui.trust.bounded_gzip import (
+    MAX_UNPACKED,
+    gunzip,
+    open_gzip,
+    position_on_disk,
+    shown_size,
+)
 from paper_tui.venue import fields as venue_fields
 from paper_tui.venue.fields import NO_SIGNALS, VenueSignals
 from paper_tui.venue.names import display_venue
@@ -174,7 +181,7 @@ def read_lines(path: Path) -> Iterator[tuple[int, bytes]]:
     A file that cannot be read on (cut short, damaged) raises :class:`SourceError` naming
     the line it stopped at, after the lines before it."""
     number = 0
-    with open_stream(path) as fh:
+    with open_stream(path) as fh, reading(path, lambda: position_on_disk(fh)):
         try:
             head = fh.read(8192)
             first = head + fh.readline() if b"\x00" not in head else head

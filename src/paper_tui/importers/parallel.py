@@ -19,6 +19,7 @@ from typing import Any
 
 from paper_tui.errors import SkippedRecord, SourceError, SourceNotice, TooBig
 from paper_tui.importers.common import NO_HINTS, Hints, Limits, limited, limits
+from paper_tui.importers.reading import reading, through
 from paper_tui.model import Paper
 
 CHUNK = 256  # records per message: few messages, little held in the pipe
@@ -76,9 +77,10 @@ def _work(module: str, path: str, source: str, hints: Hints,
           caps: Limits) -> None:
     """The worker: ``module.read(path, source, hints)`` (within ``caps``, the reading
     thread's :class:`~paper_tui.importers.common.Limits`), sent in chunks: ``(records,
-    result of compute(the chunk's papers) or None, end)``, end being None, ``("raise",
-    error)`` or ``("bug", traceback)`` on the last chunk. ``waited.value``: the seconds the
-    reading process has waited for chunks so far."""
+    result of compute(the chunk's papers) or None, end, read)``, end being None,
+    ``("raise", error)`` or ``("bug", traceback)`` on the last chunk, read the bytes of
+    the file read so far (None: not known, see :mod:`.reading`). ``waited.value``: the
+    seconds the reading process has waited for chunks so far."""
     with limited(caps):
         _read(module, path, source, hints, compute, every, waited, conn)
 
@@ -88,6 +90,7 @@ def _read(module: str, path: str, source: str, hints: Hints,
           ) -> None:
     chunk: list[Paper | tuple] = []
     number = 0
+    file = Path(path)
     blocked = 0.0  # seconds this process waited for the reader to take a chunk
 
     def send(end: tuple | None) -> None:
@@ -95,7 +98,8 @@ def _read(module: str, path: str, source: str, hints: Hints,
         papers = [r for r in chunk if isinstance(r, Paper)]
         share = blocked > waited.value if every is None else number % every == 0
         result = compute(papers) if compute and papers and share else None
-        data = ForkingPickler.dumps((chunk, result, end))
+        at = through(file)
+        data = ForkingPickler.dumps((chunk, result, end, at and at[0]))
         start = time.perf_counter()
         conn.send_bytes(data)
         blocked += time.perf_counter() - start
@@ -111,7 +115,7 @@ def _read(module: str, path: str, source: str, hints: Hints,
     except SourceError as exc:
         send(("raise", _error(exc)))
     except BaseException:
-        conn.send(([], None, ("bug", traceback.format_exc())))
+        conn.send(([], None, ("bug", traceback.format_exc()), None))
     conn.close()
 
 
@@ -128,32 +132,35 @@ def read_in_worker(module: str, path: Path, source: str, prepare: Prepare | None
     worker.start()
     send.close()
     started = False
+    read = 0  # the bytes of the file the worker has read (as far as it said)
     try:
-        while True:
-            try:
-                start = time.perf_counter()
-                receive.poll(None)  # waiting, not unpickling
-                if started:  # (the wait for the worker to start says nothing of balance)
-                    waited.value += time.perf_counter() - start
-                started = True
-                chunk = receive.recv()
-            except EOFError:
-                raise WorkerError(f"the import worker for {path} stopped "
-                                  f"(exit code {worker.exitcode})") from None
-            records, result, end = chunk
-            if prepare is not None:
-                prepare.sink([r for r in records if isinstance(r, Paper)], result)
-            for record in records:
-                yield record if isinstance(record, Paper) else _rebuild(record[1])
-            if end is None:
-                continue
-            if end[0] == "raise":
-                raise _rebuild(end[1])
-            if end[0] == "bug":
-                summary = end[1].rstrip().rpartition("\n")[2]  # "ValueError: …"
-                raise WorkerError(f"the import worker for {path} failed: {summary}") \
-                    from WorkerTraceback(end[1])
-            return
+        with reading(path, lambda: read):
+            while True:
+                try:
+                    start = time.perf_counter()
+                    receive.poll(None)  # waiting, not unpickling
+                    if started:  # (the wait for the worker to start says nothing of balance)
+                        waited.value += time.perf_counter() - start
+                    started = True
+                    chunk = receive.recv()
+                except EOFError:
+                    raise WorkerError(f"the import worker for {path} stopped "
+                                      f"(exit code {worker.exitcode})") from None
+                records, result, end, at = chunk
+                read = at if at is not None else read
+                if prepare is not None:
+                    prepare.sink([r for r in records if isinstance(r, Paper)], result)
+                for record in records:
+                    yield record if isinstance(record, Paper) else _rebuild(record[1])
+                if end is None:
+                    continue
+                if end[0] == "raise":
+                    raise _rebuild(end[1])
+                if end[0] == "bug":
+                    summary = end[1].rstrip().rpartition("\n")[2]  # "ValueError: …"
+                    raise WorkerError(f"the import worker for {path} failed: {summary}") \
+                        from WorkerTraceback(end[1])
+                return
     finally:
         receive.close()
         if worker.is_alive():

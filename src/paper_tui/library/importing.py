@@ -157,6 +157,7 @@ def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: Imp
                 progress: Progress | None, force: bool, hints: Hints,
                 arrivals: Arrivals | None) -> None:
     from paper_tui.importers import Prepare, import_file
+    from paper_tui.importers.reading import counting
     from paper_tui.importers.registry import STABLE_ID_FORMATS
 
     # A big file is parsed in a worker process, which also encodes and analyses some
@@ -207,8 +208,7 @@ def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: Imp
     # what the venue said of each paper last time: a paper whose reviews or decision
     # changed (a rebuttal, decision day) keeps its id, and is indexed again
     said_before = _venue_said(sources, source_id) if old_ids else {}
-    report_progress = (lambda n: progress(f"importing {path.name}", n, None)) \
-        if progress else None
+    report_progress = counting(progress, f"importing {path.name}", path) if progress else None
     with index.adding(report_progress) as adder:
         first = next(stream, None)
         if first is None:

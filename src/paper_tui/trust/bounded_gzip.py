@@ -97,6 +97,10 @@ class _Bounded(io.RawIOBase):
                               "size: not a paper list (a gzip bomb?)")
         return data
 
+    def packed_position(self) -> int:
+        """How many bytes of the gzip file have been read (and unpacked, or are being)."""
+        return self._packed.tell()
+
     def close(self) -> None:
         if not self.closed:
             try:
@@ -118,6 +122,13 @@ def open_gzip(path: Path, *, max_unpacked: int = MAX_UNPACKED, max_ratio: int = 
         raise SourceError(path, f"cannot read: {exc.strerror or exc}") from None
     raw = _Bounded(path, packed, max_unpacked, max_ratio, how_to_raise=how_to_raise)
     return io.BufferedReader(raw, buffer_size=_BUFFER)
+
+
+def position_on_disk(stream: BinaryIO) -> int:
+    """How far into its file on disk ``stream`` has read: the packed bytes read, for a
+    stream of :func:`open_gzip` (what the file's size measures); else its position."""
+    raw = getattr(stream, "raw", None)
+    return raw.packed_position() if isinstance(raw, _Bounded) else stream.tell()
 
 
 def gunzip(path: Path, *, max_unpacked: int = MAX_UNPACKED, max_ratio: int = MAX_RATIO,
