@@ -66,3 +66,30 @@ def test_the_cli_says_so_in_one_line_on_another_whoosh(tmp_path: Path) -> None:
         "paper-tui: paper-tui needs whoosh-reloaded 2.7.x (it reads and writes Whoosh's index "
         "internals), but 2.8.0 is installed: run pip install 'whoosh-reloaded>=2.7.5,<2.8'"]
     assert not (tmp_path / "lib").exists() or not any((tmp_path / "lib").rglob("*.toc"))
+
+
+def test_the_compact_term_table_writes_whooshs_bytes() -> None:
+    """A term table whose buckets are :class:`_Pairs` (12 bytes a term) writes the same
+    file as Whoosh's lists of tuples."""
+    import io
+
+    from whoosh.filedb.filetables import OrderedHashWriter
+    from whoosh.filedb.structfile import StructFile
+
+    from paper_tui.index.whoosh_internals import _Pairs
+
+    written: list[bytes] = []
+
+    class Kept(io.BytesIO):
+        def close(self) -> None:
+            written.append(self.getvalue())
+            super().close()
+
+    for compact in (False, True):
+        table = OrderedHashWriter(StructFile(Kept()))
+        if compact:
+            table.buckets = [_Pairs() for _ in range(256)]
+        for i in range(20_000):
+            table.add(b"title_exact:%08d" % i, b"info %d" % (i * 7919))
+        table.close()
+    assert written[0] == written[1] and len(written[0]) > 20_000 * 12

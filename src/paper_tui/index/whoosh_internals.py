@@ -12,6 +12,7 @@ another codec).
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
@@ -154,12 +155,41 @@ class FieldFiles(NamedTuple):
     blocklimit: int  # postings per block
 
 
+class _Pairs:
+    """One of the 256 buckets of a term table being written: the ``(hash, position)`` of
+    each term, in two arrays (12 bytes a term) instead of Whoosh's list of tuples (~120
+    bytes a term). A segment has a few terms a paper of its own (its id, its exact title),
+    so a million-paper import held 100+ MB of them until the table was written. Whoosh
+    appends pairs, takes the length and iterates, the same as with its list."""
+
+    __slots__ = ("hashes", "positions")
+
+    def __init__(self) -> None:
+        self.hashes = array("I")  # crc32, as Whoosh's table hashes keys
+        self.positions = array("q")
+
+    def append(self, pair: tuple[int, int]) -> None:
+        self.hashes.append(pair[0])
+        self.positions.append(pair[1])
+
+    def __len__(self) -> int:
+        return len(self.hashes)
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return zip(self.hashes, self.positions, strict=True)
+
+
 def field_files(fieldwriter: W3FieldWriter) -> FieldFiles:
     """The files a ``W3FieldWriter`` writes the current field's terms to (after its
-    ``start_field``)."""
+    ``start_field``); its term table keeps its terms' places compactly (:class:`_Pairs`)."""
     postwriter = fieldwriter._postwriter
     if not isinstance(postwriter, W3PostingsWriter):
         raise TypeError(f"unexpected posting writer {postwriter!r}")
+    table = fieldwriter._tindex
+    if not isinstance(table.buckets[0], _Pairs):
+        if any(table.buckets):
+            raise TypeError("the term table was written to before it was made compact")
+        table.buckets = [_Pairs() for _ in range(256)]
     return FieldFiles(fieldwriter._postfile, fieldwriter._tindex, fieldwriter._fieldid,
                       postwriter._blocklimit)
 
