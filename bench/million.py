@@ -196,8 +196,8 @@ def _grouped(snap) -> dict:
 
 
 # -- one size ------------------------------------------------------------------------------
-def bench_size(records: list[dict], n: int, work: Path, trace: bool, measure: bool = True
-               ) -> dict:
+def bench_size(records: list[dict], n: int, work: Path, trace: bool, measure: bool = True,
+               keep: bool = False) -> dict:
     data = work / f"papers-{n}.jsonl.gz"
     made = build(records, n, data)
     library, db = work / f"lib-{n}", work / f"fts-{n}.db"
@@ -213,9 +213,10 @@ def bench_size(records: list[dict], n: int, work: Path, trace: bool, measure: bo
         out["tracemalloc"] = {"seconds": round(t_time, 1), "peak_tree_rss_mb": round(t_rss),
                               "snapshots": json.loads(t_out), "load": load()}
         shutil.rmtree(traced_lib, ignore_errors=True)
-    shutil.rmtree(library, ignore_errors=True)
-    db.unlink(missing_ok=True)
-    data.unlink(missing_ok=True)
+    if not keep:
+        shutil.rmtree(library, ignore_errors=True)
+        db.unlink(missing_ok=True)
+        data.unlink(missing_ok=True)
     return out
 
 
@@ -243,6 +244,28 @@ def _measure(out: dict, data: Path, library: Path, db: Path, cli: list[str],
     p_times = [run([*search, q], env=env)[0] for q in QUERIES]
     run([sys.executable, "-c", FTS_SEARCH, str(db), QUERIES[0]])
     f_times = [run([sys.executable, "-c", FTS_SEARCH, str(db), q])[0] for q in QUERIES]
+    # annotation filters as a new process: a star on 20 papers, then starred:/added:
+    hits = json.loads(run([*cli, "search", "--json", "--limit", "20", QUERIES[1]],
+                          env=env)[2] or "[]")
+    ids = [h["id"] for h in hits] if isinstance(hits, list) else []
+    if ids:
+        run([*cli, "star", *ids], env=env)
+    filters = {q: run([*search, q], env=env)[0]
+               for q in ("starred:yes", "added:today", "starred:yes added:7d graph")}
+    out["annotation_filters_s"] = {q: round(t, 3) for q, t in filters.items()}
+    # one more list into the big library: 2,000 papers of its own
+    extra = data.with_name("extra.jsonl.gz")
+    rng = random.Random(SEED + 1)
+    with gzip.open(data, "rb") as fh, gzip.open(extra, "wb") as out_fh:
+        for i, line in enumerate(fh):
+            if i >= 2_000:
+                break
+            out_fh.write(json.dumps(perturbed(json.loads(line), 999, rng)).encode() + b"\n")
+    e_time, e_rss, e_out = run([*cli, "import", str(extra)], env=env)
+    out["one_more_list"] = {"papers": 2_000, "seconds": round(e_time, 1),
+                            "peak_tree_rss_mb": round(e_rss),
+                            "summary": e_out.strip().splitlines()[-1] if e_out.strip() else ""}
+    extra.unlink(missing_ok=True)
     out["search_new_process"] = {
         "paper_tui_median_s": round(statistics.median(p_times), 3),
         "paper_tui_s": [round(t, 3) for t in p_times],
@@ -258,6 +281,8 @@ def main() -> None:
                         help="only the tracemalloc'd import (no timing of either engine)")
     parser.add_argument("--work", type=Path, help="where the files go (default: a temp dir)")
     parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--keep", action="store_true",
+                        help="keep each size's file, library and FTS5 database (in --work)")
     parser.add_argument("--traced-import", nargs=3, metavar=("LIBRARY", "FILE", "N"),
                         help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -279,10 +304,10 @@ def main() -> None:
     for n in args.sizes:
         print(f"{n:,} papers …", file=sys.stderr, flush=True)
         result["sizes"][str(n)] = bench_size(records, n, work, args.trace or args.trace_only,
-                                             measure=not args.trace_only)
+                                             measure=not args.trace_only, keep=args.keep)
         args.out.write_text(json.dumps(result, indent=1) + "\n")
         print(json.dumps(result["sizes"][str(n)], indent=1), flush=True)
-    if args.work is None:
+    if args.work is None and not args.keep:
         shutil.rmtree(work, ignore_errors=True)
 
 
