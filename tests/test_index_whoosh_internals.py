@@ -93,3 +93,25 @@ def test_the_compact_term_table_writes_whooshs_bytes() -> None:
             table.add(b"title_exact:%08d" % i, b"info %d" % (i * 7919))
         table.close()
     assert written[0] == written[1] and len(written[0]) > 20_000 * 12
+
+
+def test_a_text_column_read_in_one_go_is_the_column(tmp_path: Path) -> None:
+    """The id column read at once and split gives what Whoosh's reader gives one document
+    at a time (non-ASCII ids, two segments, a deleted document)."""
+    from whoosh import index as windex
+
+    from paper_tui.index import PaperIndex
+    from test_index_writer import papers
+
+    index = PaperIndex(tmp_path / "index")
+    index.open()
+    index.add(papers(40))
+    index.add([p.__class__(**{**p.to_dict(), "id": f"Rodolà-{p.id}"}) for p in papers(3)])
+    index.delete(["p7"])
+    index.close()
+    reader = windex.open_dir(str(tmp_path / "index")).reader()
+    leaves = [leaf for leaf, _ in reader.leaf_readers()]
+    for leaf in leaves:
+        assert whoosh_internals.text_column_values(leaf, "id") == list(leaf.column_reader("id"))
+    assert any("Rodolà-p1" in whoosh_internals.text_column_values(leaf, "id")
+               for leaf in leaves)

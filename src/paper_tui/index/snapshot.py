@@ -29,7 +29,12 @@ from paper_tui.index.positions import (
 from paper_tui.index.schema import BODY, K1, SIGNALS, B
 from paper_tui.index.signals import FACET_NAMES, SIGNAL_SORTS, FacetTable, Signals, read_signals
 from paper_tui.index.versions import Versions, group_versions
-from paper_tui.index.whoosh_internals import length_bytes, postings_file, term_matcher
+from paper_tui.index.whoosh_internals import (
+    length_bytes,
+    postings_file,
+    term_matcher,
+    text_column_values,
+)
 from paper_tui.model import Paper
 from paper_tui.query.parse import NUMBER_FIELDS
 from paper_tui.trust import atomic
@@ -563,7 +568,7 @@ class Snapshot:
         with self._lock:
             ids: list[str] = []
             for reader, _ in self.leaves:
-                ids.extend(reader.column_reader("id"))
+                ids.extend(text_column_values(reader, "id"))
             return ids
 
     def order(self, sort: str) -> list[int]:

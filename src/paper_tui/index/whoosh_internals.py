@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterator
+from itertools import accumulate
 from typing import Any, NamedTuple
 
 import whoosh
@@ -132,6 +133,23 @@ def fixed_column_bytes(reader, fieldname: str, column, size: int, default: bytes
     except AttributeError:  # another codec: the slow, public way
         raw = b"".join(values[d] for d in range(count))
     return raw + default * (count - len(raw) // size)
+
+
+def text_column_values(reader, fieldname: str) -> list[str]:
+    """A variable-width text column's values (UTF-8; "" for a document without one) of
+    every document of a segment, read in one go and split, instead of a file read per
+    document (a million ids: ~0.2 s instead of ~3 s)."""
+    column = reader.column_reader(fieldname, translate=False)
+    try:
+        lengths = column._lengths
+        data = bytes(column._dbfile.get(column._basepos, sum(lengths)))
+    except AttributeError:  # another codec: the slow, public way
+        return list(reader.column_reader(fieldname))
+    values, start = [], 0
+    for end in accumulate(lengths):
+        values.append(data[start:end].decode())
+        start = end
+    return values
 
 
 # -- writing --------------------------------------------------------------------------------
