@@ -22,6 +22,7 @@ import json
 import threading
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
 
 from paper_tui.holdings.sources import ADDED_SUFFIX, MANIFEST, SourceInfo, read_manifest
@@ -36,22 +37,25 @@ def file_of(sources_dir: Path, source_id: str) -> Path:
     return sources_dir / f"{source_id}{SUFFIX}"
 
 
-def read_times(path: Path) -> dict[str, int]:
-    """Paper id -> first-seen time from one source's file; ``ValueError`` for a file
+def read_grouped(path: Path) -> dict[int, list[str]]:
+    """The ids first seen at each time, from one source's file; ``ValueError`` for a file
     that is not one (``OSError`` when it cannot be read)."""
     raw = json.loads(atomic.read_regular(path)[0])
     seen = raw.get("seen") if isinstance(raw, dict) else None
     if not isinstance(seen, dict):
         raise ValueError('no "seen" object')
-    times: dict[str, int] = {}
+    grouped: dict[int, list[str]] = {}
     for stamp, ids in seen.items():
         if not stamp.isdigit() or not isinstance(ids, list) or \
                 not all(isinstance(pid, str) for pid in ids):
             raise ValueError(f"the entry {stamp!r} is not a time and its paper ids")
-        at = int(stamp)
-        for pid in ids:
-            times[pid] = at
-    return times
+        grouped.setdefault(int(stamp), []).extend(ids)
+    return grouped
+
+
+def read_times(path: Path) -> dict[str, int]:
+    """Paper id -> first-seen time from one source's file (see :func:`read_grouped`)."""
+    return {pid: at for at, ids in read_grouped(path).items() for pid in ids}
 
 
 def write_times(path: Path, times: Mapping[str, int]) -> None:
@@ -72,13 +76,30 @@ def write_grouped(path: Path, grouped: dict[int, list[str]]) -> None:
 
 @dataclass
 class _Read:
-    """Every source's arrivals as last read (``manifest``: the manifest's identity then)."""
+    """Every source's arrivals as last read (``manifest``: the manifest's identity then):
+    each file's ids by time, and the library's ids by the time each was first seen. A
+    paper's time and a source's ids are worked out only when asked: ``added:`` needs
+    neither, and each is a million-entry structure in a million-paper library."""
 
     manifest: FileIdentity | None = None
-    files: dict[str, tuple[FileIdentity, dict[str, int]]] = field(default_factory=dict)
-    first_seen: dict[str, int] = field(default_factory=dict)
+    files: dict[str, tuple[FileIdentity, dict[int, list[str]]]] = field(default_factory=dict)
     by_time: dict[int, frozenset[str]] = field(default_factory=dict)
-    of_source: dict[str, frozenset[str]] = field(default_factory=dict)
+    _first_seen: dict[str, int] | None = None
+    _of_source: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    @property
+    def first_seen(self) -> dict[str, int]:
+        if self._first_seen is None:
+            self._first_seen = {pid: at for at, ids in self.by_time.items() for pid in ids}
+        return self._first_seen
+
+    def of_source(self, source_id: str) -> frozenset[str]:
+        found = self._of_source.get(source_id)
+        if found is None:
+            grouped = self.files[source_id][1] if source_id in self.files else {}
+            found = self._of_source[source_id] = frozenset(
+                chain.from_iterable(grouped.values()))
+        return found
 
 
 class Arrivals:
@@ -161,26 +182,28 @@ class Arrivals:
                 read.files[sid] = kept
                 continue
             try:
-                read.files[sid] = (file, read_times(path))
+                read.files[sid] = (file, read_grouped(path))
             except (OSError, ValueError, UnicodeError) as exc:
                 self._tell(f"{path}: damaged ({exc}); added: does not find its papers "
                            "until it is deleted (they then count as added when the list "
                            "was imported) or the list is imported again")
                 read.files[sid] = (file, {})
-        first: dict[str, int] = {}
+        # each id under the earliest time a source saw it (a file lists each id once)
+        at_times: dict[int, list[list[str]]] = {}
         for sid in manifest:
-            times = read.files[sid][1] if sid in read.files else {}
-            if not times:
-                continue
-            read.of_source[sid] = frozenset(times)
-            for pid, at in times.items():
-                if at < first.get(pid, at + 1):
-                    first[pid] = at
-        by_time: dict[int, set[str]] = {}
-        for pid, at in first.items():
-            by_time.setdefault(at, set()).add(pid)
-        read.first_seen = first
-        read.by_time = {at: frozenset(ids) for at, ids in by_time.items()}
+            if sid in read.files:
+                for at, ids in read.files[sid][1].items():
+                    at_times.setdefault(at, []).append(ids)
+        times = sorted(at_times)
+        earlier: set[str] = set()
+        for k, at in enumerate(times):
+            fresh = frozenset(chain.from_iterable(at_times[at]))
+            if earlier:
+                fresh -= earlier
+            if fresh:
+                read.by_time[at] = fresh
+            if k + 1 < len(times):
+                earlier |= fresh
         return read
 
     def first_seen(self) -> dict[str, int]:
@@ -197,7 +220,7 @@ class Arrivals:
 
     def of_source(self, source_id: str) -> frozenset[str]:
         """The papers ``source_id`` holds (as its file says)."""
-        return self.fresh().of_source.get(source_id, frozenset())
+        return self.fresh().of_source(source_id)
 
     def _tell(self, message: str) -> None:
         if self.on_problem is not None:

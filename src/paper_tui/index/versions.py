@@ -13,6 +13,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from paper_tui.index.lazy import np
 
@@ -36,9 +37,23 @@ class Versions:
         """``docs`` with each hidden one replaced by its group's shown one (unique)."""
         if not self.primary_of or not len(docs):
             return docs
-        mapped = np.fromiter((self.primary_of.get(int(d), int(d)) for d in docs),
-                             dtype=np.int64, count=len(docs))
+        if len(docs) < 1024:
+            mapped = np.fromiter((self.primary_of.get(int(d), int(d)) for d in docs),
+                                 dtype=np.int64, count=len(docs))
+        else:  # a big set (added:today in a big library): the hidden ones found at once
+            hidden, shown = self._hidden_arrays
+            at = np.minimum(np.searchsorted(hidden, docs), len(hidden) - 1)
+            mapped = np.where(hidden[at] == docs, shown[at], docs).astype(np.int64)
         return np.unique(mapped)
+
+    @cached_property
+    def _hidden_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """The hidden documents, sorted, and the shown one of each."""
+        hidden = np.fromiter(self.primary_of, dtype=np.int64, count=len(self.primary_of))
+        order = np.argsort(hidden)
+        shown = np.fromiter(self.primary_of.values(), dtype=np.int64,
+                            count=len(self.primary_of))
+        return hidden[order], shown[order]
 
     def pairs(self) -> array:
         """Every group as ``count, shown, other members…`` (int32), for the cache file."""
