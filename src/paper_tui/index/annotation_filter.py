@@ -114,8 +114,9 @@ class AnnotationFilter:
             ids, version = sets.ids(field, value)
             docs = snap.doc_numbers(ids)
             # a mark on one version of a paper from two sources holds for the one shown
-            docs = np.union1d(docs, snap.versions.shown_for(docs))
             mask = snap.mask(docs)
+            mask[snap.versions.mapped(docs)] = True
+            docs = np.flatnonzero(mask)
             mask.flags.writeable = docs.flags.writeable = False
             found = self._cache[(field, value)] = _Mapped(version, docs, mask)
             return found

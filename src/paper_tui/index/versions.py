@@ -37,6 +37,13 @@ class Versions:
         """``docs`` with each hidden one replaced by its group's shown one (unique)."""
         if not self.primary_of or not len(docs):
             return docs
+        return np.unique(self.mapped(docs))
+
+    def mapped(self, docs: np.ndarray) -> np.ndarray:
+        """``docs`` with each hidden one replaced by its group's shown one, in place of it
+        (repeats kept: a mask of them needs no sort)."""
+        if not self.primary_of or not len(docs):
+            return docs
         if len(docs) < 1024:
             mapped = np.fromiter((self.primary_of.get(int(d), int(d)) for d in docs),
                                  dtype=np.int64, count=len(docs))
@@ -44,7 +51,7 @@ class Versions:
             hidden, shown = self._hidden_arrays
             at = np.minimum(np.searchsorted(hidden, docs), len(hidden) - 1)
             mapped = np.where(hidden[at] == docs, shown[at], docs).astype(np.int64)
-        return np.unique(mapped)
+        return mapped
 
     @cached_property
     def _hidden_arrays(self) -> tuple[np.ndarray, np.ndarray]:
