@@ -121,15 +121,21 @@ def sync(library: SyncedLibrary, *, remote: str | None = None, name: str | None 
         return _Sync(library, progress).run(remote, name)
 
 
-@contextlib.contextmanager
-def team_lock(root: Path) -> Iterator[None]:
+def team_lock(root: Path) -> contextlib.AbstractContextManager[None]:
     """The library's team lock: one sync (or change to the assignments) at a time."""
-    lock = filelock.FileLock(str(root / ".team.lock"), timeout=LOCK_TIMEOUT)
+    return _held(root / ".team.lock", f"another sync of {root} has run for "
+                 f"{LOCK_TIMEOUT:.0f} s; try again later")
+
+
+@contextlib.contextmanager
+def _held(path: Path, busy: str) -> Iterator[None]:
+    """``path``'s file lock, held for the block; ``busy``: the one line when another
+    process holds it for :data:`LOCK_TIMEOUT`."""
+    lock = filelock.FileLock(str(path), timeout=LOCK_TIMEOUT)
     try:
         lock.acquire()
     except filelock.Timeout:
-        raise PaperTuiError(f"another sync of {root} has run for "
-                            f"{LOCK_TIMEOUT:.0f} s; try again later") from None
+        raise PaperTuiError(busy) from None
     try:
         yield
     finally:
@@ -602,19 +608,10 @@ class _Sync:
             self.state.sources[rel] = team_reviews.digest(out)
         return sent
 
-    @contextlib.contextmanager
-    def _library_lock(self) -> Iterator[None]:
+    def _library_lock(self) -> contextlib.AbstractContextManager[None]:
         """The library's lock, as an import holds it while it records ratings."""
-        lock = filelock.FileLock(str(self.root / ".library.lock"), timeout=LOCK_TIMEOUT)
-        try:
-            lock.acquire()
-        except filelock.Timeout:
-            raise PaperTuiError(f"{self.root} has been busy importing for "
-                                f"{LOCK_TIMEOUT:.0f} s; sync again later") from None
-        try:
-            yield
-        finally:
-            lock.release()
+        return _held(self.root / ".library.lock", f"{self.root} has been busy importing "
+                     f"for {LOCK_TIMEOUT:.0f} s; sync again later")
 
     def _say_quarantined(self) -> None:
         """One line for each paper list still quarantined; one that left the repo is
