@@ -32,7 +32,8 @@ from paper_tui.library.holdings import Holdings
 from paper_tui.library.importing import Intake, Progress
 from paper_tui.library.marks import ReaderMarks
 from paper_tui.library.parts import Parts, open_parts
-from paper_tui.library.records import PaperDetail, PaperReviews, TeamCoverage
+from paper_tui.library.records import PaperDetail, TeamCoverage
+from paper_tui.library.reviews import ReviewsDoor
 from paper_tui.library.team_work import TeamWork
 from paper_tui.model import Paper
 from paper_tui.store.watches import Watch
@@ -46,10 +47,9 @@ if TYPE_CHECKING:
     from paper_tui.recommend import Recommendations, Recommender
     from paper_tui.team.assign import SplitOutcome
     from paper_tui.team.sync import SyncReport
-    from paper_tui.venue.reviews import RatingPoint
 
 
-class Library(ReaderMarks, CitingDoor):
+class Library(ReaderMarks, CitingDoor, ReviewsDoor):
     """A library directory: its papers (``sources/``), their index (``index/``, derived),
     the reader's annotations and reading lists (YAML), the team's (``team/``)."""
 
@@ -223,21 +223,8 @@ class Library(ReaderMarks, CitingDoor):
         rec = self._recommender()
         return rec.explain(paper_id).text() if rec.ready else ""
 
-    # -- a paper's detail, reviews, orphans (the marks: :class:`.marks.ReaderMarks`) --------
-    def reviews(self, paper_id: str) -> PaperReviews:
-        """What the reviewers wrote of a paper and how its ratings moved
-        (:mod:`.reviews`)."""
-        return reviews_mod.of_paper(self.sources, self.index.get(paper_id), paper_id)
-
-    def rating_history(self, paper_id: str) -> tuple[RatingPoint, ...]:
-        """A paper's rating history alone, oldest first (:mod:`.reviews`)."""
-        return reviews_mod.history(self.sources, self.index.get(paper_id), paper_id)
-
-    def rating_move(self, paper_id: str) -> str:
-        """How a paper's rating moved, ``7.0 → 8.0 (+1.0 since 20 Nov)`` ("" with one
-        point of history or none: :mod:`.reviews`)."""
-        return reviews_mod.move(self.sources, self.index.get(paper_id), paper_id)
-
+    # -- a paper's detail, orphans (marks: :class:`.marks.ReaderMarks`; reviews:
+    # :class:`.reviews.ReviewsDoor`) -------------------------------------------------------
     def detail(self, paper_id: str, *, team: bool = False, fresh: bool = False) -> PaperDetail:
         """What the library holds of a paper beyond its record (:mod:`.details`)."""
         return self._details.detail(paper_id, team=team, fresh=fresh)

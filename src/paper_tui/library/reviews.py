@@ -4,11 +4,16 @@ then the others that kept any."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from paper_tui.holdings import reviews as kept
 from paper_tui.holdings.sources import SourceStore
 from paper_tui.library.records import PaperReviews
 from paper_tui.model import Paper
 from paper_tui.venue.reviews import RatingPoint, change_text
+
+if TYPE_CHECKING:
+    from paper_tui.index import PaperIndex
 
 
 def _order(sources: SourceStore, paper: Paper | None) -> list[str]:
@@ -39,3 +44,25 @@ def move(sources: SourceStore, paper: Paper | None, paper_id: str) -> str:
     """How the paper's rating moved, ``7.0 → 8.0 (+1.0 since 20 Nov)``; "" with fewer than
     two points (a row's value in the ``rating-change`` sort)."""
     return change_text(history(sources, paper, paper_id))
+
+
+class ReviewsDoor:
+    """The part of the library's door that reads what the reviewers wrote of a paper
+    (:class:`~paper_tui.library.Library` is one; it sets ``sources`` and ``index``): from
+    the paper's own source first, then the others that kept any."""
+
+    sources: SourceStore
+    index: PaperIndex
+
+    def reviews(self, paper_id: str) -> PaperReviews:
+        """What the reviewers wrote of a paper and how its ratings moved."""
+        return of_paper(self.sources, self.index.get(paper_id), paper_id)
+
+    def rating_history(self, paper_id: str) -> tuple[RatingPoint, ...]:
+        """A paper's rating history alone, oldest first."""
+        return history(self.sources, self.index.get(paper_id), paper_id)
+
+    def rating_move(self, paper_id: str) -> str:
+        """How a paper's rating moved, ``7.0 → 8.0 (+1.0 since 20 Nov)`` ("" with one
+        point of history or none)."""
+        return move(self.sources, self.index.get(paper_id), paper_id)
