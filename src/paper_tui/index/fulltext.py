@@ -15,12 +15,13 @@ body is ranked after those found through their record (:func:`without_body`).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from typing import Any, Protocol
 
 from whoosh import query as wq
 
 from paper_tui.index.schema import BODY, stem
+from paper_tui.model import Paper
 from paper_tui.query.parse import HAS_PDF, WORD, fold
 from paper_tui.trust.inert import inert_line
 
@@ -42,6 +43,28 @@ class BodyTexts(Protocol):
 
     def text(self, paper_id: str) -> str | None:
         """The paper's cached text; None when there is none (then it is not indexed)."""
+
+
+Extender = Callable[[Paper, dict[str, Any]], None]
+"""Fills more of a paper's index document, from what the library keeps beside the papers
+(a held PDF's text here, the reviews in :mod:`paper_tui.index.reviewed`): called with
+each paper a writer writes."""
+
+
+def body_extender(bodies: BodyTexts | None) -> Extender | None:
+    """What gives each paper whose PDF is held its ``body`` (None: no PDF store)."""
+    if bodies is None:
+        return None
+    held: frozenset[str] | None = None
+
+    def extend(paper: Paper, doc: dict[str, Any]) -> None:
+        nonlocal held
+        if held is None:  # asked once per writer: a rebuild writes 87,549 papers
+            held = frozenset(bodies.held())
+        if paper.id in held:
+            add_body(doc, bodies.text(paper.id))
+
+    return extend
 
 
 def add_body(doc: dict[str, Any], text: str | None) -> None:

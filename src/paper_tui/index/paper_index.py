@@ -20,7 +20,7 @@ from whoosh.query.qcore import QueryError as WhooshQueryError
 
 from paper_tui.errors import QueryError
 from paper_tui.index.annotation_filter import AnnotationFilter, AnnotationSets, ArrivalSets
-from paper_tui.index.fulltext import BodyTexts
+from paper_tui.index.fulltext import BodyTexts, body_extender
 from paper_tui.index.plan import Plan, build_parser, loosen, positive_terms
 from paper_tui.index.results import ResultSet, SearchPage, page_of
 from paper_tui.index.reviewed import KeptReviews, extender
@@ -199,7 +199,8 @@ class PaperIndex:
         """An open writer to stream papers into (one commit at the end); for an import
         that reads, stores and indexes a file in one pass."""
         with self._writer() as writer:
-            adder = Adder(writer, progress, self.bodies, extender(self.reviews))
+            extenders = (body_extender(self.bodies), extender(self.reviews))
+            adder = Adder(writer, progress, [e for e in extenders if e is not None])
             yield adder
             adder.finish()
             self._vocabulary().extend(adder.words)  # under the writer's lock

@@ -18,7 +18,7 @@ import math
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from paper_tui.index.fulltext import MAX_BODY
+from paper_tui.index.fulltext import MAX_BODY, Extender
 from paper_tui.index.schema import META, REVIEW, SIGNAL_NAMES, SIGNAL_RECORD, SIGNALS, UNKNOWN
 from paper_tui.model import Paper
 
@@ -50,7 +50,7 @@ def add_reviews(doc: dict[str, Any], found: Reviewed) -> None:
     doc[SIGNALS] = SIGNAL_RECORD.pack(*numbers)
 
 
-def extender(kept: KeptReviews | None) -> Callable[[Paper, dict[str, Any]], None] | None:
+def extender(kept: KeptReviews | None) -> Extender | None:
     """What a writer calls with each paper and its document (None: nothing kept)."""
     if kept is None:
         return None

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from array import array
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
@@ -33,7 +33,7 @@ from whoosh.util.numeric import length_to_byte
 from whoosh.writing import SegmentWriter
 
 from paper_tui.errors import StoreError
-from paper_tui.index.fulltext import BodyTexts, add_body
+from paper_tui.index.fulltext import Extender
 from paper_tui.index.packed import narrowest, pack_joined
 from paper_tui.index.posting_runs import (
     RUN_POSTINGS,
@@ -428,14 +428,11 @@ class Adder:
     already in the index replaces it."""
 
     def __init__(self, writer: SegmentWriter, progress: Progress | None,
-                 bodies: BodyTexts | None = None,
-                 extend: Callable[[Paper, dict[str, Any]], None] | None = None) -> None:
-        """``bodies``: the papers' texts (a paper whose PDF is held gets its ``body``);
-        ``extend(paper, doc)``: fills more of each document (its reviews)."""
+                 extenders: Sequence[Extender] = ()) -> None:
+        """``extenders``: each fills more of every paper's document from what the library
+        keeps beside the papers (a held PDF's text, the reviews)."""
         self._writer = writer
-        self._bodies = bodies
-        self._extend = extend
-        self._with_pdf: frozenset[str] | None = None
+        self._extenders = extenders
         # Ids already in the index (none in a new one: nothing to look up then).
         self._reader = writer.searcher().reader() if writer.segments else None
         self._progress = progress
@@ -466,13 +463,8 @@ class Adder:
         else:
             self.finish()
         doc = document(paper)
-        if self._bodies is not None:
-            if self._with_pdf is None:  # asked once per writer: a rebuild asks for 87,549
-                self._with_pdf = frozenset(self._bodies.held())
-            if paper.id in self._with_pdf:
-                add_body(doc, self._bodies.text(paper.id))
-        if self._extend is not None:
-            self._extend(paper, doc)
+        for extend in self._extenders:
+            extend(paper, doc)
         add_document(self._writer, doc, self.words, lengths)
         self.count += 1
         if self._progress and self.count % 500 == 0:
