@@ -4,8 +4,9 @@ and a list of the ids would, across the folds of its digests into sorted arrays.
 from __future__ import annotations
 
 import random
+import tracemalloc
 
-from paper_tui.library.seen_ids import IdLog, SeenIds
+from paper_tui.library.seen_ids import DigestMap, IdLog, SeenIds
 
 
 def test_seen_ids_answer_as_a_set_across_folds() -> None:
@@ -32,5 +33,34 @@ def test_id_log_keeps_order_and_the_new_ones() -> None:
         log.append(pid, new)
     assert len(log) == len(entries)
     assert list(log.ids()) == [pid for pid, _ in entries]
-    assert log.new_ids() == [pid for pid, new in entries if new]
+    assert list(log.new_ids()) == [pid for pid, new in entries if new]
     assert log.new_count == sum(new for _, new in entries)
+
+
+def test_digest_map_answers_as_a_dict_would() -> None:
+    said, reference = DigestMap(), {}
+    for k in range(20_000):
+        value = f"({[float(k % 7)]}, 'accept')".encode()
+        said.put(f"p{k}", value)
+        reference[f"p{k}"] = value
+    said.put("p3", b"changed")  # the last put wins
+    reference["p3"] = b"changed"
+    for key, value in reference.items():
+        assert said.same(key, value) is True
+        assert said.same(key, value + b"!") is False
+    assert said.same("absent", b"") is None and said.same("Rodol\u00e0", b"") is None
+    said.put("memr\udcff", b"x")
+    assert said.same("memr\udcff", b"x") is True and said.same("p4", b"x") is False
+
+
+def test_digest_map_of_50_000_papers_holds_about_16_bytes_each() -> None:
+    tracemalloc.start()
+    try:
+        said = DigestMap()
+        for k in range(50_000):
+            said.put(f"openreview:{k:010d}", b"([6.0, 5.0], [3.0, 4.0], 'accept', 'Poster')")
+        assert said.same("openreview:0000000007", b"") is False
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert held < 3 << 20, f"{held / 2**20:.1f} MB for 50,000 papers"  # a dict: ~27 MB

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -44,8 +44,9 @@ class ImportReport:
     unchanged: int = 0
     papers: int = 0
     sources: list[str] = field(default_factory=list)
-    new_ids: list[str] = field(default_factory=list)
-    """The ids of papers the library did not hold before (in any source)."""
+    new_from: list[Callable[[], Iterable[str]]] = field(default_factory=list, repr=False)
+    """Each source's new ids, read when asked (:attr:`new_ids`): a list of a million
+    strings would be most of what an import of a million new papers holds at its end."""
     errors: list[SourceError] = field(default_factory=list)
     skipped: list[SkippedRecord] = field(default_factory=list)
     notices: list[SourceNotice] = field(default_factory=list)
@@ -53,6 +54,12 @@ class ImportReport:
     @property
     def failed(self) -> bool:
         return bool(self.errors)
+
+    @property
+    def new_ids(self) -> list[str]:
+        """The ids of papers the library did not hold before (in any source), in the
+        order read."""
+        return [pid for ids in self.new_from for pid in ids()]
 
 
 def sniff(path: Path) -> ModuleType:

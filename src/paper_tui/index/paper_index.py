@@ -231,16 +231,26 @@ class PaperIndex:
         return self.reading(lambda: self._ids_of_source(source))
 
     def _ids_of_source(self, source: str) -> set[str]:
-        snap = self.view()
-        docs = snap.term_docs("source", source).tolist()
         ids: set[str] = set()
+        self._each_id_of_source(source, ids.add)
+        return ids
+
+    def each_id_of_source(self, source: str, take: Callable[[str], object]) -> None:
+        """``take(id)`` for each paper of ``source`` the index holds (a source of a million
+        papers without a set of them; ``take`` may see an id twice if the view is read
+        again)."""
+        self.reading(lambda: self._each_id_of_source(source, take))
+
+    def _each_id_of_source(self, source: str, take: Callable[[str], object]) -> None:
+        snap = self.view()
+        docs = snap.term_docs("source", source)
         for reader, offset in snap.leaves:
             end = offset + reader.doc_count_all()
-            mine = [d - offset for d in docs if offset <= d < end]
-            if mine:
+            mine = docs[(docs >= offset) & (docs < end)] - offset
+            if len(mine):
                 column = reader.column_reader("id")
-                ids.update(column[d] for d in mine)
-        return ids
+                for d in mine.tolist():
+                    take(column[d])
 
     # -- reading ---------------------------------------------------------------------------
     def reading(self, read: Callable[[], T]) -> T:

@@ -19,7 +19,7 @@ from paper_tui.holdings.reviews import record_ratings
 from paper_tui.holdings.sources import MANIFEST, SourceStore, checksum, encode
 from paper_tui.index import PaperIndex
 from paper_tui.index.writer import Prepared, prepare
-from paper_tui.library.seen_ids import IdLog, SeenIds
+from paper_tui.library.seen_ids import DigestMap, IdLog, SeenIds
 from paper_tui.library.upgrade import upgrade_sources
 from paper_tui.model import Paper
 from paper_tui.venue.reviews import stamp
@@ -204,10 +204,11 @@ def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: Imp
                 yield record
 
     stream = papers()
-    old_ids = index.ids_of_source(source_id)
+    old_ids = SeenIds()  # the source's papers as the index holds them, by digest
+    index.each_id_of_source(source_id, old_ids.add)
     # what the venue said of each paper last time: a paper whose reviews or decision
     # changed (a rebuttal, decision day) keeps its id, and is indexed again
-    said_before = _venue_said(sources, source_id) if old_ids else {}
+    said_before = _venue_said(sources, source_id) if len(old_ids) else DigestMap()
     report_progress = counting(progress, f"importing {path.name}", path) if progress else None
     with index.adding(report_progress) as adder:
         first = next(stream, None)
@@ -229,7 +230,7 @@ def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: Imp
                 new = False
                 if paper.id not in old_ids:
                     new = adder.add(paper, ahead)
-                elif replace or said_before.get(paper.id, _said(paper)) != _said(paper):
+                elif replace or said_before.same(paper.id, _paper_said(paper)) is False:
                     adder.add(paper, ahead)
                     replaced += 1
                 kept.append(paper.id, new)
@@ -244,14 +245,16 @@ def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: Imp
             close = getattr(records, "close", None)
             if close is not None:
                 close()
-        adder.delete(pid for pid in old_ids if pid not in seen)
+        if len(old_ids):  # the papers the source no longer has
+            index.each_id_of_source(source_id, lambda pid: None if pid in seen
+                                    else adder.delete([pid]))
     index.mark_sources({source_id: digest})
     if rated:  # each paper whose ratings moved since the source's last import: a point
         record_ratings(sources.root, source_id, rated,
                        stamp(sources.manifest[source_id].imported_at))
     if arrivals is not None:
         arrivals.record(source_id, kept.ids(), sources.manifest[source_id].imported_at)
-    report.new_ids += kept.new_ids()
+    report.new_from.append(kept.new_ids)
     # new: to the library, not only to this source (a paper another list brought is
     # already in the library, though this source indexes it again)
     report.added += kept.new_count
@@ -261,24 +264,48 @@ def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: Imp
     report.sources.append(source_id)
 
 
-Said = tuple[list[float], list[float], str, str]
+def _said(ratings: object, confidences: object, decision: object, text: object) -> bytes:
+    """What may change of a paper whose id does not (its reviews' scores and decision), as
+    bytes to compare: numbers as floats, so ``6`` read from a file is the paper's ``6.0``."""
+
+    def numbers(values: object) -> object:
+        if not isinstance(values, list):
+            return repr(values)
+        return [float(v) if isinstance(v, int | float) and not isinstance(v, bool)
+                else repr(v) for v in values]
+
+    return repr((numbers(ratings), numbers(confidences), decision, text)).encode(
+        "utf-8", "surrogateescape")
 
 
-def _said(paper: Paper) -> Said:
-    """What may change of a paper whose id does not: its reviews' scores and decision."""
-    return list(paper.ratings), list(paper.confidences), paper.decision, paper.decision_text
+def _paper_said(paper: Paper) -> bytes:
+    return _said(list(paper.ratings), list(paper.confidences), paper.decision,
+                 paper.decision_text)
 
 
-def _venue_said(sources: SourceStore, source_id: str) -> dict[str, Said]:
+def _venue_said(sources: SourceStore, source_id: str) -> DigestMap:
     """:func:`_said` of each paper in the source's copy as it is (before it is replaced),
-    read from the stored lines without making papers; nothing when it cannot be read."""
+    read from the stored lines without making papers, a digest a paper; nothing when it
+    cannot be read."""
     import json
 
     from paper_tui.trust.bounded_gzip import open_gzip
 
-    said: dict[str, Said] = {}
+    said = DigestMap()
     if not sources.file(source_id).is_file():
         return said
+    try:
+        with open_gzip(sources.file(source_id)) as fh:
+            for line in fh:
+                record = json.loads(line)
+                if isinstance(record, dict) and isinstance(record.get("id"), str):
+                    said.put(record["id"], _said(record.get("ratings", []),
+                                                 record.get("confidences", []),
+                                                 record.get("decision", ""),
+                                                 record.get("decision_text", "")))
+    except (OSError, ValueError, SourceError, RecursionError):
+        return DigestMap()  # unreadable: the import goes on as before
+    return said
     try:
         with open_gzip(sources.file(source_id)) as fh:
             for line in fh:
