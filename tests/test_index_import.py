@@ -137,3 +137,28 @@ def test_postings_written_out_in_runs_give_the_same_library(
         [sorted(reports["whole"].new_ids)] * 2
     for lib in libs.values():
         lib.close()
+
+
+def test_a_repeated_paper_leaves_nothing_of_its_chunk_behind(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A paper a list names twice, far apart: the worker prepared the second one's chunk
+    too; none of it may stay held until the import ends (it did: a list with a repeat in
+    every chunk held every chunk's postings, memory growing with the list)."""
+    import tracemalloc
+
+    monkeypatch.setattr(worker, "EVERY", 1)  # the worker prepares every chunk
+    monkeypatch.setattr(registry, "PARALLEL_BYTES", 0)
+    once = [json.dumps(r).encode() + b"\n" for r in records(3_000)]
+    peaks = {}
+    for name, lines in (("once", once), ("twice", once + once)):
+        lib = open_lib(tmp_path / name)
+        tracemalloc.start()
+        try:
+            report = lib.import_paths([write(tmp_path / f"{name}.jsonl.gz", lines)])
+            peaks[name] = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+            lib.close()
+        assert report.added == 3_000
+    assert peaks["twice"] < peaks["once"] * 1.25, \
+        f"{peaks['once'] / 2**20:.1f} MB once, {peaks['twice'] / 2**20:.1f} MB twice"

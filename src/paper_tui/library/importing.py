@@ -202,6 +202,9 @@ def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: Imp
                 report.errors.append(record)
             elif seen.add(record.id):  # identical records are one paper
                 yield record
+            else:  # what the worker prepared of the repeat (the first's went with it)
+                prepared.pop(record.id, None)
+                lines.pop(record.id, None)
 
     stream = papers()
     old_ids = SeenIds()  # the source's papers as the index holds them, by digest
