@@ -27,8 +27,9 @@ def test_seen_ids_answer_as_a_set_across_folds() -> None:
 
 def test_id_log_keeps_order_and_the_new_ones() -> None:
     log = IdLog()
-    entries = [(f"p{k}", k % 3 == 0) for k in range(10_000)] + [("Rodolà", True),
-                                                                ("memr\udcff", False), ("", True)]
+    entries = [(f"p{k}", k % 3 == 0) for k in range(10_000)]
+    entries += [("Rodolà", True), ("memr\udcff", False), ("", True), ("x" * 254, True),
+                ("y" * 255, False), ("é" * 300, True)]  # sizes either side of one byte's
     for pid, new in entries:
         log.append(pid, new)
     assert len(log) == len(entries)

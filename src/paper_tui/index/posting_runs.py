@@ -118,7 +118,9 @@ def merged(runs: Iterable[Iterator[Record]]) -> Iterator[Record]:
             docs.extend(part[0])
             weights.extend(part[1])
             sizes.extend(part[2])
-        yield fieldname, tbytes, (docs, weights, sizes, b"".join(p[3] for p in parts))
+        blob = b"".join(p[3] for p in parts)
+        parts.clear()  # not held beside the whole while it is written (a million postings)
+        yield fieldname, tbytes, (docs, weights, sizes, blob)
 
 
 def in_memory(fields: Mapping[str, Mapping[bytes, Buffered]]) -> Iterator[Record]:

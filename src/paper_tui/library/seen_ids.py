@@ -22,6 +22,8 @@ from hashlib import blake2b
 
 from paper_tui.index.lazy import np
 
+_LONG = 255
+"""An id of this many UTF-8 bytes or more has its size in 4 bytes after this one."""
 _FOLD = 50_000
 """Digests kept in a set before they are folded into the sorted arrays."""
 
@@ -78,19 +80,24 @@ class SeenIds:
 
 class IdLog:
     """The ids an import kept, in the order read, with whether each was new to the
-    library: the UTF-8 id and 5 bytes each."""
+    library: the UTF-8 id and 2 bytes each (its size before it, 5 bytes for an id of 255
+    bytes or more; a byte saying whether it was new)."""
 
     def __init__(self) -> None:
         self._joined = bytearray()
-        self._ends = array("Q")
         self._new = bytearray()
 
     def __len__(self) -> int:
         return len(self._new)
 
     def append(self, paper_id: str, new: bool) -> None:
-        self._joined += paper_id.encode("utf-8", "surrogateescape")
-        self._ends.append(len(self._joined))
+        data = paper_id.encode("utf-8", "surrogateescape")
+        if len(data) < _LONG:
+            self._joined.append(len(data))
+        else:
+            self._joined.append(_LONG)
+            self._joined += len(data).to_bytes(4, "little")
+        self._joined += data
         self._new.append(new)
 
     @property
@@ -99,10 +106,15 @@ class IdLog:
 
     def ids(self) -> Iterator[str]:
         """Every id, in the order appended."""
-        joined, start = self._joined, 0
-        for end in self._ends:
-            yield joined[start:end].decode("utf-8", "surrogateescape")
-            start = end
+        joined, at = self._joined, 0
+        for _ in range(len(self._new)):
+            size = joined[at]
+            at += 1
+            if size == _LONG:
+                size = int.from_bytes(joined[at:at + 4], "little")
+                at += 4
+            yield joined[at:at + size].decode("utf-8", "surrogateescape")
+            at += size
 
     def new_ids(self) -> Iterator[str]:
         """The ids that were new to the library, in the order appended."""
