@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 import tracemalloc
 
+import pytest
+
 from paper_tui.library.seen_ids import DigestMap, IdLog, SeenIds
 
 
@@ -36,6 +38,10 @@ def test_id_log_keeps_order_and_the_new_ones() -> None:
     assert list(log.ids()) == [pid for pid, _ in entries]
     assert list(log.new_ids()) == [pid for pid, new in entries if new]
     assert log.new_count == sum(new for _, new in entries)
+    log.close()  # the file goes, the new ids stay
+    assert list(log.new_ids()) == [pid for pid, new in entries if new]
+    with pytest.raises(ValueError, match="closed"):
+        log.append("late", True)
 
 
 def test_digest_map_answers_as_a_dict_would() -> None:

@@ -213,50 +213,53 @@ def _import_one(sources: SourceStore, index: PaperIndex, path: Path, report: Imp
     # changed (a rebuttal, decision day) keeps its id, and is indexed again
     said_before = _venue_said(sources, source_id) if len(old_ids) else DigestMap()
     report_progress = counting(progress, f"importing {path.name}", path) if progress else None
-    with index.adding(report_progress) as adder:
-        first = next(stream, None)
-        if first is None:
-            raise SourceError(path, "no papers could be imported from this file")
-        digest = digest or checksum(path)
+    kept = IdLog()  # every paper's id, and whether it was new to the library
+    try:
+        with index.adding(report_progress) as adder:
+            first = next(stream, None)
+            if first is None:
+                raise SourceError(path, "no papers could be imported from this file")
+            digest = digest or checksum(path)
 
-        replace = fmt in STABLE_ID_FORMATS  # an arXiv id's text may be a newer version
-        replaced = 0
-        kept = IdLog()  # every paper's id, and whether it was new to the library
-        rated: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {}
+            replace = fmt in STABLE_ID_FORMATS  # an arXiv id's text may be a newer version
+            replaced = 0
+            rated: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {}
 
-        def indexed() -> Iterator[Paper]:
-            nonlocal replaced
-            for paper in itertools.chain([first], stream):
-                ahead = prepared.pop(paper.id, None)
-                if paper.ratings:
-                    rated[paper.id] = (paper.ratings, paper.confidences)
-                new = False
-                if paper.id not in old_ids:
-                    new = adder.add(paper, ahead)
-                elif replace or said_before.same(paper.id, _paper_said(paper)) is False:
-                    adder.add(paper, ahead)
-                    replaced += 1
-                kept.append(paper.id, new)
-                yield paper
+            def indexed() -> Iterator[Paper]:
+                nonlocal replaced
+                for paper in itertools.chain([first], stream):
+                    ahead = prepared.pop(paper.id, None)
+                    if paper.ratings:
+                        rated[paper.id] = (paper.ratings, paper.confidences)
+                    new = False
+                    if paper.id not in old_ids:
+                        new = adder.add(paper, ahead)
+                    elif replace or said_before.same(paper.id, _paper_said(paper)) is False:
+                        adder.add(paper, ahead)
+                        replaced += 1
+                    kept.append(paper.id, new)
+                    yield paper
 
-        def encoded(paper: Paper) -> bytes:
-            return lines.pop(paper.id, None) or encode(paper)
+            def encoded(paper: Paper) -> bytes:
+                return lines.pop(paper.id, None) or encode(paper)
 
-        try:
-            sources.write(source_id, path, digest, fmt, indexed(), encoded)
-        finally:  # stopped by a cap: the worker stops now, not when collected
-            close = getattr(records, "close", None)
-            if close is not None:
-                close()
-        if len(old_ids):  # the papers the source no longer has
-            index.each_id_of_source(source_id, lambda pid: None if pid in seen
-                                    else adder.delete([pid]))
-    index.mark_sources({source_id: digest})
-    if rated:  # each paper whose ratings moved since the source's last import: a point
-        record_ratings(sources.root, source_id, rated,
-                       stamp(sources.manifest[source_id].imported_at))
-    if arrivals is not None:
-        arrivals.record(source_id, kept.ids(), sources.manifest[source_id].imported_at)
+            try:
+                sources.write(source_id, path, digest, fmt, indexed(), encoded)
+            finally:  # stopped by a cap: the worker stops now, not when collected
+                close = getattr(records, "close", None)
+                if close is not None:
+                    close()
+            if len(old_ids):  # the papers the source no longer has
+                index.each_id_of_source(source_id, lambda pid: None if pid in seen
+                                        else adder.delete([pid]))
+        index.mark_sources({source_id: digest})
+        if rated:  # each paper whose ratings moved since the source's last import: a point
+            record_ratings(sources.root, source_id, rated,
+                           stamp(sources.manifest[source_id].imported_at))
+        if arrivals is not None:
+            arrivals.record(source_id, kept.ids(), sources.manifest[source_id].imported_at)
+    finally:
+        kept.close()
     report.new_from.append(kept.new_ids)
     # new: to the library, not only to this source (a paper another list brought is
     # already in the library, though this source indexes it again)
