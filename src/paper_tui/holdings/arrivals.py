@@ -12,25 +12,41 @@ existed counts its papers as seen when it was imported (the manifest's ``importe
 :meth:`Arrivals.fill_missing` writes its file once, from the ids the index holds for it.
 
 This is what ``added:`` and ``watch:`` answer from (``paper_tui.query.added``), never the
-index: reading it is a JSON load per source, redone only when the manifest changed (every
-import rewrites it).
+index: as arrays of each id's digest and time, kept for every source in one file
+(:data:`CACHE`, made again from a source's JSON when that changed), read again only when
+the manifest changed (every import rewrites it); the index joins the digests to its
+documents (:mod:`paper_tui.index.id_digests`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import struct
 import threading
+import zlib
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import chain
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from paper_tui.holdings.sources import ADDED_SUFFIX, MANIFEST, SourceInfo, read_manifest
+from paper_tui.query import added
 from paper_tui.trust import atomic
 from paper_tui.trust.atomic import FileIdentity
 
+if TYPE_CHECKING:
+    import numpy as np
+
 SUFFIX = ADDED_SUFFIX
 VERSION = 1
+CACHE = ".added-digests.bin"
+"""Every source's first-seen times as arrays (each id's digest, its time), made from the
+``.added.json`` files whenever one of them changed (each entry names the identity of the
+file it was made from) and read instead of them: a million ids' times load in
+milliseconds, not the seconds of parsing the JSON and hashing the ids."""
+_MAGIC = b"paper-tui first-seen digests 1\n"
 
 
 def file_of(sources_dir: Path, source_id: str) -> Path:
@@ -75,17 +91,91 @@ def write_grouped(path: Path, grouped: dict[int, list[str]]) -> None:
 
 
 @dataclass
+class _File:
+    """One source's file as last read: its identity, its ids' digests (ascending, each
+    once) with their times, and its ids by time (parsed from the JSON only when asked:
+    ``added:`` and ``watch:`` need the digests alone)."""
+
+    identity: FileIdentity
+    path: Path
+    digests: np.ndarray  # uint64, ascending
+    times: np.ndarray  # int64, aligned with digests
+    _grouped: dict[int, list[str]] | None = None
+    damaged: bool = False  # (read again by the next process, which says so again)
+
+    @property
+    def grouped(self) -> dict[int, list[str]]:
+        if self._grouped is None:
+            try:
+                self._grouped = read_grouped(self.path)
+            except (OSError, ValueError, UnicodeError):
+                self._grouped = {}  # told when it was read
+        return self._grouped
+
+
+def _arrays(grouped: Mapping[int, list[str]]) -> tuple[np.ndarray, np.ndarray]:
+    """A file's ids by time as (digests ascending, their times): an id listed twice keeps
+    its earliest time."""
+    import numpy
+
+    ids = [pid for at in sorted(grouped) for pid in grouped[at]]
+    times = numpy.fromiter((at for at in sorted(grouped) for _ in grouped[at]),
+                           dtype=numpy.int64, count=len(ids))
+    return _earliest(added.digests(ids), times)
+
+
+def _earliest(digests: np.ndarray, times: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each digest once, ascending, with its earliest time."""
+    import numpy
+
+    order = numpy.lexsort((times, digests))
+    digests, times = digests[order], times[order]
+    first = numpy.ones(len(digests), dtype=bool)
+    first[1:] = digests[1:] != digests[:-1]
+    return digests[first], times[first]
+
+
+@dataclass
 class _Read:
     """Every source's arrivals as last read (``manifest``: the manifest's identity then):
-    each file's ids by time, and the library's ids by the time each was first seen. A
-    paper's time and a source's ids are worked out only when asked: ``added:`` needs
-    neither, and each is a million-entry structure in a million-paper library."""
+    each file's digests and times, and the library's: each digest once with the earliest
+    time a source saw it. The ids themselves (a paper's time by id, a source's ids, the
+    ids first seen at a time) are parsed from the files only when asked: each is a
+    million-entry structure in a million-paper library, and ``added:``/``watch:`` join
+    the index on the digests instead."""
 
     manifest: FileIdentity | None = None
-    files: dict[str, tuple[FileIdentity, dict[int, list[str]]]] = field(default_factory=dict)
-    by_time: dict[int, frozenset[str]] = field(default_factory=dict)
+    files: dict[str, _File] = field(default_factory=dict)
+    digests: np.ndarray | None = None  # the library's, ascending
+    times: np.ndarray | None = None
+    _by_time: dict[int, frozenset[str]] | None = None
     _first_seen: dict[str, int] | None = None
     _of_source: dict[str, frozenset[str]] = field(default_factory=dict)
+    _times: list[int] | None = None
+
+    @property
+    def by_time(self) -> dict[int, frozenset[str]]:
+        """The ids first seen at each time (each id under the earliest time a source saw
+        it; a file lists each id once)."""
+        if self._by_time is not None:
+            return self._by_time
+        at_times: dict[int, list[list[str]]] = {}
+        for file in self.files.values():
+            for at, ids in file.grouped.items():
+                at_times.setdefault(at, []).append(ids)
+        times = sorted(at_times)
+        earlier: set[str] = set()
+        by_time: dict[int, frozenset[str]] = {}
+        for k, at in enumerate(times):
+            fresh = frozenset(chain.from_iterable(at_times[at]))
+            if earlier:
+                fresh -= earlier
+            if fresh:
+                by_time[at] = fresh
+            if k + 1 < len(times):
+                earlier |= fresh
+        self._by_time = by_time
+        return by_time
 
     @property
     def first_seen(self) -> dict[str, int]:
@@ -96,10 +186,18 @@ class _Read:
     def of_source(self, source_id: str) -> frozenset[str]:
         found = self._of_source.get(source_id)
         if found is None:
-            grouped = self.files[source_id][1] if source_id in self.files else {}
+            grouped = self.files[source_id].grouped if source_id in self.files else {}
             found = self._of_source[source_id] = frozenset(
                 chain.from_iterable(grouped.values()))
         return found
+
+    def all_times(self) -> list[int]:
+        if self._times is None:
+            import numpy
+
+            self._times = [] if self.times is None else \
+                [int(at) for at in numpy.unique(self.times)]
+        return self._times
 
 
 class Arrivals:
@@ -167,44 +265,107 @@ class Arrivals:
             return self._read
 
     def _load(self, identity: FileIdentity | None, before: _Read) -> _Read:
+        import numpy
+
         try:
             manifest = read_manifest(self.root / MANIFEST)
         except (OSError, ValueError, UnicodeError):
             manifest = {}  # the source store says so, and rebuilds it
         read = _Read(identity)
+        cached: dict[str, tuple[FileIdentity, np.ndarray, np.ndarray]] | None = None
+        parsed = False
         for sid in manifest:
             path = file_of(self.root, sid)
             file = atomic.identity(path)
             if file is None:
                 continue
             kept = before.files.get(sid)
-            if kept is not None and kept[0] == file:
+            if kept is not None and kept.identity == file:
                 read.files[sid] = kept
                 continue
+            if cached is None:
+                cached = self._read_cache()
+            hit = cached.get(sid)
+            if hit is not None and hit[0] == file:
+                read.files[sid] = _File(file, path, hit[1], hit[2])
+                continue
             try:
-                read.files[sid] = (file, read_grouped(path))
+                grouped = read_grouped(path)
             except (OSError, ValueError, UnicodeError) as exc:
                 self._tell(f"{path}: damaged ({exc}); added: does not find its papers "
                            "until it is deleted (they then count as added when the list "
                            "was imported) or the list is imported again")
-                read.files[sid] = (file, {})
-        # each id under the earliest time a source saw it (a file lists each id once)
-        at_times: dict[int, list[list[str]]] = {}
-        for sid in manifest:
-            if sid in read.files:
-                for at, ids in read.files[sid][1].items():
-                    at_times.setdefault(at, []).append(ids)
-        times = sorted(at_times)
-        earlier: set[str] = set()
-        for k, at in enumerate(times):
-            fresh = frozenset(chain.from_iterable(at_times[at]))
-            if earlier:
-                fresh -= earlier
-            if fresh:
-                read.by_time[at] = fresh
-            if k + 1 < len(times):
-                earlier |= fresh
+                empty = numpy.zeros(0, dtype=numpy.uint64)
+                read.files[sid] = _File(file, path, empty, empty.astype(numpy.int64), {},
+                                         damaged=True)
+                continue
+            read.files[sid] = _File(file, path, *_arrays(grouped), grouped)
+            parsed = True
+        if parsed or (cached is not None and set(cached) - set(read.files)):
+            self._write_cache(read.files)
+        parts = [f for f in read.files.values() if len(f.digests)]
+        if len(parts) == 1:
+            read.digests, read.times = parts[0].digests, parts[0].times
+        elif parts:
+            read.digests, read.times = _earliest(
+                numpy.concatenate([f.digests for f in parts]),
+                numpy.concatenate([f.times for f in parts]))
         return read
+
+    # -- the digests' file: every source's digests and times, as arrays ----------------
+    def _read_cache(self) -> dict[str, tuple[FileIdentity, np.ndarray, np.ndarray]]:
+        """Source id -> (the identity of the file they were read from, digests, times),
+        from :data:`CACHE`; empty when there is none (an older library) or it is damaged
+        (said in one line: it is made again from the files, nothing is lost)."""
+        import numpy
+
+        path = self.root / CACHE
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            return {}
+        except OSError as exc:
+            self._tell(f"{path}: cannot be read ({exc.strerror or exc}); the first-seen "
+                       "times are read from sources/*.added.json instead")
+            return {}
+        try:
+            if not data.startswith(_MAGIC):
+                raise ValueError("not a file of first-seen times")
+            start = len(_MAGIC) + 12
+            length, crc = struct.unpack_from("<QI", data, len(_MAGIC))
+            header = json.loads(data[start:start + length])
+            offset = start + length + (-(start + length)) % 8
+            if zlib.crc32(memoryview(data)[offset:]) != crc:
+                raise ValueError("its check sum does not match")
+            out: dict[str, tuple[FileIdentity, np.ndarray, np.ndarray]] = {}
+            for sid, ino, mtime_ns, size, count in header["sources"]:
+                digests = numpy.frombuffer(data, dtype="<u8", count=count, offset=offset)
+                times = numpy.frombuffer(data, dtype="<i8", count=count,
+                                         offset=offset + 8 * count)
+                offset += 16 * count
+                out[str(sid)] = ((int(ino), int(mtime_ns), int(size)), digests, times)
+            if offset != len(data):
+                raise ValueError("its length does not match")
+            return out
+        except (ValueError, TypeError, KeyError, struct.error) as exc:
+            self._tell(f"{path}: damaged ({exc}); made again from sources/*.added.json")
+            return {}
+
+    def _write_cache(self, files: Mapping[str, _File]) -> None:
+        """Keep every source's digests and times in :data:`CACHE` (a library that cannot
+        be written reads the JSON files each time instead: slower, nothing else)."""
+        kept = {sid: f for sid, f in files.items() if not f.damaged}
+        header = json.dumps({"sources": [[sid, *f.identity, len(f.digests)]
+                                         for sid, f in kept.items()]}).encode()
+        head = _MAGIC + struct.pack("<QI", len(header), 0) + header
+        head += b"\0" * ((-len(head)) % 8)
+        body = b"".join(part for f in kept.values()
+                        for part in (f.digests.astype("<u8").tobytes(),
+                                     f.times.astype("<i8").tobytes()))
+        head = head[:len(_MAGIC)] + struct.pack("<QI", len(header), zlib.crc32(body)) + \
+            head[len(_MAGIC) + 12:]
+        with contextlib.suppress(OSError):
+            atomic.write_bytes(self.root / CACHE, head + body)
 
     def first_seen(self) -> dict[str, int]:
         """Paper id -> when it first entered this library (seconds since the epoch)."""
@@ -212,7 +373,7 @@ class Arrivals:
 
     def times(self) -> list[int]:
         """Every first-seen time, oldest first."""
-        return sorted(self.fresh().by_time)
+        return self.fresh().all_times()
 
     def seen_at(self, at: int) -> frozenset[str]:
         """The papers first seen at ``at`` (one import's)."""
@@ -221,6 +382,23 @@ class Arrivals:
     def of_source(self, source_id: str) -> frozenset[str]:
         """The papers ``source_id`` holds (as its file says)."""
         return self.fresh().of_source(source_id)
+
+    def digests_at(self, low: int, high: int) -> np.ndarray:
+        """The digests (:func:`paper_tui.query.added.digests`, ascending) of the papers
+        first seen from ``low`` to ``high`` (both inclusive)."""
+        import numpy
+
+        read = self.fresh()
+        if read.digests is None or read.times is None:
+            return numpy.zeros(0, dtype=numpy.uint64)
+        return read.digests[(read.times >= low) & (read.times <= high)]
+
+    def digests_of(self, source_id: str) -> np.ndarray:
+        """The digests (ascending) of the papers ``source_id`` holds."""
+        import numpy
+
+        file = self.fresh().files.get(source_id)
+        return file.digests if file is not None else numpy.zeros(0, dtype=numpy.uint64)
 
     def _tell(self, message: str) -> None:
         if self.on_problem is not None:

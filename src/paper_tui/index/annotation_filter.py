@@ -43,6 +43,9 @@ class ArrivalSets(AnnotationSets, Protocol):
     time_value`) and ``watch:`` (values: watch names), and finds a watch's query."""
 
     def watch_query(self, name: str) -> tuple[str, str] | None: ...
+    def digests(self, field: str, value: str) -> tuple[np.ndarray, int]:
+        """:meth:`ids` as the ids' digests (:func:`~paper_tui.query.added.digests`,
+        ascending): joined to the documents as arrays, a million at once."""
 
 
 class Snapshot(Protocol):
@@ -57,6 +60,7 @@ class Snapshot(Protocol):
 
     def mask(self, ids: np.ndarray) -> np.ndarray: ...
     def doc_numbers(self, ids: Collection[str]) -> np.ndarray: ...
+    def digest_docs(self, digests: np.ndarray) -> np.ndarray: ...
 
 
 def is_annotation_leaf(q: wq.Query) -> bool:
@@ -111,8 +115,12 @@ class AnnotationFilter:
             found = self._cache.get((field, value))
             if found is not None and found.version == version:
                 return found
-            ids, version = sets.ids(field, value)
-            docs = snap.doc_numbers(ids)
+            if field in ARRIVAL_FIELDS and self.arrivals is not None:
+                digests, version = self.arrivals.digests(field, value)
+                docs = snap.digest_docs(digests)
+            else:
+                ids, version = sets.ids(field, value)
+                docs = snap.doc_numbers(ids)
             # a mark on one version of a paper from two sources holds for the one shown
             mask = snap.mask(docs)
             mask[snap.versions.mapped(docs)] = True

@@ -19,6 +19,7 @@ from whoosh.util.numeric import byte_to_length
 
 from paper_tui.index.annotation_filter import AnnotationFilter, is_annotation_leaf
 from paper_tui.index.blocks import blocks, segment_id
+from paper_tui.index.id_digests import DigestTable
 from paper_tui.index.lazy import cached, np
 from paper_tui.index.positions import (
     PackedPositions,
@@ -662,6 +663,25 @@ class Snapshot:
         doc_of = self._doc_of
         return np.fromiter((d for d in map(doc_of.get, ids) if d is not None),
                            dtype=np.int64)
+
+    @cached
+    def digest_table(self) -> DigestTable:
+        """The live documents by their ids' digests (:mod:`~.id_digests`): worked out once
+        per index version and kept in a small file beside the index."""
+        with self._lock:
+            path = self._cache_file("iddigests")
+            table = DigestTable.load(_read_bytes(path), self.size) if path else None
+            if table is None:
+                table = DigestTable.build(self.all_ids, self.live)
+                _write_bytes(path, table.dump(), "iddigests-*.bin")
+            return table
+
+    def digest_docs(self, digests: np.ndarray) -> np.ndarray:
+        """The live document numbers of the papers whose ids have these digests (int64,
+        unordered)."""
+        if not len(digests) or not self.size:
+            return np.zeros(0, dtype=np.int64)
+        return self.digest_table.find(digests)
 
     def docnum(self, paper_id: str) -> int | None:
         docs = self.term_docs("id", paper_id)

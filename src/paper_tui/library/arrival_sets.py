@@ -5,10 +5,14 @@ annotation filter maps to document masks (its ``AnnotationSets`` protocol)."""
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING
 
 from paper_tui.holdings.arrivals import Arrivals
 from paper_tui.query.added import ADDED, WATCH, time_value
 from paper_tui.store.watches import Watches
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class ArrivalSets:
@@ -42,6 +46,17 @@ class ArrivalSets:
         if watch is None or not watch.source_id:
             return frozenset(), version
         return self.arrivals.of_source(watch.source_id), version
+
+    def digests(self, field: str, value: str) -> tuple[np.ndarray, int]:
+        version = self._current()
+        if field == ADDED:
+            if not value.isdigit():
+                return self.arrivals.digests_at(1, 0), version
+            return self.arrivals.digests_at(int(value), int(value)), version
+        watch = self.watches.get(value)
+        if watch is None or not watch.source_id:
+            return self.arrivals.digests_at(1, 0), version
+        return self.arrivals.digests_of(watch.source_id), version
 
     def version_of(self, field: str, value: str) -> int:
         return self._current()
