@@ -47,6 +47,7 @@ CACHE = ".added-digests.bin"
 file it was made from) and read instead of them: a million ids' times load in
 milliseconds, not the seconds of parsing the JSON and hashing the ids."""
 _MAGIC = b"paper-tui first-seen digests 1\n"
+_CHUNK = 8192  # ids looked up at a time while recording
 
 
 def file_of(sources_dir: Path, source_id: str) -> Path:
@@ -218,13 +219,45 @@ class Arrivals:
     # -- writing (an import, under the library's lock) ----------------------------------
     def record(self, source_id: str, ids: Iterable[str], at: float) -> None:
         """The papers ``source_id`` holds now, after an import at ``at``: those the
-        library held already keep their time, the others get ``at``."""
-        known = self.fresh().first_seen
+        library held already keep their time, the others get ``at``. The ids stream
+        through (a million of them as a list of strings was 90 MB at an import's end):
+        the known times are looked up by digest, a chunk at a time, and each time's ids
+        kept as JSON text until the file is written."""
+        import numpy
+
+        read = self.fresh()
         stamp = int(at)
-        grouped: dict[int, list[str]] = {}  # no id -> time dict: a list may hold millions
+        groups: dict[int, list[bytes]] = {}  # each time's ids as JSON text, in parts
+        chunk: list[str] = []
+
+        def flush() -> None:
+            times = numpy.full(len(chunk), stamp, dtype=numpy.int64)
+            if read.digests is not None and read.times is not None and len(read.digests):
+                wanted = added.digests(chunk)
+                at_ = numpy.searchsorted(read.digests, wanted).clip(0, len(read.digests) - 1)
+                known = read.digests[at_] == wanted
+                times[known] = read.times[at_[known]]
+            by_time: dict[int, list[str]] = {}
+            for pid, when in zip(chunk, times.tolist(), strict=True):
+                by_time.setdefault(when, []).append(pid)
+            for when, ids_then in by_time.items():
+                groups.setdefault(when, []).append(json.dumps(ids_then)[1:-1].encode())
+            chunk.clear()
+
         for pid in ids:
-            grouped.setdefault(known.get(pid, stamp), []).append(pid)
-        write_grouped(file_of(self.root, source_id), grouped)
+            chunk.append(pid)
+            if len(chunk) >= _CHUNK:
+                flush()
+        if chunk:
+            flush()
+        with atomic.writing(file_of(self.root, source_id)) as fh:
+            fh.write(b'{"version":%d,"seen":{' % VERSION)
+            for k, when in enumerate(sorted(groups)):
+                fh.write(b'%s"%d":[' % (b"," if k else b"", when))
+                for i, part in enumerate(groups.pop(when)):
+                    fh.write(b"," + part if i else part)
+                fh.write(b"]")
+            fh.write(b"}}")
         with self._lock:  # read again on next use (each file only if it changed)
             self._read = _Read(None, self._read.files)
 
