@@ -7,12 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 from whoosh import index as windex
 from whoosh.writing import SegmentWriter
 
 from paper_tui.index import PaperIndex
 from paper_tui.index.schema import CODEC, build_schema
 from paper_tui.index.snapshot import Snapshot
+from paper_tui.index.whoosh_internals import SpilledNumbers
 from paper_tui.index.writer import add_document, document, open_writer
 from paper_tui.model import Paper
 
@@ -40,7 +42,11 @@ def segment_files(path: Path) -> dict[str, bytes]:
             if f.name.startswith(prefix)}
 
 
-def test_segments_are_whooshs_byte_for_byte(tmp_path: Path) -> None:
+@pytest.mark.parametrize("block", [None, 7])  # the columns' numbers spilled to disk by 7s
+def test_segments_are_whooshs_byte_for_byte(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           block: int | None) -> None:
+    if block:
+        monkeypatch.setattr(SpilledNumbers, "BLOCK", block)
     docs = [document(p) for p in papers(1100)]
     whoosh_dir, ours_dir = tmp_path / "whoosh", tmp_path / "ours"
     for path in (whoosh_dir, ours_dir):

@@ -12,20 +12,24 @@ another codec).
 
 from __future__ import annotations
 
+import tempfile
+import weakref
 from array import array
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import accumulate
-from typing import Any, NamedTuple
+from typing import IO, Any, NamedTuple
 
 import whoosh
 from whoosh.codec.whoosh3 import (
     LENGTHS_COLUMN,
     W3FieldWriter,
     W3LeafMatcher,
+    W3PerDocWriter,
     W3PostingsWriter,
     W3TermInfo,
     _lenfield,
 )
+from whoosh.columns import VarBytesColumn, WrappedColumnWriter
 from whoosh.reading import TermNotFound
 from whoosh.writing import SegmentWriter
 
@@ -210,6 +214,107 @@ def field_files(fieldwriter: W3FieldWriter) -> FieldFiles:
         table.buckets = [_Pairs() for _ in range(256)]
     return FieldFiles(fieldwriter._postfile, fieldwriter._tindex, fieldwriter._fieldid,
                       postwriter._blocklimit)
+
+
+class SpilledNumbers:
+    """Stands in for the ``GrowableArray`` (no longs) in which Whoosh's variable-size
+    column writer keeps each document's value size and offset until the segment is
+    written: the numbers go to an anonymous temporary file a block at a time, so four such
+    columns (the stored fields, id, sort and version keys) no longer hold ~21 bytes a paper
+    through a whole import (21 MB at a million). At the commit, :attr:`array` is the
+    narrowest array that holds them all, as Whoosh's would be, and later numbers are
+    appended to it (Whoosh takes the array, then fills the last documents' sizes)."""
+
+    BLOCK = 1 << 16
+
+    def __init__(self, values: Iterable[int] = ()) -> None:
+        self._file: IO[bytes] | None = None
+        self._finalizer: weakref.finalize | None = None
+        self._block = array("Q")
+        self._spilled = 0
+        self._max = 0
+        self._live: array | None = None
+        self.extend(values)
+
+    def __len__(self) -> int:
+        return len(self._live) if self._live is not None else self._spilled + len(self._block)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.array)
+
+    def append(self, n: int) -> None:
+        if self._live is not None:
+            try:
+                self._live.append(n)
+            except OverflowError:
+                self._live = array(_narrowest(max(n, *self._live)), self._live)
+                self._live.append(n)
+            return
+        self._block.append(n)
+        self._max = max(self._max, n)
+        if len(self._block) >= self.BLOCK:
+            if self._file is None:
+                self._file = tempfile.TemporaryFile(prefix="paper-tui-column-")  # noqa: SIM115
+                self._finalizer = weakref.finalize(self, self._file.close)
+            self._block.tofile(self._file)
+            self._spilled += len(self._block)
+            self._block = array("Q")
+
+    def extend(self, numbers: Iterable[int]) -> None:
+        for n in numbers:
+            self.append(n)
+
+    @property
+    def array(self) -> array:
+        if self._live is None:
+            values = array("Q")
+            if self._file is not None and self._finalizer is not None:
+                self._file.seek(0)
+                values.fromfile(self._file, self._spilled)
+                self._finalizer()  # closes the file
+                self._file = None
+            values.extend(self._block)
+            self._block = array("Q")
+            self._live = array(_narrowest(self._max), values)
+        return self._live
+
+    @property
+    def typecode(self) -> str:
+        return self.array.typecode
+
+
+def _narrowest(top: int) -> str:
+    """The type code Whoosh's ``GrowableArray`` (no longs) ends with for numbers up to
+    ``top``."""
+    for code, limit in (("B", 1 << 8), ("H", 1 << 16), ("i", 1 << 31), ("I", 1 << 32)):
+        if top < limit:
+            return code
+    raise OverflowError(f"{top!r} is too big to fit in an array")
+
+
+def spill_columns(writer: SegmentWriter) -> None:
+    """Keep the per-document numbers of the writer's variable-size columns on disk until
+    the commit (:class:`SpilledNumbers`): the columns made so far and those made later."""
+    perdoc = writer.perdocwriter
+    if not isinstance(perdoc, W3PerDocWriter):
+        raise TypeError(f"unexpected per-document writer {perdoc!r}")
+    for column_writer in perdoc._colwriters.values():
+        _spill(column_writer)
+    create = perdoc._create_column
+
+    def create_spilled(fieldname: str, column: Any) -> None:
+        create(fieldname, column)
+        _spill(perdoc._colwriters[fieldname])
+
+    perdoc._create_column = create_spilled
+
+
+def _spill(column_writer: Any) -> None:
+    while isinstance(column_writer, WrappedColumnWriter):
+        column_writer = column_writer._child
+    if isinstance(column_writer, VarBytesColumn.Writer):
+        column_writer._lengths = SpilledNumbers(column_writer._lengths.array)
+        column_writer._offsets = SpilledNumbers(column_writer._offsets.array)
 
 
 def mark_added(writer: SegmentWriter) -> None:

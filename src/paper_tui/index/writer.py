@@ -55,7 +55,13 @@ from paper_tui.index.schema import (
     versionkey,
 )
 from paper_tui.index.signals import REPEATED, document_fields
-from paper_tui.index.whoosh_internals import TERMINFO, FieldFiles, field_files, mark_added
+from paper_tui.index.whoosh_internals import (
+    TERMINFO,
+    FieldFiles,
+    field_files,
+    mark_added,
+    spill_columns,
+)
 from paper_tui.model import Paper
 
 VOCABULARY_FIELDS = frozenset({"title", "abstract", "name", "authors"})
@@ -319,6 +325,7 @@ def open_writer(ix: windex.Index, where: object, timeout: float = 60.0,
                                  "process; try again when it is done") from None
             time.sleep(0.1)
     writer.pool = PostingBuffer(writer, run_postings)
+    spill_columns(writer)
     try:
         yield writer
     except BaseException:
