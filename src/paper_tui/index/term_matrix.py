@@ -27,9 +27,10 @@ import numpy as np
 from scipy import sparse
 
 from paper_tui.index.blocks import blocks
-from paper_tui.index.schema import SCHEMA_VERSION, terms_of
+from paper_tui.index.schema import SCHEMA_VERSION, folded_positions, folded_words, terms_of
 from paper_tui.index.whoosh_internals import term_matcher
 from paper_tui.model import Paper
+from paper_tui.query.parse import fold
 
 if TYPE_CHECKING:
     from paper_tui.index.paper_index import PaperIndex
@@ -103,6 +104,107 @@ def surface_words(paper: Paper) -> dict[str, str]:
     if paper.venue:
         out.setdefault(f"venue:{paper.venue.casefold()}", paper.venue)
     return out
+
+
+# -- a bounded set of papers, from their records ------------------------------------------
+def paper_terms(paper: Paper) -> dict[str, int]:
+    """``{"field:term": frequency}`` of the paper's :data:`FIELDS`, analysed as the index
+    writer analyses them (the same terms its posting lists hold for the paper)."""
+    out: dict[str, int] = {}
+    for fieldname, text, stemmed in (("title", paper.display_title, True),
+                                     ("name", paper.name, True),
+                                     ("abstract", paper.display_abstract, True),
+                                     ("authors", " ; ".join(paper.authors), False)):
+        if text:
+            for term, positions in folded_positions(folded_words(text), stemmed).items():
+                out[f"{fieldname}:{term}"] = len(positions)
+    if paper.venue:
+        out[f"venue:{fold(paper.venue)}"] = 1
+    return out
+
+
+def papers_matrix(index: PaperIndex, ids: list[str],
+                  terms: tuple[str, ...] | None = None) -> TermMatrix:
+    """The term matrix of just ``ids`` (those the index holds, in that order), analysed
+    from their stored records: work in proportion to ``len(ids)``, whatever the library's
+    size. Its columns are ``terms`` when given (others left out), else every term at least
+    :data:`MIN_DF` of these papers hold."""
+    snap = index.view()
+    docs = (snap.docnum(paper_id) for paper_id in dict.fromkeys(ids))
+    return _analysed(snap, [d for d in docs if d is not None], terms)
+
+
+def sample_matrix(index: PaperIndex, size: int, seed: int = 0) -> TermMatrix:
+    """The term matrix of ``size`` papers of the index drawn at random (the same ones for
+    the same index: a fixed ``seed``), all of them when it holds no more; kept in memory
+    while the index holds the same papers."""
+    snap = index.view()
+    key = f"{_key(index, snap.live_count)}-{size}-{seed}"
+    with _lock:
+        kept = _samples.get(index)
+        if kept is not None and kept[0] == key:
+            return kept[1]
+    live = np.flatnonzero(np.asarray(snap.live))
+    if len(live) > size:
+        live = np.sort(np.random.default_rng(seed).choice(live, size, replace=False))
+    found = _analysed(snap, [int(d) for d in live], None)
+    with _lock:
+        _samples[index] = (key, found)
+    return found
+
+
+def sharing(index: PaperIndex, weights: dict[str, float], count: int) -> list[str]:
+    """The ids of the ``count`` papers whose terms weigh most under ``weights``
+    (``{"field:term": weight > 0}``), each term counting ``weight * (1 + log frequency)``:
+    read from those terms' posting lists alone (work in proportion to them, not to the
+    library), best first."""
+    snap = index.view()
+    total = np.zeros(snap.size, dtype=np.float32)
+    for term, weight in weights.items():
+        fieldname, _, text = term.partition(":")
+        docs, frequency = snap.postings(fieldname, text.encode())
+        total[docs] += weight * (1 + np.log(frequency))
+    held = np.flatnonzero(total)
+    if len(held) > count:
+        held = held[np.argpartition(-total[held], count - 1)[:count]]
+    held = held[np.lexsort((held, -total[held]))]
+    return [snap.stored(int(doc))["paper"]["id"] for doc in held]
+
+
+_samples: weakref.WeakKeyDictionary[PaperIndex, tuple[str, TermMatrix]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _analysed(snap: Snapshot, docs: list[int], terms: tuple[str, ...] | None) -> TermMatrix:
+    rows: list[str] = []
+    found: list[dict[str, int]] = []
+    for doc in docs:
+        paper = Paper.from_dict(snap.stored(doc)["paper"])
+        rows.append(paper.id)
+        found.append(paper_terms(paper))
+    if terms is None:
+        df: dict[str, int] = {}
+        for held in found:
+            for term in held:
+                df[term] = df.get(term, 0) + 1
+        terms = tuple(sorted(t for t, n in df.items() if n >= MIN_DF))
+    column_of = {term: i for i, term in enumerate(terms)}
+    indptr = [0]
+    columns: list[int] = []
+    values: list[int] = []
+    for held in found:
+        for term, count in held.items():
+            column = column_of.get(term)
+            if column is not None:
+                columns.append(column)
+                values.append(count)
+        indptr.append(len(columns))
+    counts = sparse.csr_matrix((np.array(values, dtype=np.float32),
+                                np.array(columns, dtype=np.int32),
+                                np.array(indptr, dtype=np.int64)),
+                               shape=(len(rows), len(terms)), dtype=np.float32)
+    counts.sort_indices()
+    return TermMatrix(tuple(rows), terms, counts)
 
 
 # -- reading the posting lists ------------------------------------------------------------
