@@ -239,6 +239,13 @@ def test_the_sample_is_reproducible(sample_dir: Path, tmp_path: Path) -> None:
         with Library.open(tmp_path / copy, config=config_mod.defaults(), bundled=False) as opened:
             drawn.append(sample_matrix(opened.index, 300).ids)
     assert len(drawn[0]) == 300 and drawn[0] == drawn[1]
+    cached = list((tmp_path / "a" / CACHE_DIR).glob("recommend-sample-*.npz"))
+    assert len(cached) == 1  # the next process reads it from there
+    with Library.open(tmp_path / "a", config=config_mod.defaults(), bundled=False) as opened:
+        again = sample_matrix(opened.index, 300)
+        assert again.ids == drawn[0]
+        assert (again.counts != papers_matrix(opened.index, list(again.ids),
+                                              again.terms).counts).nnz == 0
 
 
 def test_a_big_library_is_ranked_from_the_sample_and_the_labelled(lib: Library) -> None:

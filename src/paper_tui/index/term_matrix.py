@@ -43,6 +43,7 @@ MIN_DF = 2
 FORMAT = 1  # bump when the file's layout or the terms kept change
 CACHE_DIR = "cache"
 _PREFIX = "recommend-terms-"
+_SAMPLE_PREFIX = "recommend-sample-"
 
 
 @dataclass(frozen=True, eq=False)
@@ -137,20 +138,24 @@ def papers_matrix(index: PaperIndex, ids: list[str],
 def sample_matrix(index: PaperIndex, size: int, seed: int = 0) -> TermMatrix:
     """The term matrix of ``size`` papers of the index drawn at random (the same ones for
     the same index: a fixed ``seed``), all of them when it holds no more; kept in memory
-    while the index holds the same papers."""
+    and in the cache directory (``recommend-sample-*.npz``) while the index holds the
+    same papers."""
     snap = index.view()
-    key = f"{_key(index, snap.live_count)}-{size}-{seed}"
+    key = _key(index, snap.live_count, f"{size}-{seed}")
     with _lock:
         kept = _samples.get(index)
         if kept is not None and kept[0] == key:
             return kept[1]
-    live = np.flatnonzero(np.asarray(snap.live))
-    if len(live) > size:
-        live = np.sort(np.random.default_rng(seed).choice(live, size, replace=False))
-    found = _analysed(snap, [int(d) for d in live], None)
-    with _lock:
+        path = index.path.parent / CACHE_DIR / f"{_SAMPLE_PREFIX}{key}.npz"
+        found = _load(path)
+        if found is None:
+            live = np.flatnonzero(np.asarray(snap.live))
+            if len(live) > size:
+                live = np.sort(np.random.default_rng(seed).choice(live, size, replace=False))
+            found = _analysed(snap, [int(d) for d in live], None)
+            _save(path, found, _SAMPLE_PREFIX)
         _samples[index] = (key, found)
-    return found
+        return found
 
 
 def sharing(index: PaperIndex, weights: dict[str, float], count: int) -> list[str]:
@@ -265,15 +270,16 @@ def _postings(snap: Snapshot) -> Iterator[tuple[str, bytes, np.ndarray, np.ndarr
 
 
 # -- the cache file -----------------------------------------------------------------------
-def _key(index: PaperIndex, live_count: int) -> str:
+def _key(index: PaperIndex, live_count: int, extra: str = "") -> str:
     """What the matrix depends on: the sources indexed (their checksums), the analysis
-    (schema version), the terms kept, and how many papers there are."""
+    (schema version), the terms kept, and how many papers there are (and ``extra``: a
+    sample's size and seed)."""
     what = json.dumps([FORMAT, SCHEMA_VERSION, FIELDS, MIN_DF, live_count,
-                       sorted(index.indexed_sources().items())])
+                       sorted(index.indexed_sources().items())] + ([extra] if extra else []))
     return hashlib.blake2b(what.encode(), digest_size=10).hexdigest()
 
 
-def _save(path: Path, found: TermMatrix) -> None:
+def _save(path: Path, found: TermMatrix, prefix: str = _PREFIX) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".tmp")
@@ -282,7 +288,7 @@ def _save(path: Path, found: TermMatrix) -> None:
                      indptr=found.counts.indptr, shape=np.array(found.counts.shape),
                      ids=_joined(found.ids), terms=_joined(found.terms))
         os.replace(tmp, path)
-        for old in path.parent.glob(f"{_PREFIX}*.npz"):
+        for old in path.parent.glob(f"{prefix}*.npz"):
             if old != path:
                 old.unlink(missing_ok=True)
     except OSError:  # a read-only library still recommends, just without the cache
