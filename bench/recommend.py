@@ -322,6 +322,46 @@ def print_table(title: str, table: dict) -> None:
         print(f"{method:<30}" + "".join(f"{c:>22}" for c in cells))
 
 
+# -- a big library ranked from a sample (recommend.whole_up_to, recommend.sample) -----------
+def bounded_quality(root: Path, records: list[dict], seed: int, samples: tuple[int, ...],
+                    topics: int = 12, kept: int = 5, skipped: int = 50) -> dict:
+    """precision@20 of ``recommend`` on the whole corpus (``--bounded DIR``: a library of
+    it), ranked whole and ranked from a sample of each size in ``samples`` (the bound set
+    below the library's size), on the same labels: ``topics`` keywords of 100 to 2,000
+    papers, each with ``kept`` of its papers to-read and ``skipped`` others skipped."""
+    from paper_tui.config import RecommendSettings
+    from paper_tui.recommend import Recommender
+
+    imported = [{**record, "id": paper.id} for record, paper
+                in zip(records, jsonl.read(CORPUS, "bench"), strict=True)
+                if isinstance(paper, Paper)]
+    rng = random.Random(seed)
+    found = {k: v for k, v in topics_of(imported).items() if 100 <= len(v) <= 2000}
+    chosen = rng.sample(sorted(found), min(topics, len(found)))
+    every = [r["id"] for r in imported]
+    methods = {"whole": None, **{f"sample {n:,}": RecommendSettings(whole_up_to=1, sample=n)
+                                 for n in samples}}
+    table: dict[str, list[float]] = {m: [] for m in methods}
+    seconds: dict[str, list[float]] = {m: [] for m in methods}
+    with Library.open(root, config=config_mod.defaults(), bundled=False) as lib:
+        for keyword in chosen:
+            topic = found[keyword]
+            labelled_kept = rng.sample(sorted(topic), kept)
+            labelled_skipped = rng.sample([i for i in every if i not in topic], skipped)
+            label(lib, labelled_kept, labelled_skipped)
+            for method, bound in methods.items():
+                start = time.perf_counter()
+                items = Recommender(lib, bound=bound).recommend(limit=AT).items
+                seconds[method].append(time.perf_counter() - start)
+                table[method].append(sum(i.paper.id in topic for i in items) / AT)
+            lib.annotations.set_status(labelled_kept + labelled_skipped, "new")
+            lib.annotations.flush()
+            print(keyword, {m: v[-1] for m, v in table.items()}, flush=True)
+    return {"topics": chosen, "kept": kept, "skipped": skipped,
+            "precision@20": {m: round(statistics.mean(v), 3) for m, v in table.items()},
+            "seconds, median": {m: round(statistics.median(v), 2) for m, v in seconds.items()}}
+
+
 # -- speed --------------------------------------------------------------------------------
 def label(lib: Library, kept: list[str], skipped: list[str]) -> None:
     lib.annotations.set_status(kept, "to-read")
@@ -517,6 +557,9 @@ def app_speed(gap: float, seed: int, argv: list[str]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--big", type=Path, help="a library holding the whole corpus")
+    parser.add_argument("--bounded", type=Path, metavar="DIR",
+                        help="only: the whole corpus's library DIR ranked whole and from "
+                             "samples (a big library's bound)")
     parser.add_argument("--variants", action="store_true", help="also score the alternatives")
     parser.add_argument("--quality-only", action="store_true")
     parser.add_argument("--speed-only", action="store_true")
@@ -532,6 +575,12 @@ def main() -> None:
         return
     WORK.mkdir(parents=True, exist_ok=True)
     records = read_corpus()
+    if args.bounded:
+        found = bounded_quality(args.bounded, records, args.seed, (5000, 20000))
+        found["command"] = " ".join(["python bench/recommend.py", *sys.argv[1:]])
+        print(json.dumps(found, indent=1))
+        save("recommend", "bounded", found)
+        return
     by_list: dict = {}
     for record in records:
         key = (record["venue"], record["year"])

@@ -158,11 +158,12 @@ def sample_matrix(index: PaperIndex, size: int, seed: int = 0) -> TermMatrix:
         return found
 
 
-def sharing(index: PaperIndex, weights: dict[str, float], count: int) -> list[str]:
-    """The ids of the ``count`` papers whose terms weigh most under ``weights``
-    (``{"field:term": weight > 0}``), each term counting ``weight * (1 + log frequency)``:
-    read from those terms' posting lists alone (work in proportion to them, not to the
-    library), best first."""
+def sharing(index: PaperIndex, weights: dict[str, float], count: int,
+            terms: tuple[str, ...]) -> TermMatrix:
+    """The term matrix (columns ``terms``) of the ``count`` papers whose terms weigh most
+    under ``weights`` (``{"field:term": weight > 0}``), each term counting ``weight * (1 +
+    log frequency)``: found from those terms' posting lists alone (work in proportion to
+    them, not to the library), best first."""
     snap = index.view()
     total = np.zeros(snap.size, dtype=np.float32)
     for term, weight in weights.items():
@@ -173,7 +174,7 @@ def sharing(index: PaperIndex, weights: dict[str, float], count: int) -> list[st
     if len(held) > count:
         held = held[np.argpartition(-total[held], count - 1)[:count]]
     held = held[np.lexsort((held, -total[held]))]
-    return [snap.stored(int(doc))["paper"]["id"] for doc in held]
+    return _analysed(snap, held.tolist(), terms)
 
 
 _samples: weakref.WeakKeyDictionary[PaperIndex, tuple[str, TermMatrix]] = \

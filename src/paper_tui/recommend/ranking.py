@@ -113,7 +113,7 @@ class Recommender:
         self._state: _State | None = None
         self._refreshing = threading.Lock()
         self._explained: tuple[_State | None, dict[tuple[str, int], Explanation]] = (None, {})
-        self._sharing: tuple[_State | None, frozenset[str]] = (None, frozenset())
+        self._sharing: tuple[_State | None, TermMatrix | None] = (None, None)
 
     def refresh(self) -> bool:
         """Re-read the labels (and the index's terms if the papers changed); refit when
@@ -184,16 +184,29 @@ class Recommender:
         out[known] = state.model.scores(state.x[rows])
         if state.sample is not None and not known.all():
             missing = np.flatnonzero(~known).tolist()
-            if len(missing) > self.bound.sample:  # too many: those sharing the most words
-                shared = self._shared(state)
-                missing = [i for i in missing if ids[i] in shared]
-            if missing:
-                extra = papers_matrix(self.library.index, [ids[i] for i in missing],
-                                      state.sample.terms)
-                scored = dict(zip(extra.ids, state.model.scores(
-                    features_like(state.sample, extra)).tolist(), strict=True))
-                out[missing] = [scored.get(ids[i], np.nan) for i in missing]
+            if len(missing) > self.bound.sample or self._sharing[0] is state:
+                shared = self._shared(state)  # too many: those sharing the most words
+                self._score_outside(state, shared, ids, missing, out)
+                missing = [i for i in missing if ids[i] not in shared.row_of]
+            if missing and len(missing) <= self.bound.sample:
+                self._score_outside(state, papers_matrix(
+                    self.library.index, [ids[i] for i in missing], state.sample.terms),
+                    ids, missing, out)
         return out
+
+    def _score_outside(self, state: _State, extra: TermMatrix, ids: Sequence[str],
+                       at: list[int], out: np.ndarray) -> None:
+        """``out[i]`` for each ``i`` of ``at`` whose paper ``extra`` holds (a matrix over
+        the sample's terms), scored as the sample's papers are."""
+        assert state.model is not None and state.sample is not None
+        if not extra.ids:
+            return
+        scored = state.model.scores(features_like(state.sample, extra))
+        row_of = extra.row_of
+        found = [(i, row_of[ids[i]]) for i in at if ids[i] in row_of]
+        if found:
+            where, rows = zip(*found, strict=True)
+            out[list(where)] = scored[list(rows)]
 
     def rank(self, ids: Sequence[str]) -> list[str]:
         """``ids`` best first (stable: ties, and papers without a score, keep their order,
@@ -214,22 +227,22 @@ class Recommender:
         missing = [i for i in ids if i not in row_of]
         if len(missing) <= self.bound.sample:
             return None
-        shared = self._shared(state)
+        shared = self._shared(state).row_of
         return Bounded(len(ids) - len(missing) + sum(1 for i in missing if i in shared),
                        len(ids))
 
-    def _shared(self, state: _State) -> frozenset[str]:
-        """The papers whose words the model weighs most (:data:`SHARING_TERMS`), read from
-        the index: the best of the library outside the sample, ranked beside it."""
+    def _shared(self, state: _State) -> TermMatrix:
+        """The papers whose words the model weighs most (:data:`SHARING_TERMS`), found
+        through the index: the best of the library outside the sample, ranked beside it."""
         kept_for, found = self._sharing
-        if kept_for is state:
+        if kept_for is state and found is not None:
             return found
         assert state.model is not None and state.sample is not None
         weight = state.model.coef * column_weights(state.sample)
         strongest = np.argsort(-weight, kind="stable")[:SHARING_TERMS]
         terms = {state.matrix.terms[i]: float(weight[i]) for i in strongest if weight[i] > 0}
-        found = frozenset(sharing(self.library.index, terms,
-                                  min(SHARING_PAPERS, self.bound.sample)))
+        found = sharing(self.library.index, terms, min(SHARING_PAPERS, self.bound.sample),
+                        state.sample.terms)
         self._sharing = (state, found)
         return found
 
@@ -319,7 +332,7 @@ class Recommender:
         a reproducible draw of the others: those outside the sample at most
         ``recommend.sample``."""
         row_of, done = state.matrix.row_of, state.labels.triaged
-        shared = self._shared(state)
+        shared = frozenset(self._shared(state).ids)
         if hits:
             held = set(candidates)
             shared = frozenset(i for i in shared if i in held)
