@@ -324,11 +324,12 @@ def print_table(title: str, table: dict) -> None:
 
 # -- a big library ranked from a sample (recommend.whole_up_to, recommend.sample) -----------
 def bounded_quality(root: Path, records: list[dict], seed: int, samples: tuple[int, ...],
-                    topics: int = 12, kept: int = 5, skipped: int = 50) -> dict:
+                    topics: int = 30, kept: int = 5, skipped: int = 50) -> dict:
     """precision@20 of ``recommend`` on the whole corpus (``--bounded DIR``: a library of
     it), ranked whole and ranked from a sample of each size in ``samples`` (the bound set
-    below the library's size), on the same labels: ``topics`` keywords of 100 to 2,000
-    papers, each with ``kept`` of its papers to-read and ``skipped`` others skipped."""
+    below the library's size), on the same labels: ``topics`` keywords of 50 to 3,000
+    papers, each with ``kept`` of its papers to-read and ``skipped`` others skipped. The
+    seconds are one ``recommend`` in a process that has its sample in memory."""
     from paper_tui.config import RecommendSettings
     from paper_tui.recommend import Recommender
 
@@ -336,29 +337,29 @@ def bounded_quality(root: Path, records: list[dict], seed: int, samples: tuple[i
                 in zip(records, jsonl.read(CORPUS, "bench"), strict=True)
                 if isinstance(paper, Paper)]
     rng = random.Random(seed)
-    found = {k: v for k, v in topics_of(imported).items() if 100 <= len(v) <= 2000}
+    found = {k: v for k, v in topics_of(imported).items() if 50 <= len(v) <= 3000}
     chosen = rng.sample(sorted(found), min(topics, len(found)))
     every = [r["id"] for r in imported]
+    labels = [(rng.sample(sorted(found[k]), kept),
+               rng.sample([i for i in every if i not in found[k]], skipped)) for k in chosen]
     methods = {"whole": None, **{f"sample {n:,}": RecommendSettings(whole_up_to=1, sample=n)
                                  for n in samples}}
     table: dict[str, list[float]] = {m: [] for m in methods}
     seconds: dict[str, list[float]] = {m: [] for m in methods}
     with Library.open(root, config=config_mod.defaults(), bundled=False) as lib:
-        for keyword in chosen:
-            topic = found[keyword]
-            labelled_kept = rng.sample(sorted(topic), kept)
-            labelled_skipped = rng.sample([i for i in every if i not in topic], skipped)
-            label(lib, labelled_kept, labelled_skipped)
-            for method, bound in methods.items():
+        for method, bound in methods.items():
+            for keyword, (labelled_kept, labelled_skipped) in zip(chosen, labels, strict=True):
+                label(lib, labelled_kept, labelled_skipped)
                 start = time.perf_counter()
                 items = Recommender(lib, bound=bound).recommend(limit=AT).items
                 seconds[method].append(time.perf_counter() - start)
-                table[method].append(sum(i.paper.id in topic for i in items) / AT)
-            lib.annotations.set_status(labelled_kept + labelled_skipped, "new")
-            lib.annotations.flush()
-            print(keyword, {m: v[-1] for m, v in table.items()}, flush=True)
+                table[method].append(sum(i.paper.id in found[keyword] for i in items) / AT)
+                lib.annotations.set_status(labelled_kept + labelled_skipped, "new")
+                lib.annotations.flush()
+            print(method, round(statistics.mean(table[method]), 3), flush=True)
     return {"topics": chosen, "kept": kept, "skipped": skipped,
             "precision@20": {m: round(statistics.mean(v), 3) for m, v in table.items()},
+            "per topic": {m: v for m, v in table.items()},
             "seconds, median": {m: round(statistics.median(v), 2) for m, v in seconds.items()}}
 
 

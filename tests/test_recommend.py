@@ -297,3 +297,11 @@ def test_the_for_you_label_says_when_it_ranked_a_sample(sample_dir: Path, tmp_pa
         assert f" of {len(every.ids()):,} papers (a sample" in every.sort_label
         few = opened.results("reinforcement", sort="for-you")
         assert few.sort_label == "for you: 5 kept, 30 skipped"
+
+
+def test_a_bounded_refresh_refits_only_when_labels_change(lib: Library) -> None:
+    label(lib)
+    rec = Recommender(lib, bound=LOW)
+    assert rec.refresh() and not rec.refresh()
+    lib.annotations.set_status([next(iter(lib.papers())).id], "read")
+    assert rec.refresh()

@@ -125,21 +125,22 @@ def paper_terms(paper: Paper) -> dict[str, int]:
 
 
 def papers_matrix(index: PaperIndex, ids: list[str],
-                  terms: tuple[str, ...] | None = None) -> TermMatrix:
+                  terms: tuple[str, ...] | None = None, min_df: int = MIN_DF) -> TermMatrix:
     """The term matrix of just ``ids`` (those the index holds, in that order), analysed
     from their stored records: work in proportion to ``len(ids)``, whatever the library's
     size. Its columns are ``terms`` when given (others left out), else every term at least
-    :data:`MIN_DF` of these papers hold."""
+    ``min_df`` of these papers hold."""
     snap = index.view()
     docs = (snap.docnum(paper_id) for paper_id in dict.fromkeys(ids))
-    return _analysed(snap, [d for d in docs if d is not None], terms)
+    return _analysed(snap, [d for d in docs if d is not None], terms, min_df)
 
 
 def sample_matrix(index: PaperIndex, size: int, seed: int = 0) -> TermMatrix:
     """The term matrix of ``size`` papers of the index drawn at random (the same ones for
-    the same index: a fixed ``seed``), all of them when it holds no more; kept in memory
-    and in the cache directory (``recommend-sample-*.npz``) while the index holds the
-    same papers."""
+    the same index: a fixed ``seed``), all of them when it holds no more, with every term
+    they hold (one paper's word may be a labelled paper's: an author); kept in memory and
+    in the cache directory (``recommend-sample-*.npz``) while the index holds the same
+    papers."""
     snap = index.view()
     key = _key(index, snap.live_count, f"{size}-{seed}")
     with _lock:
@@ -152,7 +153,7 @@ def sample_matrix(index: PaperIndex, size: int, seed: int = 0) -> TermMatrix:
             live = np.flatnonzero(np.asarray(snap.live))
             if len(live) > size:
                 live = np.sort(np.random.default_rng(seed).choice(live, size, replace=False))
-            found = _analysed(snap, [int(d) for d in live], None)
+            found = _analysed(snap, [int(d) for d in live], None, 1)
             _save(path, found, _SAMPLE_PREFIX)
         _samples[index] = (key, found)
         return found
@@ -181,7 +182,8 @@ _samples: weakref.WeakKeyDictionary[PaperIndex, tuple[str, TermMatrix]] = \
     weakref.WeakKeyDictionary()
 
 
-def _analysed(snap: Snapshot, docs: list[int], terms: tuple[str, ...] | None) -> TermMatrix:
+def _analysed(snap: Snapshot, docs: list[int], terms: tuple[str, ...] | None,
+              min_df: int = MIN_DF) -> TermMatrix:
     rows: list[str] = []
     found: list[dict[str, int]] = []
     for doc in docs:
@@ -193,7 +195,7 @@ def _analysed(snap: Snapshot, docs: list[int], terms: tuple[str, ...] | None) ->
         for held in found:
             for term in held:
                 df[term] = df.get(term, 0) + 1
-        terms = tuple(sorted(t for t, n in df.items() if n >= MIN_DF))
+        terms = tuple(sorted(t for t, n in df.items() if n >= min_df))
     column_of = {term: i for i, term in enumerate(terms)}
     indptr = [0]
     columns: list[int] = []

@@ -93,7 +93,10 @@ class _State:
     x: sparse.csr_matrix
     """The features of ``matrix``'s rows."""
     sample: TermMatrix | None = None
-    """The sample the features are weighted by (None: the whole library is ranked)."""
+    """The matrix the features are weighted by and over whose terms the papers outside
+    it are read: ``matrix`` when ranked from a sample (None: the whole library is ranked)."""
+    drawn: TermMatrix | None = None
+    """The sample as drawn (:func:`~paper_tui.index.term_matrix.sample_matrix`)."""
 
 
 class Recommender:
@@ -130,18 +133,29 @@ class Recommender:
                 self._state = _State(matrix, labels, self._fit(matrix, x, labels), x)
                 return True
             sample = sample_matrix(index, self.bound.sample)
-            if old is not None and old.sample is sample and old.labels == labels:
+            if old is not None and old.drawn is sample and old.labels == labels:
                 return False
-            matrix, x = sample, features(sample)
-            outside = [i for i in sorted(labels.kept | labels.skipped)
-                       if i not in sample.row_of]
-            if outside:  # learned from too: their rows weighted as the sample's
-                extra = papers_matrix(index, outside, sample.terms)
-                matrix = TermMatrix(sample.ids + extra.ids, sample.terms,
-                                    sparse.vstack([sample.counts, extra.counts]).tocsr())
-                x = sparse.vstack([x, features_like(sample, extra)]).tocsr()
-            self._state = _State(matrix, labels, self._fit(matrix, x, labels), x, sample)
+            matrix = self._with_labelled(sample, labels)
+            x = features(matrix)
+            self._state = _State(matrix, labels, self._fit(matrix, x, labels), x, matrix,
+                                 sample)
             return True
+
+    def _with_labelled(self, sample: TermMatrix, labels: Labels) -> TermMatrix:
+        """The sample's matrix plus the rows of the labelled papers outside it, over the
+        sample's terms and every term of a labelled paper."""
+        labelled = sorted(labels.kept | labels.skipped)
+        own = papers_matrix(self.library.index, labelled, min_df=1).terms
+        have = sample.row_of  # (rows by id; the terms are looked up in a set)
+        known = set(sample.terms)
+        terms = sample.terms + tuple(t for t in own if t not in known)
+        outside = [i for i in labelled if i not in have]
+        extra = papers_matrix(self.library.index, outside, terms)
+        counts = sample.counts
+        counts = sparse.csr_matrix((counts.data, counts.indices, counts.indptr),
+                                   shape=(counts.shape[0], len(terms)))
+        return TermMatrix(sample.ids + extra.ids, terms,
+                          sparse.vstack([counts, extra.counts]).tocsr())
 
     def _fit(self, matrix: TermMatrix, x: sparse.csr_matrix, labels: Labels) -> Model | None:
         kept = matrix.rows(sorted(labels.kept))
