@@ -56,6 +56,10 @@ class TermMatrix:
     """Each column's term as ``field:term`` (stemmed as the field is: ``abstract:learn``)."""
     counts: sparse.csr_matrix  # float32
     row_of: dict[str, int] = field(repr=False, default_factory=dict)
+    df: np.ndarray | None = field(repr=False, default=None)
+    """For a matrix of some of the papers: how many of the library's ``papers`` hold each
+    term (its IDF is the library's, not these rows')."""
+    papers: int = 0
 
     def __post_init__(self) -> None:
         if not self.row_of:
@@ -154,6 +158,11 @@ def sample_matrix(index: PaperIndex, size: int, seed: int = 0) -> TermMatrix:
             if len(live) > size:
                 live = np.sort(np.random.default_rng(seed).choice(live, size, replace=False))
             found = _analysed(snap, [int(d) for d in live], None, 1)
+            df = library_df(index, found.terms)
+            keep = np.flatnonzero(df >= MIN_DF)  # as the whole library's matrix keeps
+            found = TermMatrix(found.ids, tuple(found.terms[i] for i in keep),
+                               found.counts[:, keep].tocsr(), df=df[keep],
+                               papers=int(snap.live_count))
             _save(path, found, _SAMPLE_PREFIX)
         _samples[index] = (key, found)
         return found
@@ -176,6 +185,17 @@ def sharing(index: PaperIndex, weights: dict[str, float], count: int,
         held = held[np.argpartition(-total[held], count - 1)[:count]]
     held = held[np.lexsort((held, -total[held]))]
     return _analysed(snap, held.tolist(), terms)
+
+
+def library_df(index: PaperIndex, terms: tuple[str, ...]) -> np.ndarray:
+    """How many of the index's papers hold each ``field:term`` (deleted ones counted
+    until a merge drops them), looked up term by term (int64)."""
+    reader = index.view().reader
+    out = np.zeros(len(terms), dtype=np.int64)
+    for i, term in enumerate(terms):
+        fieldname, _, text = term.partition(":")
+        out[i] = reader.doc_frequency(fieldname, text.encode())
+    return out
 
 
 _samples: weakref.WeakKeyDictionary[PaperIndex, tuple[str, TermMatrix]] = \
@@ -287,9 +307,12 @@ def _save(path: Path, found: TermMatrix, prefix: str = _PREFIX) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".tmp")
         with open(tmp, "wb") as out:
-            np.savez(out, data=found.counts.data, indices=found.counts.indices,
-                     indptr=found.counts.indptr, shape=np.array(found.counts.shape),
-                     ids=_joined(found.ids), terms=_joined(found.terms))
+            arrays = {"data": found.counts.data, "indices": found.counts.indices,
+                      "indptr": found.counts.indptr, "shape": np.array(found.counts.shape),
+                      "ids": _joined(found.ids), "terms": _joined(found.terms)}
+            if found.df is not None:
+                arrays.update(df=found.df, papers=np.array(found.papers))
+            np.savez(out, allow_pickle=False, **arrays)
         os.replace(tmp, path)
         for old in path.parent.glob(f"{prefix}*.npz"):
             if old != path:
@@ -309,11 +332,14 @@ def _load(path: Path) -> TermMatrix | None:
                                        shape=shape)
             counts.check_format(full_check=True)  # no index out of bounds
             ids, terms = _split(data["ids"]), _split(data["terms"])
+            df = np.asarray(data["df"], dtype=np.int64) if "df" in data else None
+            papers = int(data["papers"]) if "papers" in data else 0
     except Exception:
         return None
-    if len(ids) != shape[0] or len(terms) != shape[1]:
+    if len(ids) != shape[0] or len(terms) != shape[1] or (df is not None
+                                                           and len(df) != len(terms)):
         return None
-    return TermMatrix(ids, terms, counts)
+    return TermMatrix(ids, terms, counts, df=df, papers=papers)
 
 
 def _joined(items: tuple[str, ...]) -> np.ndarray:

@@ -47,6 +47,8 @@ def _weighed(matrix: TermMatrix, weights: dict[str, float] | None
     counts = matrix.counts
     n = max(counts.shape[0], 1)
     df = np.bincount(counts.indices, minlength=counts.shape[1])
+    if matrix.df is not None:  # some papers of a library: its IDF
+        n, df = max(matrix.papers, n), np.maximum(matrix.df, df)
     field_weight = np.array([weights.get(t.split(":", 1)[0], 1.0) for t in matrix.terms],
                             dtype=np.float32)
     column = (np.log((1 + n) / (1 + df)) + 1).astype(np.float32) * field_weight

@@ -14,7 +14,9 @@ from scipy import sparse
 from paper_tui.config import RecommendSettings
 from paper_tui.errors import QueryError
 from paper_tui.index.term_matrix import (
+    MIN_DF,
     TermMatrix,
+    library_df,
     papers_matrix,
     sample_matrix,
     sharing,
@@ -144,18 +146,24 @@ class Recommender:
     def _with_labelled(self, sample: TermMatrix, labels: Labels) -> TermMatrix:
         """The sample's matrix plus the rows of the labelled papers outside it, over the
         sample's terms and every term of a labelled paper."""
+        index = self.library.index
         labelled = sorted(labels.kept | labels.skipped)
-        own = papers_matrix(self.library.index, labelled, min_df=1).terms
-        have = sample.row_of  # (rows by id; the terms are looked up in a set)
         known = set(sample.terms)
-        terms = sample.terms + tuple(t for t in own if t not in known)
-        outside = [i for i in labelled if i not in have]
-        extra = papers_matrix(self.library.index, outside, terms)
+        new = tuple(t for t in papers_matrix(index, labelled, min_df=1).terms
+                    if t not in known)
+        df = library_df(index, new)
+        new = tuple(t for t, n in zip(new, df, strict=True) if n >= MIN_DF)
+        terms = sample.terms + new
+        outside = [i for i in labelled if i not in sample.row_of]
+        extra = papers_matrix(index, outside, terms)
         counts = sample.counts
         counts = sparse.csr_matrix((counts.data, counts.indices, counts.indptr),
                                    shape=(counts.shape[0], len(terms)))
+        assert sample.df is not None
         return TermMatrix(sample.ids + extra.ids, terms,
-                          sparse.vstack([counts, extra.counts]).tocsr())
+                          sparse.vstack([counts, extra.counts]).tocsr(),
+                          df=np.concatenate([sample.df, df[df >= MIN_DF]]),
+                          papers=sample.papers)
 
     def _fit(self, matrix: TermMatrix, x: sparse.csr_matrix, labels: Labels) -> Model | None:
         kept = matrix.rows(sorted(labels.kept))
