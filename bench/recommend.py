@@ -37,6 +37,11 @@ for-you, from the key to the first frame that shows the list ranked again (the s
 ``Relearned`` message starts, applied: ``search.shown_generation`` past the key's); and
 first paint in tmux with each sort (``bench/tui.py``'s ``first_paint``, ``--config``).
 
+**A big library** (``--bounded DIR``: only this; DIR a library of the whole corpus):
+the corpus ranked whole and from samples of 5,000, 10,000 and 20,000 papers (what a
+library over ``recommend.whole_up_to`` papers does), precision@20 on 30 keyword topics
+with 5 kept and 50 skipped papers each; results in ``recommend.json``'s ``bounded``.
+
 Run: ``pip install '.[bench]'`` (scikit-learn), then ``python bench/recommend.py --variants
 --quality-only`` (about 10 minutes; run it under ``nice``) and ``python bench/recommend.py
 --speed-only --big /tmp/rec-big`` (not under ``nice``: it times processes); results in
@@ -577,7 +582,7 @@ def main() -> None:
     WORK.mkdir(parents=True, exist_ok=True)
     records = read_corpus()
     if args.bounded:
-        found = bounded_quality(args.bounded, records, args.seed, (5000, 20000))
+        found = bounded_quality(args.bounded, records, args.seed, (5000, 10000, 20000))
         found["command"] = " ".join(["python bench/recommend.py", *sys.argv[1:]])
         print(json.dumps(found, indent=1))
         save("recommend", "bounded", found)

@@ -174,7 +174,7 @@ class RecommendSettings:
         100000, "a library of up to this many papers is ranked whole; a bigger one from "
         "`sample` of them (what the recommender holds in memory stays bounded)", minimum=1)
     sample: int = setting(
-        20000, "how many papers of a bigger library are ranked: a reproducible sample, the "
+        10000, "how many papers of a bigger library are ranked: a reproducible sample, the "
         "papers sharing the most terms with what you kept, and your labelled ones "
         "(`recommend` says so)", minimum=1)
 
