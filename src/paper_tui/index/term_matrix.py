@@ -9,6 +9,11 @@ sources' checksums, the schema, the paper count), so a new process loads it inst
 walking every posting list; deleting the file changes nothing but time. Rows are keyed by
 paper id, not document number: an index rewrite of the same papers (annotations mirrored
 into it, a compaction) keeps the cached matrix valid.
+
+For a library too big to hold whole (the recommender's bound), :func:`sample_matrix`,
+:func:`papers_matrix` and :func:`sharing` give the rows of some papers only, analysed from
+their stored records as the index writer analyses them (:func:`paper_terms`), with the
+library's document frequencies (:func:`library_df`).
 """
 
 from __future__ import annotations

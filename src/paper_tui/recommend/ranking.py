@@ -1,6 +1,12 @@
 """The recommender a library keeps: its term matrix and features (cached), the model
 learned from the reader's labels (refit only when they change), the ranking of any set of
-papers, and why each one ranks where it does."""
+papers, and why each one ranks where it does.
+
+A library over ``recommend.whole_up_to`` papers is ranked from a bounded part of it (its
+time and memory stay flat with the library's size): a reproducible sample of
+``recommend.sample`` papers and the labelled ones teach the model; the sample's new
+papers and those sharing the most of the model's strongest words are ranked, and
+:class:`Bounded` says how many of how many."""
 
 from __future__ import annotations
 
