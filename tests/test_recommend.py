@@ -305,3 +305,13 @@ def test_a_bounded_refresh_refits_only_when_labels_change(lib: Library) -> None:
     assert rec.refresh() and not rec.refresh()
     lib.annotations.set_status([next(iter(lib.papers())).id], "read")
     assert rec.refresh()
+
+
+def test_a_big_library_with_few_new_papers_left_ranks_them_all(lib: Library) -> None:
+    kept, _ = label(lib)
+    every = [p.id for p in lib.papers() if p.id not in kept]
+    lib.annotations.set_status(every[:-250], "skipped")
+    rec = Recommender(lib, bound=LOW)
+    found = rec.recommend(limit=1000)
+    assert found.bounded is None and found.candidates == 250
+    assert sorted(item.paper.id for item in found.items) == sorted(every[-250:])

@@ -336,6 +336,10 @@ class Recommender:
         if state.sample is not None and count > self.bound.sample:
             candidates = self._sampled(candidates, state, bool(query.strip()))
             bounded = Bounded(len(candidates), count)
+        elif state.sample is not None and not query.strip():  # few new papers left: all
+            snap, done = self.library.index.view(), state.labels.triaged
+            live = snap.live
+            candidates = [i for d, i in enumerate(snap.all_ids) if live[d] and i not in done]
         scores = self.scores(candidates)
         known = ~np.isnan(scores)
         order = np.lexsort((np.arange(len(candidates)), -np.where(known, scores, -np.inf)))
