@@ -37,6 +37,11 @@ for-you, from the key to the first frame that shows the list ranked again (the s
 ``Relearned`` message starts, applied: ``search.shown_generation`` past the key's); and
 first paint in tmux with each sort (``bench/tui.py``'s ``first_paint``, ``--config``).
 
+**A big library** (``--bounded DIR``: only this; DIR a library of the whole corpus):
+the corpus ranked whole and from samples of 5,000, 10,000 and 20,000 papers (what a
+library over ``recommend.whole_up_to`` papers does), precision@20 on 30 keyword topics
+with 5 kept and 50 skipped papers each; results in ``recommend.json``'s ``bounded``.
+
 Run: ``pip install '.[bench]'`` (scikit-learn), then ``python bench/recommend.py --variants
 --quality-only`` (about 10 minutes; run it under ``nice``) and ``python bench/recommend.py
 --speed-only --big /tmp/rec-big`` (not under ``nice``: it times processes); results in
@@ -322,6 +327,47 @@ def print_table(title: str, table: dict) -> None:
         print(f"{method:<30}" + "".join(f"{c:>22}" for c in cells))
 
 
+# -- a big library ranked from a sample (recommend.whole_up_to, recommend.sample) -----------
+def bounded_quality(root: Path, records: list[dict], seed: int, samples: tuple[int, ...],
+                    topics: int = 30, kept: int = 5, skipped: int = 50) -> dict:
+    """precision@20 of ``recommend`` on the whole corpus (``--bounded DIR``: a library of
+    it), ranked whole and ranked from a sample of each size in ``samples`` (the bound set
+    below the library's size), on the same labels: ``topics`` keywords of 50 to 3,000
+    papers, each with ``kept`` of its papers to-read and ``skipped`` others skipped. The
+    seconds are one ``recommend`` in a process that has its sample in memory."""
+    from paper_tui.config import RecommendSettings
+    from paper_tui.recommend import Recommender
+
+    imported = [{**record, "id": paper.id} for record, paper
+                in zip(records, jsonl.read(CORPUS, "bench"), strict=True)
+                if isinstance(paper, Paper)]
+    rng = random.Random(seed)
+    found = {k: v for k, v in topics_of(imported).items() if 50 <= len(v) <= 3000}
+    chosen = rng.sample(sorted(found), min(topics, len(found)))
+    every = [r["id"] for r in imported]
+    labels = [(rng.sample(sorted(found[k]), kept),
+               rng.sample([i for i in every if i not in found[k]], skipped)) for k in chosen]
+    methods = {"whole": None, **{f"sample {n:,}": RecommendSettings(whole_up_to=1, sample=n)
+                                 for n in samples}}
+    table: dict[str, list[float]] = {m: [] for m in methods}
+    seconds: dict[str, list[float]] = {m: [] for m in methods}
+    with Library.open(root, config=config_mod.defaults(), bundled=False) as lib:
+        for method, bound in methods.items():
+            for keyword, (labelled_kept, labelled_skipped) in zip(chosen, labels, strict=True):
+                label(lib, labelled_kept, labelled_skipped)
+                start = time.perf_counter()
+                items = Recommender(lib, bound=bound).recommend(limit=AT).items
+                seconds[method].append(time.perf_counter() - start)
+                table[method].append(sum(i.paper.id in found[keyword] for i in items) / AT)
+                lib.annotations.set_status(labelled_kept + labelled_skipped, "new")
+                lib.annotations.flush()
+            print(method, round(statistics.mean(table[method]), 3), flush=True)
+    return {"topics": chosen, "kept": kept, "skipped": skipped,
+            "precision@20": {m: round(statistics.mean(v), 3) for m, v in table.items()},
+            "per topic": {m: v for m, v in table.items()},
+            "seconds, median": {m: round(statistics.median(v), 2) for m, v in seconds.items()}}
+
+
 # -- speed --------------------------------------------------------------------------------
 def label(lib: Library, kept: list[str], skipped: list[str]) -> None:
     lib.annotations.set_status(kept, "to-read")
@@ -517,6 +563,9 @@ def app_speed(gap: float, seed: int, argv: list[str]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--big", type=Path, help="a library holding the whole corpus")
+    parser.add_argument("--bounded", type=Path, metavar="DIR",
+                        help="only: the whole corpus's library DIR ranked whole and from "
+                             "samples (a big library's bound)")
     parser.add_argument("--variants", action="store_true", help="also score the alternatives")
     parser.add_argument("--quality-only", action="store_true")
     parser.add_argument("--speed-only", action="store_true")
@@ -532,6 +581,12 @@ def main() -> None:
         return
     WORK.mkdir(parents=True, exist_ok=True)
     records = read_corpus()
+    if args.bounded:
+        found = bounded_quality(args.bounded, records, args.seed, (5000, 10000, 20000))
+        found["command"] = " ".join(["python bench/recommend.py", *sys.argv[1:]])
+        print(json.dumps(found, indent=1))
+        save("recommend", "bounded", found)
+        return
     by_list: dict = {}
     for record in records:
         key = (record["venue"], record["year"])

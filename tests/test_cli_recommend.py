@@ -77,3 +77,35 @@ def test_recommend(home: Path) -> None:
     out = run(home, "recommend", "year:[2020", "--json")
     assert out.returncode == 1
     assert out.stderr.startswith("paper-tui: ") and "Traceback" not in out.stderr
+
+
+@pytest.fixture(scope="module")
+def big_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample as a "big" library: a config ranking it from 300 of its papers."""
+    root = tmp_path_factory.mktemp("cli-recommend-bounded")
+    source = root / "papers.jsonl"
+    source.write_bytes(gzip.decompress(SAMPLE.read_bytes()))
+    (root / "config.yaml").write_text("recommend:\n  whole_up_to: 100\n  sample: 300\n")
+    out = run(root, "import", str(source))
+    assert out.returncode == 0, out.stderr
+    return root
+
+
+def test_recommend_says_when_it_ranked_a_sample(big_home: Path) -> None:
+    kept = ids_of(big_home, "reinforcement learning", 5)
+    assert run(big_home, "status", *kept, "to-read").returncode == 0
+    config = str(big_home / "config.yaml")
+    out = run(big_home, "--config", config, "recommend", "--limit", "5")
+    assert out.returncode == 0, out.stderr
+    assert len(out.stdout.splitlines()) == 5
+    said = out.stderr.splitlines()
+    assert len(said) == 2 and said[0].startswith("paper-tui: ranked ")
+    assert " papers (a sample, and those sharing the most words with what you kept)" in said[0]
+    assert said[1].startswith("5 of ")
+    rows = json.loads(run(big_home, "--config", config, "recommend", "--json").stdout)
+    assert len(rows) == 20
+    ranked, of = rows[0]["bounded"]["ranked"], rows[0]["bounded"]["of"]
+    assert 300 - 5 < ranked < of and f"ranked {ranked:,} of {of:,} papers" in said[0]
+    whole = run(big_home, "recommend", "--json")  # the default bound: ranked whole
+    assert "bounded" not in json.loads(whole.stdout)[0]
+    assert "a sample" not in whole.stderr

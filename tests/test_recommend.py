@@ -13,9 +13,16 @@ import pytest
 
 from built_once import built_once
 from paper_tui import config as config_mod
+from paper_tui.config import RecommendSettings
 from paper_tui.index import PaperIndex
 from paper_tui.index.schema import terms_of
-from paper_tui.index.term_matrix import CACHE_DIR, MIN_DF, term_matrix
+from paper_tui.index.term_matrix import (
+    CACHE_DIR,
+    MIN_DF,
+    papers_matrix,
+    sample_matrix,
+    term_matrix,
+)
 from paper_tui.library import Library
 from paper_tui.recommend import HINT, Recommender
 
@@ -210,3 +217,101 @@ def test_startup_and_search_never_load_scipy(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "[]"
+
+
+# -- a big library: ranked from a bounded sample (recommend.whole_up_to / sample) ----------
+LOW = RecommendSettings(whole_up_to=100, sample=300)
+"""The 1,000-paper sample as a "big" library: ranked from 300 of its papers."""
+
+
+def test_a_papers_terms_are_its_posting_lists_terms(lib: Library) -> None:
+    full = term_matrix(lib.index)
+    ids = list(full.ids[::7])
+    part = papers_matrix(lib.index, ids, full.terms)
+    assert part.ids == tuple(ids)
+    assert (part.counts != full.counts[full.rows(ids)]).nnz == 0
+
+
+def test_the_sample_is_reproducible(sample_dir: Path, tmp_path: Path) -> None:
+    drawn = []
+    for copy in ("a", "b"):
+        shutil.copytree(sample_dir, tmp_path / copy)
+        with Library.open(tmp_path / copy, config=config_mod.defaults(), bundled=False) as opened:
+            drawn.append(sample_matrix(opened.index, 300).ids)
+    assert len(drawn[0]) == 300 and drawn[0] == drawn[1]
+    cached = list((tmp_path / "a" / CACHE_DIR).glob("recommend-sample-*.npz"))
+    assert len(cached) == 1  # the next process reads it from there
+    with Library.open(tmp_path / "a", config=config_mod.defaults(), bundled=False) as opened:
+        again = sample_matrix(opened.index, 300)
+        assert again.ids == drawn[0]
+        assert (again.counts != papers_matrix(opened.index, list(again.ids),
+                                              again.terms).counts).nnz == 0
+
+
+def test_a_big_library_is_ranked_from_the_sample_and_the_labelled(lib: Library) -> None:
+    kept, skipped = label(lib)
+    whole = Recommender(lib).recommend(limit=20)
+    assert whole.bounded is None  # below the bound: as before
+    rec = Recommender(lib, bound=LOW)
+    found = rec.recommend(limit=20)
+    assert found.bounded is not None
+    assert found.bounded.of == found.candidates == whole.candidates
+    assert 300 - len(kept) - len(skipped) < found.bounded.ranked < found.candidates
+    assert found.bounded.text().startswith(f"ranked {found.bounded.ranked:,} of "
+                                           f"{found.candidates:,} papers (a sample")
+    assert found.learned_from.text() == "5 kept, 30 skipped"
+    held = rec._ready().matrix.row_of
+    assert all(i in held for i in kept + skipped)  # every labelled paper is learned from
+    ids = [item.paper.id for item in found.items]
+    assert len(ids) == 20 and not set(ids) & set(kept + skipped)
+    assert sum(is_topic(item.paper) for item in found.items) >= 12  # shared words help
+    assert ids == [item.paper.id for item in Recommender(lib, bound=LOW).recommend(
+        limit=20).items]
+
+
+def test_a_big_librarys_query_and_scores_stay_bounded(lib: Library) -> None:
+    label(lib)
+    rec = Recommender(lib, bound=LOW)
+    few = rec.recommend("reinforcement", limit=5)
+    assert few.bounded is None and few.items  # fewer hits than the sample: all ranked
+    every = [p.id for p in lib.papers()]
+    assert rec.bounded(every[:400]) is None
+    assert not np.isnan(rec.scores(every[:400])).any()  # read beside the sample
+    bounded = rec.bounded(every)
+    assert bounded is not None and bounded.of == len(every)
+    assert np.count_nonzero(~np.isnan(rec.scores(every))) == bounded.ranked
+    assert rec.explain(every[-1]).up or rec.explain(every[-1]).down
+
+
+def test_the_for_you_label_says_when_it_ranked_a_sample(sample_dir: Path, tmp_path: Path
+                                                        ) -> None:
+    conf = tmp_path / "config.yaml"
+    conf.write_text("recommend:\n  whole_up_to: 100\n  sample: 300\n")
+    config = config_mod.load(conf, user_file=Path("/nonexistent/paper-tui.yaml"))
+    assert not config.problems
+    shutil.copytree(sample_dir, tmp_path / "library")
+    with Library.open(tmp_path / "library", config=config, bundled=False) as opened:
+        label(opened)
+        every = opened.results("", sort="for-you")
+        assert every.sort_label.startswith("for you: 5 kept, 30 skipped; ranked ")
+        assert f" of {len(every.ids()):,} papers (a sample" in every.sort_label
+        few = opened.results("reinforcement", sort="for-you")
+        assert few.sort_label == "for you: 5 kept, 30 skipped"
+
+
+def test_a_bounded_refresh_refits_only_when_labels_change(lib: Library) -> None:
+    label(lib)
+    rec = Recommender(lib, bound=LOW)
+    assert rec.refresh() and not rec.refresh()
+    lib.annotations.set_status([next(iter(lib.papers())).id], "read")
+    assert rec.refresh()
+
+
+def test_a_big_library_with_few_new_papers_left_ranks_them_all(lib: Library) -> None:
+    kept, _ = label(lib)
+    every = [p.id for p in lib.papers() if p.id not in kept]
+    lib.annotations.set_status(every[:-250], "skipped")
+    rec = Recommender(lib, bound=LOW)
+    found = rec.recommend(limit=1000)
+    assert found.bounded is None and found.candidates == 250
+    assert sorted(item.paper.id for item in found.items) == sorted(every[-250:])

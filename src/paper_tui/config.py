@@ -167,6 +167,19 @@ class PdfSettings:
 
 
 @dataclass(frozen=True)
+class RecommendSettings:
+    """``paper-tui recommend`` and the app's "for you" sort (``recommend:`` in config.yaml)."""
+
+    whole_up_to: int = setting(
+        100000, "a library of up to this many papers is ranked whole; a bigger one from "
+        "`sample` of them (what the recommender holds in memory stays bounded)", minimum=1)
+    sample: int = setting(
+        10000, "how many papers of a bigger library are ranked: a reproducible sample, the "
+        "papers sharing the most terms with what you kept, and your labelled ones "
+        "(`recommend` says so)", minimum=1)
+
+
+@dataclass(frozen=True)
 class Settings:
     """Every key of ``config.yaml``, typed and checked (:func:`read_settings`): each
     declared once, by :func:`setting`, with its type, default, range and meaning; the
@@ -198,10 +211,12 @@ class Settings:
     fetch: FetchSettings = FetchSettings()
     import_: ImportSettings = ImportSettings()
     pdf: PdfSettings = PdfSettings()
+    recommend: RecommendSettings = RecommendSettings()
 
 
 _SECTIONS: dict[str, type[Any]] = {cls.__name__: cls for cls in (
-    TriageSettings, SearchSettings, SyncSettings, FetchSettings, ImportSettings, PdfSettings)}
+    TriageSettings, SearchSettings, SyncSettings, FetchSettings, ImportSettings, PdfSettings,
+    RecommendSettings)}
 
 
 def key_of(name: str) -> str:

@@ -19,7 +19,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="print at most N papers (default: 20)")
     p.add_argument("--json", action="store_true",
                    help="print a JSON array of the papers, each with its score (and --explain's "
-                        "words)")
+                        "words; \"bounded\": {\"ranked\", \"of\"} when a big library was "
+                        "ranked from a sample)")
     p.add_argument("--explain", action="store_true",
                    help="show the words and authors that pushed each paper up and down")
     p.set_defaults(handler=cmd_recommend)
@@ -37,6 +38,8 @@ def cmd_recommend(args: argparse.Namespace, ctx: Context) -> int:
         rows = []
         for item in found.items:
             extra: dict[str, object] = {"score": round(item.score, 4)}
+            if found.bounded:  # a big library: ranked from a sample
+                extra["bounded"] = {"ranked": found.bounded.ranked, "of": found.bounded.of}
             if args.explain:
                 why = found.explain(item.paper.id)
                 extra["explain"] = {
@@ -52,6 +55,9 @@ def cmd_recommend(args: argparse.Namespace, ctx: Context) -> int:
             if args.explain:
                 print(f"    {item.score:+.2f}  "
                       + inert_line(found.explain(item.paper.id).text()))
+    if found.bounded:
+        print(f"paper-tui: {found.bounded.text()}: a library over recommend.whole_up_to "
+              "papers is ranked from recommend.sample of them", file=sys.stderr)
     print(f"{len(found.items):,} of {found.candidates:,} new papers, learned from "
           f"{found.learned_from.text()}", file=sys.stderr)
     return 0

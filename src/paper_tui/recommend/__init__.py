@@ -14,6 +14,7 @@ import weakref
 from paper_tui.recommend.explain import Explanation, Reason
 from paper_tui.recommend.ranking import (
     HINT,
+    Bounded,
     LearnedFrom,
     Recommendation,
     Recommendations,
@@ -36,5 +37,5 @@ def recommend(library, query: str = "", limit: int = 20) -> Recommendations:
     return recommender(library).recommend(query, limit)
 
 
-__all__ = ["HINT", "Explanation", "LearnedFrom", "Reason", "Recommendation",
+__all__ = ["HINT", "Bounded", "Explanation", "LearnedFrom", "Reason", "Recommendation",
            "Recommendations", "Recommender", "recommend", "recommender"]

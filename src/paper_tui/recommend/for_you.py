@@ -22,11 +22,14 @@ class ForYouResults(Reordered):
         ids = results.ids()
         ranked = recommender.rank(ids) if recommender.ready else ids
         if recommender.ready:
-            new = set(recommender.new_ids())
-            ranked = [p for p in ranked if p in new] + [p for p in ranked if p not in new]
+            done = recommender.triaged
+            ranked = [p for p in ranked if p not in done] + [p for p in ranked if p in done]
         position = {pid: i for i, pid in enumerate(ids)}
         super().__init__(results, [position[pid] for pid in ranked], ids)
         learned = recommender.learned_from.text()
+        bounded = recommender.bounded(ids) if recommender.ready else None
+        if bounded is not None:  # a big library: the others keep the query's order
+            learned = f"{learned}; {bounded.text()}"
         self.sort_label = f"for you: {learned}" if recommender.ready else \
             "for you: nothing kept yet (mark a paper to read or star it)"
 
