@@ -13,12 +13,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from paper_tui import config as config_mod
 from paper_tui.holdings import arrivals as arrivals_mod
 from paper_tui.holdings.arrivals import CACHE, Arrivals, file_of, read_times, write_times
 from paper_tui.index.id_digests import DigestTable
-from paper_tui.library import Library
 from paper_tui.query.added import digests
+from test_added_words import _ids, _open
 
 DAY = 86_400
 
@@ -27,16 +26,6 @@ def _paper(n: int) -> dict[str, object]:
     return {"title": f"Diffusion paper number {n}, mark{n}", "authors": [f"Author {n}"],
             "abstract": f"We study diffusion in the setting number {n}.",
             "venue": "TestConf", "year": 2026}
-
-
-def _open(root: Path, warn=None) -> Library:
-    return Library.open(root, config=config_mod.defaults(), bundled=False, warn=warn)
-
-
-def _ids(lib: Library, query: str) -> set[str]:
-    results = lib.results(query)
-    assert results.error is None, results.error
-    return set(results.ids())
 
 
 @pytest.fixture

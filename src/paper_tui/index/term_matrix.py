@@ -23,7 +23,7 @@ import json
 import os
 import threading
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -85,17 +85,25 @@ def term_matrix(index: PaperIndex) -> TermMatrix:
     """The index's term matrix: from memory, from the cache file, or read from the
     posting lists (and cached) when neither matches what the index now holds."""
     snap = index.view()
-    key = _key(index, snap.live_count)
+    return _cached(_memory, index, _key(index, snap.live_count), _PREFIX,
+                   lambda: _read(snap))
+
+
+def _cached(memory: weakref.WeakKeyDictionary[PaperIndex, tuple[str, TermMatrix]],
+            index: PaperIndex, key: str, prefix: str,
+            build: Callable[[], TermMatrix]) -> TermMatrix:
+    """The matrix under ``key``: from ``memory``, from its cache file, or built (and
+    cached in both)."""
     with _lock:
-        kept = _memory.get(index)
+        kept = memory.get(index)
         if kept is not None and kept[0] == key:
             return kept[1]
-        path = index.path.parent / CACHE_DIR / f"{_PREFIX}{key}.npz"
+        path = index.path.parent / CACHE_DIR / f"{prefix}{key}.npz"
         found = _load(path)
         if found is None:
-            found = _read(snap)
-            _save(path, found)
-        _memory[index] = (key, found)
+            found = build()
+            _save(path, found, prefix)
+        memory[index] = (key, found)
         return found
 
 
@@ -151,26 +159,20 @@ def sample_matrix(index: PaperIndex, size: int, seed: int = 0) -> TermMatrix:
     in the cache directory (``recommend-sample-*.npz``) while the index holds the same
     papers."""
     snap = index.view()
-    key = _key(index, snap.live_count, f"{size}-{seed}")
-    with _lock:
-        kept = _samples.get(index)
-        if kept is not None and kept[0] == key:
-            return kept[1]
-        path = index.path.parent / CACHE_DIR / f"{_SAMPLE_PREFIX}{key}.npz"
-        found = _load(path)
-        if found is None:
-            live = np.flatnonzero(np.asarray(snap.live))
-            if len(live) > size:
-                live = np.sort(np.random.default_rng(seed).choice(live, size, replace=False))
-            found = _analysed(snap, [int(d) for d in live], None, 1)
-            df = library_df(index, found.terms)
-            keep = np.flatnonzero(df >= MIN_DF)  # as the whole library's matrix keeps
-            found = TermMatrix(found.ids, tuple(found.terms[i] for i in keep),
-                               found.counts[:, keep].tocsr(), df=df[keep],
-                               papers=int(snap.live_count))
-            _save(path, found, _SAMPLE_PREFIX)
-        _samples[index] = (key, found)
-        return found
+
+    def build() -> TermMatrix:
+        live = np.flatnonzero(np.asarray(snap.live))
+        if len(live) > size:
+            live = np.sort(np.random.default_rng(seed).choice(live, size, replace=False))
+        found = _analysed(snap, [int(d) for d in live], None, 1)
+        df = library_df(index, found.terms)
+        keep = np.flatnonzero(df >= MIN_DF)  # as the whole library's matrix keeps
+        return TermMatrix(found.ids, tuple(found.terms[i] for i in keep),
+                          found.counts[:, keep].tocsr(), df=df[keep],
+                          papers=int(snap.live_count))
+
+    return _cached(_samples, index, _key(index, snap.live_count, f"{size}-{seed}"),
+                   _SAMPLE_PREFIX, build)
 
 
 def sharing(index: PaperIndex, weights: dict[str, float], count: int,
