@@ -113,5 +113,8 @@ def test_a_text_column_read_in_one_go_is_the_column(tmp_path: Path) -> None:
     leaves = [leaf for leaf, _ in reader.leaf_readers()]
     for leaf in leaves:
         assert whoosh_internals.text_column_values(leaf, "id") == list(leaf.column_reader("id"))
+        for keys in ("sortkey", "versionkey"):  # bytes columns, raw
+            assert whoosh_internals.bytes_column_values(leaf, keys) == \
+                list(leaf.column_reader(keys)) and any(leaf.column_reader(keys))
     assert any("Rodolà-p1" in whoosh_internals.text_column_values(leaf, "id")
                for leaf in leaves)

@@ -31,6 +31,7 @@ from paper_tui.index.schema import BODY, K1, SIGNALS, B
 from paper_tui.index.signals import FACET_NAMES, SIGNAL_SORTS, FacetTable, Signals, read_signals
 from paper_tui.index.versions import Versions, group_versions
 from paper_tui.index.whoosh_internals import (
+    bytes_column_values,
     length_bytes,
     postings_file,
     term_matcher,
@@ -513,9 +514,7 @@ class Snapshot:
     def _read_keys(self) -> list[bytes]:
         keys: list[bytes] = []
         for reader, _ in self.leaves:
-            column = reader.column_reader("sortkey") if reader.has_column("sortkey") else None
-            count = reader.doc_count_all()
-            keys.extend(list(column) if column is not None else [b""] * count)
+            keys.extend(_column_bytes(reader, "sortkey"))
         return keys
 
     @cached
@@ -539,11 +538,7 @@ class Snapshot:
         with self._lock:
             keys: list[bytes] = []
             for reader, _ in self.leaves:
-                count = reader.doc_count_all()
-                if reader.has_column("versionkey"):
-                    keys.extend(reader.column_reader("versionkey"))
-                else:
-                    keys.extend([b""] * count)
+                keys.extend(_column_bytes(reader, "versionkey"))
             deleted: set[int] = set()  # (no numpy: the first screen goes without it)
             for reader, offset in self.leaves:
                 if reader.has_deletions():
@@ -620,7 +615,8 @@ class Snapshot:
             keys = [k.split(b"\x1f", 2)[-1] for k in keys]
         elif sort == "year":
             keys = [k.split(b"\x1f", 1)[-1] for k in keys]
-        order = sorted(self.reader.all_doc_ids(), key=keys.__getitem__)
+        # (the live documents from the mask: Whoosh's all_doc_ids asks each one)
+        order = sorted(np.flatnonzero(self.live).tolist(), key=keys.__getitem__)
         _write_ints(self._order_file(sort), array("i", order), f"order-*-{sort}.bin")
         return order
 
@@ -744,3 +740,11 @@ def _write_bytes(path: Path | None, data: bytes, older: str) -> None:
                 old.unlink(missing_ok=True)
     except OSError:
         pass
+
+
+def _column_bytes(reader, fieldname: str) -> list[bytes]:
+    """A segment's values of a bytes column, every document's (``b""`` without one)."""
+    if not reader.has_column(fieldname):
+        return [b""] * reader.doc_count_all()
+    values = bytes_column_values(reader, fieldname)
+    return values if values is not None else list(reader.column_reader(fieldname))

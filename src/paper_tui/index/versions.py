@@ -94,13 +94,21 @@ class Versions:
 
 def group_versions(keys: Sequence[bytes], deleted: Container[int]) -> Versions:
     """The groups among the documents not ``deleted``, from their ``versionkey`` values."""
+    # A key's first document is kept as a number: most papers have one version, and a
+    # tuple and a list for each of a million was most of the time and memory.
+    first: dict[bytes, tuple[int, bytes]] = {}
     by_key: dict[bytes, list[tuple[int, int, int]]] = {}
     for doc, raw in enumerate(keys):
         if not raw or doc in deleted:
             continue
-        key, _, rest = raw.rpartition(b"\x1f")  # key \x1f year \x1f fullness
-        key, _, year = key.rpartition(b"\x1f")
-        by_key.setdefault(key, []).append((int(year or 0), -int(rest or 0), doc))
+        key = raw.rpartition(b"\x1f")[0].rpartition(b"\x1f")[0]  # key \x1f year \x1f fullness
+        if key not in first:
+            first[key] = (doc, raw)
+            continue
+        found = by_key.get(key)
+        if found is None:
+            found = by_key[key] = [_entry(*first[key])]
+        found.append(_entry(doc, raw))
     primary_of: dict[int, int] = {}
     members: dict[int, tuple[int, ...]] = {}
     for found in by_key.values():
@@ -116,6 +124,13 @@ def group_versions(keys: Sequence[bytes], deleted: Container[int]) -> Versions:
                 cluster = [item]
         _keep(cluster, primary_of, members)
     return Versions(primary_of, members)
+
+
+def _entry(doc: int, raw: bytes) -> tuple[int, int, int]:
+    """(year, -fullness, doc) from a document's ``versionkey``."""
+    key, _, rest = raw.rpartition(b"\x1f")
+    year = key.rpartition(b"\x1f")[2]
+    return int(year or 0), -int(rest or 0), doc
 
 
 def _keep(cluster: list[tuple[int, int, int]], primary_of: dict[int, int],

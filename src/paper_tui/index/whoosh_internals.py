@@ -143,15 +143,24 @@ def text_column_values(reader, fieldname: str) -> list[str]:
     """A variable-width text column's values (UTF-8; "" for a document without one) of
     every document of a segment, read in one go and split, instead of a file read per
     document (a million ids: ~0.2 s instead of ~3 s)."""
+    values = bytes_column_values(reader, fieldname)
+    return [v.decode() for v in values] if values is not None \
+        else list(reader.column_reader(fieldname))
+
+
+def bytes_column_values(reader, fieldname: str) -> list[bytes] | None:
+    """A variable-width column's raw values (``b""`` for a document without one) of every
+    document of a segment, read in one go and split (the sort and version keys of a
+    million papers: ~0.3 s instead of ~4 s); None for another codec's column."""
     column = reader.column_reader(fieldname, translate=False)
     try:
         lengths = column._lengths
         data = bytes(column._dbfile.get(column._basepos, sum(lengths)))
-    except AttributeError:  # another codec: the slow, public way
-        return list(reader.column_reader(fieldname))
+    except AttributeError:
+        return None
     values, start = [], 0
     for end in accumulate(lengths):
-        values.append(data[start:end].decode())
+        values.append(data[start:end])
         start = end
     return values
 
