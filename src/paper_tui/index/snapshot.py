@@ -539,11 +539,15 @@ class Snapshot:
             keys: list[bytes] = []
             for reader, _ in self.leaves:
                 keys.extend(_column_bytes(reader, "versionkey"))
-            deleted: set[int] = set()  # (no numpy: the first screen goes without it)
-            for reader, offset in self.leaves:
-                if reader.has_deletions():
-                    deleted.update(offset + d for d in reader.deleted_docs_set)
-            return group_versions(keys, deleted)
+            return group_versions(keys, self._deleted())
+
+    def _deleted(self) -> set[int]:
+        """The deleted documents' numbers (no numpy: the first screen goes without it)."""
+        deleted: set[int] = set()
+        for reader, offset in self.leaves:
+            if reader.has_deletions():
+                deleted.update(offset + d for d in reader.deleted_docs_set)
+        return deleted
 
     @cached
     def version_ids(self) -> dict[str, tuple[str, ...]]:
@@ -615,8 +619,12 @@ class Snapshot:
             keys = [k.split(b"\x1f", 2)[-1] for k in keys]
         elif sort == "year":
             keys = [k.split(b"\x1f", 1)[-1] for k in keys]
-        # (the live documents from the mask: Whoosh's all_doc_ids asks each one)
-        order = sorted(np.flatnonzero(self.live).tolist(), key=keys.__getitem__)
+        # (the live documents from the deleted sets, without numpy: the first screen goes
+        # without it; Whoosh's all_doc_ids asks each document)
+        deleted = self._deleted()
+        docs = [d for d in range(len(keys)) if d not in deleted] if deleted \
+            else list(range(len(keys)))
+        order = sorted(docs, key=keys.__getitem__)
         _write_ints(self._order_file(sort), array("i", order), f"order-*-{sort}.bin")
         return order
 
