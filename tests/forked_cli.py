@@ -427,5 +427,27 @@ def run(command: Sequence[str | bytes | os.PathLike[str]], *,
     return done
 
 
+def run_on_terminal(command: Sequence[str | bytes | os.PathLike[str]], *,
+                    timeout: float) -> tuple[subprocess.CompletedProcess[Any], bytes]:
+    """:func:`run` with its stderr a pseudo-terminal (stdout piped, text): what it did
+    and the bytes it drew on the terminal."""
+    import pty
+
+    main, child = pty.openpty()
+    try:
+        done = run(command, stdout=subprocess.PIPE, stderr=child, text=True,
+                   timeout=timeout)
+        seen = b""
+        while select.select([main], [], [], 0.5)[0]:
+            chunk = os.read(main, 65536)
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        os.close(main)
+        os.close(child)
+    return done, seen
+
+
 if __name__ == "__main__":
     _main()

@@ -8,11 +8,7 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
-import pty
 import re
-import select
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -155,20 +151,9 @@ def test_a_callback_without_through_file_hears_the_count_alone(tmp_path: Path) -
 # -- on a terminal -------------------------------------------------------------------------
 def test_a_real_import_on_a_terminal_draws_the_fraction_and_the_rate(tmp_path: Path) -> None:
     source = write(tmp_path / "papers.jsonl.gz", real_looking(4000))
-    main, child = pty.openpty()
-    try:
-        done = forked_cli.run([sys.executable, "-m", "paper_tui", "--library",
-                               str(tmp_path / "library"), "import", str(source)],
-                              stdout=subprocess.PIPE, stderr=child, text=True, timeout=300)
-        seen = b""
-        while select.select([main], [], [], 0.5)[0]:
-            chunk = os.read(main, 65536)
-            if not chunk:
-                break
-            seen += chunk
-    finally:
-        os.close(main)
-        os.close(child)
+    done, seen = forked_cli.run_on_terminal([sys.executable, "-m", "paper_tui", "--library",
+                                             str(tmp_path / "library"), "import", str(source)],
+                                            timeout=300)
     assert done.returncode == 0
     assert done.stdout == "4,000 papers from 1 file(s): 4,000 new, 0 already in the library\n"
     lines = seen.decode().split("\r\x1b[K")[1:]

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import pty
-import select
 import subprocess
 import sys
 from pathlib import Path
@@ -153,20 +151,9 @@ def test_the_progress_line_keeps_its_own_sequences_on_a_terminal(tmp_path: Path)
     from hostile_helpers import write_hostile_list
 
     source = write_hostile_list(tmp_path / f"list{PANE_TITLE}.jsonl")
-    master, slave = pty.openpty()
-    try:
-        done = forked_cli.run([sys.executable, "-m", "paper_tui", "--library",
-                               str(tmp_path / "library"), "import", str(source)],
-                              stdout=subprocess.PIPE, stderr=slave, text=True, timeout=120)
-        seen = b""
-        while select.select([master], [], [], 0.5)[0]:
-            chunk = os.read(master, 65536)
-            if not chunk:
-                break
-            seen += chunk
-    finally:
-        os.close(master)
-        os.close(slave)
+    done, seen = forked_cli.run_on_terminal([sys.executable, "-m", "paper_tui", "--library",
+                                             str(tmp_path / "library"), "import", str(source)],
+                                            timeout=120)
     assert done.returncode == 0
     shown = seen.decode("utf-8")
     assert "\r\x1b[K" in shown  # the CLI's own: the line drawn again
