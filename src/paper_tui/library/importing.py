@@ -312,18 +312,6 @@ def _venue_said(sources: SourceStore, source_id: str) -> DigestMap:
     except (OSError, ValueError, SourceError, RecursionError):
         return DigestMap()  # unreadable: the import goes on as before
     return said
-    try:
-        with open_gzip(sources.file(source_id)) as fh:
-            for line in fh:
-                record = json.loads(line)
-                if isinstance(record, dict) and isinstance(record.get("id"), str):
-                    said[record["id"]] = (record.get("ratings", []),
-                                          record.get("confidences", []),
-                                          record.get("decision", ""),
-                                          record.get("decision_text", ""))
-    except (OSError, ValueError, SourceError, RecursionError):
-        return {}  # unreadable: the import goes on as before
-    return said
 
 
 # -- the library's intake ------------------------------------------------------------------
