@@ -76,19 +76,25 @@ def read_times(path: Path) -> dict[str, int]:
 
 
 def write_times(path: Path, times: Mapping[str, int]) -> None:
+    """Write one source's file from paper id -> first-seen time."""
     grouped: dict[int, list[str]] = {}
     for pid, at in times.items():
         grouped.setdefault(at, []).append(pid)
-    write_grouped(path, grouped)
+    _write(path, {at: [json.dumps(sorted(ids))[1:-1].encode()]
+                  for at, ids in grouped.items()})
 
 
-def write_grouped(path: Path, grouped: dict[int, list[str]]) -> None:
-    """Write the ids first seen at each time (the lists are sorted in place)."""
-    for ids in grouped.values():
-        ids.sort()
-    seen = {str(at): grouped[at] for at in sorted(grouped)}
-    atomic.write_text(path, json.dumps({"version": VERSION, "seen": seen},
-                                       ensure_ascii=False, separators=(",", ":")))
+def _write(path: Path, groups: dict[int, list[bytes]]) -> None:
+    """Write one source's file from each time's ids as JSON text, in parts (each a list's
+    items without its brackets), as they go: a million ids are never one string."""
+    with atomic.writing(path) as fh:
+        fh.write(b'{"version":%d,"seen":{' % VERSION)
+        for k, when in enumerate(sorted(groups)):
+            fh.write(b'%s"%d":[' % (b"," if k else b"", when))
+            for i, part in enumerate(p for p in groups.pop(when) if p):
+                fh.write(b"," + part if i else part)
+            fh.write(b"]")
+        fh.write(b"}}")
 
 
 @dataclass
@@ -250,14 +256,7 @@ class Arrivals:
                 flush()
         if chunk:
             flush()
-        with atomic.writing(file_of(self.root, source_id)) as fh:
-            fh.write(b'{"version":%d,"seen":{' % VERSION)
-            for k, when in enumerate(sorted(groups)):
-                fh.write(b'%s"%d":[' % (b"," if k else b"", when))
-                for i, part in enumerate(groups.pop(when)):
-                    fh.write(b"," + part if i else part)
-                fh.write(b"]")
-            fh.write(b"}}")
+        _write(file_of(self.root, source_id), groups)
         with self._lock:  # read again on next use (each file only if it changed)
             self._read = _Read(None, self._read.files)
 
