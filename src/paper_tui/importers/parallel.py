@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import importlib
 import multiprocessing
+import queue
+import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator
+from contextlib import suppress
 from dataclasses import dataclass
 from multiprocessing.reduction import ForkingPickler
 from pathlib import Path
@@ -23,6 +26,11 @@ from paper_tui.importers.reading import reading, through
 from paper_tui.model import Paper
 
 CHUNK = 256  # records per message: few messages, little held in the pipe
+AHEAD = 8
+"""Chunks the worker may have ready before this process takes them. With none, each side
+waited for the other about a fifth of the time (the pipe holds less than a chunk, so the
+worker could not start a chunk until this process took the last one, and a chunk's cost
+differs on either side from one to the next)."""
 PARALLEL_BYTES = 4 << 20  # files at least this big (as stored on disk) are read in a worker
 EVERY: int | None = None
 """Which chunks the worker prepares: None, a chunk whenever the worker has so far waited
@@ -85,6 +93,42 @@ def _work(module: str, path: str, source: str, hints: Hints,
         _read(module, path, source, hints, compute, every, waited, conn)
 
 
+class Outbox:
+    """Chunks sent by a thread of their own, up to :data:`AHEAD` of the reader. If the
+    reader has gone (its end of the pipe closed), :meth:`put` raises the error the send
+    met, and the chunks still put are dropped, so the worker ends rather than waits."""
+
+    def __init__(self, conn) -> None:
+        self._conn = conn
+        self._chunks: queue.Queue[bytes | memoryview | None] = queue.Queue(AHEAD)
+        self._error: OSError | None = None
+        self._thread = threading.Thread(target=self._send, name="paper-tui-send",
+                                        daemon=True)
+        self._thread.start()
+
+    def _send(self) -> None:
+        while (data := self._chunks.get()) is not None:
+            if self._error is None:
+                try:
+                    self._conn.send_bytes(data)
+                except OSError as exc:
+                    self._error = exc
+
+    def put(self, data: bytes | memoryview) -> float:
+        """Queue a chunk; the seconds waited for room."""
+        if self._error is not None:
+            raise self._error
+        start = time.perf_counter()
+        self._chunks.put(data)
+        return time.perf_counter() - start
+
+    def close(self) -> None:
+        """Send what is queued, then close the pipe."""
+        self._chunks.put(None)
+        self._thread.join()
+        self._conn.close()
+
+
 def _read(module: str, path: str, source: str, hints: Hints,
           compute: Callable[[list[Paper]], Any] | None, every: int | None, waited, conn
           ) -> None:
@@ -92,6 +136,7 @@ def _read(module: str, path: str, source: str, hints: Hints,
     number = 0
     file = Path(path)
     blocked = 0.0  # seconds this process waited for the reader to take a chunk
+    outbox = Outbox(conn)
 
     def send(end: tuple | None) -> None:
         nonlocal chunk, number, blocked
@@ -100,9 +145,7 @@ def _read(module: str, path: str, source: str, hints: Hints,
         result = compute(papers) if compute and papers and share else None
         at = through(file)
         data = ForkingPickler.dumps((chunk, result, end, at and at[0]))
-        start = time.perf_counter()
-        conn.send_bytes(data)
-        blocked += time.perf_counter() - start
+        blocked += outbox.put(data)
         chunk = []
         number += 1
 
@@ -115,8 +158,9 @@ def _read(module: str, path: str, source: str, hints: Hints,
     except SourceError as exc:
         send(("raise", _error(exc)))
     except BaseException:
-        conn.send(([], None, ("bug", traceback.format_exc()), None))
-    conn.close()
+        with suppress(OSError):  # (the reader has gone, stopped early: no one to tell)
+            outbox.put(ForkingPickler.dumps(([], None, ("bug", traceback.format_exc()), None)))
+    outbox.close()
 
 
 def read_in_worker(module: str, path: Path, source: str, prepare: Prepare | None = None,
