@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
+import re
+
 import pytest
 
-from paper_tui.display import plain, render
+from paper_tui.display import plain, render, token_search
 
 
 @pytest.mark.parametrize(
@@ -99,3 +102,23 @@ def test_underscores_in_math_are_subscripts_not_emphasis() -> None:
     text, spans = render("$x_i + y_j$ and _both_ of them, \\_escaped\\_ too")
     assert text == "xᵢ + yⱼ and both of them, _escaped_ too"
     assert [(text[s:e], style) for s, e, style in spans] == [("both", "italic")]
+
+
+@pytest.mark.parametrize("underscores", [False, True])
+def test_the_token_search_finds_what_a_plain_search_finds(underscores: bool) -> None:
+    """Trying only where a token can begin finds the match ``search`` finds, from any
+    cursor, a look-behind seeing the text before it (random texts of the characters that
+    matter)."""
+    from paper_tui import display
+
+    token, starts = (display._TOKEN, display._STARTS) if underscores else \
+        (display._COMMON_TOKEN, display._COMMON_STARTS)
+    rng = random.Random(39)
+    alphabet = "ab _*$\\{}~`'^1 \n(["
+    for _ in range(20_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+        cursor = rng.randint(0, len(text))
+        found, expected = token_search(token, starts, text, cursor), token.search(text, cursor)
+        assert (found and found.span(), found and found.group(0)) == \
+            (expected and expected.span(), expected and expected.group(0)), (text, cursor)
+    assert isinstance(token, re.Pattern)
