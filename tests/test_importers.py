@@ -12,7 +12,7 @@ import pytest
 from paper_tui.errors import SourceError
 from paper_tui.importers import import_file
 from paper_tui.library import Library
-from paper_tui.model import Paper
+from paper_tui.model import Paper, make_id
 
 DATA = Path(__file__).parent / "data"
 
@@ -217,6 +217,29 @@ def test_bad_files_give_one_clear_error(tmp_path: Path, name: str, content: byte
 
 
 # -- through the library: ids, idempotence, directories -------------------------------------
+
+@pytest.mark.parametrize(("fields", "expected"), [
+    (("NeurIPS", 2026, "Attention Is All You Need", ["A. Vaswani", "N. Shazeer"],
+      "The dominant  sequence\ttransduction models.\n"), "neurips2026-a5adbcec81"),
+    (("ICML", 2024, "\ufb01ne-Tuning \uff2c\uff2c\uff2d\uff53\u2003at\u00a0Scale",
+      ["Zo\u00eb \u00c7elik"], "\u00dcber\u2028gro\u00df\x1fSTRASSE \u1680 x"),
+     "icml2024-ef6375b005"),
+    (("", None, "  Leading and trailing  ", [], ""), "paper-9ce6cbae74"),
+    (("ICLR", 2025, "\u2168 \u338f \u00bd \ufb00", ["\u0130stanbul"],
+      "\u03a3\u0391\u03a3 \u03c2"),
+     "iclr2025-e615a73e92"),
+])
+def test_ids_are_the_ones_earlier_versions_made(fields: tuple, expected: str) -> None:
+    """An id names a paper in every reader's annotations: the same text must always make
+    the same id (pinned from the version before ids skipped NFKC for ASCII text)."""
+    assert make_id(*fields) == expected
+
+
+def test_every_kind_of_white_space_is_one_space_in_an_id() -> None:
+    spaces = [chr(c) for c in range(0x110000) if chr(c).isspace()]
+    plain = make_id("V", 2020, "a b", ["x"], "c d")
+    assert {make_id("V", 2020, f"a{s}{s}b{s}", ["x"], f"{s}c{s}d") for s in spaces} == {plain}
+
 
 def test_reimport_is_idempotent_and_ids_are_stable(tmp_path: Path, copy_data) -> None:
     lib = Library.open(tmp_path / "lib", bundled=False)
