@@ -4,18 +4,21 @@ right."""
 
 from __future__ import annotations
 
+import io
+from array import array
 from pathlib import Path
 
 import numpy as np
 import pytest
 from whoosh import index as windex
+from whoosh.filedb.structfile import StructFile
 from whoosh.writing import SegmentWriter
 
 from paper_tui.index import PaperIndex
 from paper_tui.index.schema import CODEC, build_schema
 from paper_tui.index.snapshot import Snapshot
-from paper_tui.index.whoosh_internals import SpilledNumbers
-from paper_tui.index.writer import add_document, document, open_writer
+from paper_tui.index.whoosh_internals import FieldFiles, SpilledNumbers
+from paper_tui.index.writer import _TermWriter, add_document, document, open_writer
 from paper_tui.model import Paper
 
 
@@ -142,3 +145,36 @@ def test_postings_written_out_in_runs_make_the_same_segment(tmp_path: Path) -> N
         segments.append(segment_files(path))
     assert segments[0] == segments[1]
     assert not [f for f in (tmp_path / "runs").iterdir() if "postings" in f.name]
+
+
+class _Terms:
+    """A term table that keeps what it is given."""
+
+    def __init__(self) -> None:
+        self.added: list[tuple[bytes, bytes]] = []
+
+    def add(self, key: bytes, value: bytes) -> None:
+        self.added.append((key, value))
+
+
+@pytest.mark.parametrize("fieldname", ["id", "abstract", "year"])
+@pytest.mark.parametrize("doc", [0, 255, 256, 65_535, 65_536, 2**31])
+@pytest.mark.parametrize("weight", [1.0, 0.0, 2.5])
+@pytest.mark.parametrize("value", [b"", b"\x01\x02\x03"])
+def test_a_term_in_one_document_is_written_as_a_longer_one_is(
+        fieldname: str, doc: int, weight: float, value: bytes) -> None:
+    """The short way for a term in one document writes the bytes the general one does."""
+    written = []
+    for way in ("_one", "_blocks"):
+        postfile = StructFile(io.BytesIO())
+        postfile.write(b"before")
+        terms = _Terms()
+        writer = _TermWriter(FieldFiles(postfile, terms, 3, 128),
+                             build_schema()[fieldname].format)
+        if way == "_blocks":  # what every term went through before there were two ways
+            writer._one = lambda doc, weight, sizes, blob, w=writer: w._blocks(  # type: ignore
+                array("I", [doc]), array("f", [weight]), sizes, blob)
+        writer(b"term", array("I", [doc]), array("f", [weight]), array("I", [len(value)]),
+               value)
+        written.append((postfile.file.getvalue(), terms.added))
+    assert written[0] == written[1]

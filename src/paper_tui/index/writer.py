@@ -210,21 +210,50 @@ class _TermWriter:
         self._prefix = pack_ushort(files.prefix)
         self._limit = files.blocklimit
         self._fixedsize = fmt.fixed_value_size()
-        # Where the next posting list starts: counted here, as asking the file (an lseek
-        # each time) was ~40% of a commit's time, twice a term.
+        self._fixed = self._fixedsize is not None and self._fixedsize > 0
+        # Where the next posting list starts: counted, not asked of the file (an lseek).
         self._offset = files.postfile.tell()
 
     def __call__(self, tbytes: bytes, docs: array, weights: array, sizes: array, blob: bytes
                  ) -> None:
         """Write a term's postings: their documents, weights, and values (each one's size,
         and all of them joined)."""
-        postfile, limit, fixedsize = self._postfile, self._limit, self._fixedsize
         if 0 in sizes:  # as add_posting: empty values are not kept
             sizes = array("I", filter(None, sizes))
-        ends = array("Q", accumulate(sizes, initial=0))
-        with_values = fixedsize != 0
-        fixed = fixedsize is not None and fixedsize > 0
         offset = self._offset
+        count = len(docs)
+        if count == 1:  # two terms in three (an id, a rare word): no slices, no gaps
+            written, total, maxweight = self._one(docs[0], weights[0], sizes, blob)
+        else:
+            written, total, maxweight = self._blocks(docs, weights, sizes, blob)
+        self._postfile.write(written)
+        self._offset = offset + len(written)
+        terminfo = TERMINFO.pack(False, total, count, 0, _NO_LENGTH, maxweight, docs[0],
+                                  docs[-1])
+        terminfo += pack_long(offset) + pack_int(len(written))
+        self._tindex.add(self._prefix + tbytes, terminfo)
+
+    def _one(self, doc: int, weight: float, sizes: array, blob: bytes
+             ) -> tuple[bytes, float, float]:
+        """The posting list of a term in one document (what :meth:`_blocks` makes of it):
+        its bytes, total weight, max weight."""
+        gaps = array("B" if doc < 1 << 8 else "H" if doc < 1 << 16 else "I", (doc,))
+        mini_weight = None if weight == 1.0 else weight
+        if self._fixedsize != 0:
+            data = pack_joined(gaps, mini_weight, sizes, blob, self._fixed)
+        else:
+            data = pack_joined(gaps, mini_weight, None, None, self._fixed)
+        blockmax = max(0, weight)
+        info = dumps((1, doc, blockmax, 0, 0, _NO_LENGTH), 2)
+        head = pack_int(-(len(info) + len(data)))
+        return b"".join((WHOOSH3_HEADER_MAGIC, head, info, data)), weight, max(0, blockmax)
+
+    def _blocks(self, docs: array, weights: array, sizes: array, blob: bytes
+                ) -> tuple[bytes, float, float]:
+        """A term's posting list, a block of :attr:`_limit` postings at a time: its bytes,
+        total weight, max weight."""
+        limit, with_values, fixed = self._limit, self._fixedsize != 0, self._fixed
+        ends = array("Q", accumulate(sizes, initial=0))
         parts = [WHOOSH3_HEADER_MAGIC]
         total, maxweight, count = 0, 0, len(docs)
         for start in range(0, count, limit):
@@ -246,13 +275,7 @@ class _TermWriter:
             info = dumps((len(ids), ids[-1], blockmax, 0, 0, _NO_LENGTH), 2)
             size = len(info) + len(data)
             parts += (pack_int(-size if stop >= count else size), info, data)
-        written = b"".join(parts)
-        postfile.write(written)
-        self._offset = offset + len(written)
-        terminfo = TERMINFO.pack(False, total, count, 0, _NO_LENGTH, maxweight, docs[0],
-                                  docs[-1])
-        terminfo += pack_long(offset) + pack_int(len(written))
-        self._tindex.add(self._prefix + tbytes, terminfo)
+        return b"".join(parts), total, maxweight
 
 
 _REPEATED = frozenset({"source", "venue", "year", *REPEATED})
