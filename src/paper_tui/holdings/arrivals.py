@@ -21,15 +21,18 @@ documents (:mod:`paper_tui.index.id_digests`).
 from __future__ import annotations
 
 import contextlib
+import io
 import json
+import shutil
 import struct
+import tempfile
 import threading
 import zlib
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import chain
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 from paper_tui.holdings.sources import ADDED_SUFFIX, MANIFEST, SourceInfo, read_manifest
 from paper_tui.query import added
@@ -80,19 +83,29 @@ def write_times(path: Path, times: Mapping[str, int]) -> None:
     grouped: dict[int, list[str]] = {}
     for pid, at in times.items():
         grouped.setdefault(at, []).append(pid)
-    _write(path, {at: [json.dumps(sorted(ids))[1:-1].encode()]
+    _write(path, {at: io.BytesIO(json.dumps(sorted(ids))[1:-1].encode())
                   for at, ids in grouped.items()})
 
 
-def _write(path: Path, groups: dict[int, list[bytes]]) -> None:
-    """Write one source's file from each time's ids as JSON text, in parts (each a list's
-    items without its brackets), as they go: a million ids are never one string."""
+_SPOOL_BYTES = 1 << 16
+"""Of each time's ids as JSON text, what is held in memory before the rest goes to an
+anonymous temporary file (a million new ids are ~25 MB of text)."""
+
+
+def _spool() -> IO[bytes]:
+    return tempfile.SpooledTemporaryFile(_SPOOL_BYTES)  # (closed by Arrivals.record)
+
+
+def _write(path: Path, groups: Mapping[int, IO[bytes]]) -> None:
+    """Write one source's file from each time's ids as JSON text (a list's items without
+    its brackets, in a file of its own)."""
     with atomic.writing(path) as fh:
         fh.write(b'{"version":%d,"seen":{' % VERSION)
         for k, when in enumerate(sorted(groups)):
             fh.write(b'%s"%d":[' % (b"," if k else b"", when))
-            for i, part in enumerate(p for p in groups.pop(when) if p):
-                fh.write(b"," + part if i else part)
+            ids_then = groups[when]
+            ids_then.seek(0)
+            shutil.copyfileobj(ids_then, fh)
             fh.write(b"]")
         fh.write(b"}}")
 
@@ -228,12 +241,13 @@ class Arrivals:
         library held already keep their time, the others get ``at``. The ids stream
         through (a million of them as a list of strings was 90 MB at an import's end):
         the known times are looked up by digest, a chunk at a time, and each time's ids
-        kept as JSON text until the file is written."""
+        spooled as JSON text (64 KB of each time's in memory, the rest in an anonymous
+        temporary file) until the file is written."""
         import numpy
 
         read = self.fresh()
         stamp = int(at)
-        groups: dict[int, list[bytes]] = {}  # each time's ids as JSON text, in parts
+        groups: dict[int, IO[bytes]] = {}  # each time's ids as JSON text, spooled
         chunk: list[str] = []
 
         def flush() -> None:
@@ -247,16 +261,25 @@ class Arrivals:
             for pid, when in zip(chunk, times.tolist(), strict=True):
                 by_time.setdefault(when, []).append(pid)
             for when, ids_then in by_time.items():
-                groups.setdefault(when, []).append(json.dumps(ids_then)[1:-1].encode())
+                spool = groups.get(when)
+                if spool is None:
+                    spool = groups[when] = _spool()
+                else:
+                    spool.write(b",")
+                spool.write(json.dumps(ids_then)[1:-1].encode())
             chunk.clear()
 
-        for pid in ids:
-            chunk.append(pid)
-            if len(chunk) >= _CHUNK:
+        try:
+            for pid in ids:
+                chunk.append(pid)
+                if len(chunk) >= _CHUNK:
+                    flush()
+            if chunk:
                 flush()
-        if chunk:
-            flush()
-        _write(file_of(self.root, source_id), groups)
+            _write(file_of(self.root, source_id), groups)
+        finally:
+            for spool in groups.values():
+                spool.close()
         with self._lock:  # read again on next use (each file only if it changed)
             self._read = _Read(None, self._read.files)
 
