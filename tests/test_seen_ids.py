@@ -44,6 +44,26 @@ def test_id_log_keeps_order_and_the_new_ones() -> None:
         log.append("late", True)
 
 
+def test_closing_a_big_id_log_keeps_its_new_ids_out_of_memory() -> None:
+    """The new ids of a million-paper import were joined in memory at its end (~90 MB);
+    200,000 ids, half of them new, held 15.9 MB while closing."""
+    import tracemalloc
+
+    log = IdLog()
+    for k in range(200_000):
+        log.append(f"neurips2026-{k:010d}", k % 2 == 0)
+    tracemalloc.start()
+    try:
+        log.close()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2 << 20, f"{peak / 2**20:.1f} MB held to close the log"
+    new = list(log.new_ids())
+    assert len(new) == 100_000 and new[:2] == ["neurips2026-0000000000", "neurips2026-0000000002"]
+    assert list(log.new_ids()) == new  # read again, from the start
+
+
 def test_digest_map_answers_as_a_dict_would() -> None:
     said, reference = DigestMap(), {}
     for k in range(20_000):
