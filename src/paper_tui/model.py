@@ -126,9 +126,8 @@ ACCEPTED = frozenset({"oral", "spotlight", "poster", "accept", "findings"})
 
 def _norm(text: str) -> str:
     """NFKC, case folded, white space collapsed: what an id is made of. (ASCII is its own
-    NFKC and folds as ``lower``; ``split`` and ``\\s`` know the same white space: the same
-    text as a regular expression's substitution after a normalisation, in a third of the
-    time.)"""
+    NFKC and folds as ``lower``, without NFKC's look-up of every character; ``split`` and
+    ``\\s`` know the same white space.)"""
     text = text.lower() if text.isascii() else unicodedata.normalize("NFKC", text).casefold()
     return " ".join(text.split())
 

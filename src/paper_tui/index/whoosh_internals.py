@@ -232,8 +232,7 @@ _KEY_VALUE_SIZES = struct.Struct("!ii")  # as ``whoosh.filedb.filetables`` write
 class TermTable:
     """Adds a field's terms to the term table (an ``OrderedHashWriter``) as its ``add``
     does, with the file's position counted rather than asked of the file twice a term (an
-    lseek each: ~5% of a commit). Nothing else writes to the table while a field's terms
-    are added."""
+    lseek each). Nothing else writes to the table while a field's terms are added."""
 
     def __init__(self, table) -> None:
         self._table = table
