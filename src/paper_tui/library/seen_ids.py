@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import weakref
 from array import array
 from collections.abc import Callable, Iterator
 from hashlib import blake2b
@@ -106,15 +107,16 @@ class IdLog:
     whether it was new. :meth:`close` when done (the new ids stay readable)."""
 
     def __init__(self) -> None:
-        self._file: IO[bytes] | None = tempfile.TemporaryFile(prefix="paper-tui-ids-")  # noqa: SIM115
+        self._file: IO[bytes] = tempfile.TemporaryFile(prefix="paper-tui-ids-")  # noqa: SIM115
+        weakref.finalize(self, self._file.close)  # (the report reads the new ids after close)
         self._new = bytearray()
-        self._kept_new: IO[bytes] | None = None
+        self._closed = False
 
     def __len__(self) -> int:
         return len(self._new)
 
     def append(self, paper_id: str, new: bool) -> None:
-        if self._file is None:
+        if self._closed:
             raise ValueError("the id log is closed")
         self._file.write(_sized(paper_id))
         self._new.append(new)
@@ -125,26 +127,19 @@ class IdLog:
 
     def ids(self) -> Iterator[str]:
         """Every id, in the order appended."""
-        if self._file is None:
+        if self._closed:
             raise ValueError("the id log is closed")
         return _each(self._file, len(self._new))
 
     def new_ids(self) -> Iterator[str]:
         """The ids that were new to the library, in the order appended."""
-        if self._kept_new is not None:
-            return _each(self._kept_new, self.new_count)
-        return (pid for pid, new in zip(self.ids(), self._new, strict=True) if new)
+        every = _each(self._file, len(self._new))
+        return (pid for pid, new in zip(every, self._new, strict=True) if new)
 
     def close(self) -> None:
-        """Let go of the file of every id, keeping the new ones in a file of their own (a
-        million of them joined in memory took ~90 MB at an import's end)."""
-        if self._file is not None:
-            kept = tempfile.TemporaryFile(prefix="paper-tui-new-ids-")  # noqa: SIM115
-            for pid in self.new_ids():
-                kept.write(_sized(pid))
-            self._file.close()
-            self._file = None
-            self._kept_new = kept
+        """No more ids: the new ones stay readable (from the file, which goes with the log;
+        joined in memory, a million of them took ~90 MB at an import's end)."""
+        self._closed = True
 
 
 def _each(file: IO[bytes], count: int) -> Iterator[str]:
