@@ -12,7 +12,6 @@ another codec).
 
 from __future__ import annotations
 
-import struct
 import tempfile
 import weakref
 from array import array
@@ -182,7 +181,7 @@ class FieldFiles(NamedTuple):
     """Where a field writer puts the field being written."""
 
     postfile: Any  # the postings file (``tell``/``write``)
-    terms: TermTable  # the term table (``add(key, terminfo)``)
+    terms: Any  # the term table (``add(key, terminfo)``)
     prefix: int  # the field's number, which prefixes its keys in the term table
     blocklimit: int  # postings per block
 
@@ -222,36 +221,8 @@ def field_files(fieldwriter: W3FieldWriter) -> FieldFiles:
         if any(table.buckets):
             raise TypeError("the term table was written to before it was made compact")
         table.buckets = [_Pairs() for _ in range(256)]
-    return FieldFiles(fieldwriter._postfile, TermTable(table), fieldwriter._fieldid,
+    return FieldFiles(fieldwriter._postfile, table, fieldwriter._fieldid,
                       postwriter._blocklimit)
-
-
-_KEY_VALUE_SIZES = struct.Struct("!ii")  # as ``whoosh.filedb.filetables`` writes them
-
-
-class TermTable:
-    """Adds a field's terms to the term table (an ``OrderedHashWriter``) as its ``add``
-    does, with the file's position counted rather than asked of the file twice a term (an
-    lseek each). Nothing else writes to the table while a field's terms are added."""
-
-    def __init__(self, table) -> None:
-        self._table = table
-        self._file = table.dbfile
-        self._position = table.dbfile.tell()
-
-    def add(self, key: bytes, value: bytes) -> None:
-        table, position = self._table, self._position
-        if key <= table.lastkey:
-            raise ValueError(f"keys must increase: {table.lastkey!r}..{key!r}")
-        table.index.append(position)
-        write = self._file.write
-        write(_KEY_VALUE_SIZES.pack(len(key), len(value)))
-        write(key)
-        write(value)
-        h = table.hashfn(key)
-        table.buckets[h & 255].append((h, position))
-        table.lastkey = key
-        self._position = position + _KEY_VALUE_SIZES.size + len(key) + len(value)
 
 
 class SpilledNumbers:
